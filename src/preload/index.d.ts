@@ -1,0 +1,9 @@
+export interface DebusineBridge {
+  readonly transport: 'electron' | 'web';
+}
+
+declare global {
+  interface Window {
+    debusine?: DebusineBridge;
+  }
+}
