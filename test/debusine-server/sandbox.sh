@@ -391,9 +391,19 @@ EOF
 
 # ---------------------------------------------------------------------------------------
 
+all_running() {
+  local s
+  for s in "${SERVICES[@]}"; do is_ours "$s" || return 1; done
+  [[ -f $STATE ]] && http_ok
+}
+
 up_one() {
   flavour_settings "$1"
   local t0=$SECONDS
+  if [[ -f $ROOT/.sandbox-recipe && $(cat "$ROOT/.sandbox-recipe") == "$RECIPE" ]] && all_running; then
+    log "already running at http://127.0.0.1:$HTTP_PORT/ ($STATE)"
+    return
+  fi
   build
   configure
   start_services
@@ -436,6 +446,13 @@ main() {
   case $cmd in
     up)
       command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap"
+      # Build the missing chroots side by side (mostly network and disk), then start them.
+      local pids=() f
+      for f in $(flavours "${1:-all}"); do
+        (flavour_settings "$f" && build) &
+        pids+=($!)
+      done
+      for f in "${pids[@]}"; do wait "$f" || die "building a chroot failed"; done
       for f in $(flavours "${1:-all}"); do up_one "$f"; done
       ;;
     down) for f in $(flavours "${1:-all}"); do down_one "$f"; done ;;

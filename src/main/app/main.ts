@@ -19,13 +19,17 @@ function createWindow(): BrowserWindow {
       webSecurity: true,
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    win.show();
+  });
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (/^https?:\/\//.test(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  const devUrl = process.env['ELECTRON_RENDERER_URL'];
+  win.webContents.on('will-navigate', (event) => {
+    event.preventDefault();
+  });
+  const devUrl = process.env.ELECTRON_RENDERER_URL;
   if (devUrl) void win.loadURL(devUrl);
   else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
   return win;

@@ -17,7 +17,7 @@ function parsePort(value: string | undefined): number {
 }
 
 const root = resolve(import.meta.dirname, '../renderer');
-const port = parsePort(process.env['DEBUSINE_DESKTOP_PORT']);
+const port = parsePort(process.env.DEBUSINE_DESKTOP_PORT);
 const server = createServer((req, res) => {
   serveStatic(root, req, res, {
     'Content-Security-Policy': CSP,

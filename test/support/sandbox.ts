@@ -1,0 +1,88 @@
+/**
+ * Where the tests find a Debusine server: the sandbox's JSON file, or a server of your own
+ * named by environment variables (see README, "Testing against your own server").
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Flavour = 'current' | 'earlier';
+
+export interface TestUser {
+  username: string;
+  email?: string;
+  token: string;
+  password?: string;
+}
+
+export interface TestServer {
+  flavour: Flavour;
+  /** True for the project's own sandbox, false for a server named by DEBUSINE_TEST_*. */
+  sandbox: boolean;
+  serverVersion: string;
+  apiUrl: string;
+  webUrl: string;
+  scope: string;
+  workspaces: { default: string; second?: string };
+  users: { owner: TestUser; noRoles?: TestUser };
+  /** Whether a worker runs tasks, so that work requests complete. */
+  worker: boolean;
+}
+
+export const SANDBOX_HOME =
+  process.env.DEBUSINE_SANDBOX_HOME ?? '/var/lib/debusine-desktop/sandboxes';
+
+function envPrefix(flavour: Flavour): string {
+  return flavour === 'current' ? 'DEBUSINE_TEST_' : 'DEBUSINE_TEST_EARLIER_';
+}
+
+/** The server named by DEBUSINE_TEST_API_URL (or DEBUSINE_TEST_EARLIER_API_URL), if any. */
+export function externalServer(flavour: Flavour): TestServer | undefined {
+  const prefix = envPrefix(flavour);
+  const apiUrl = process.env[`${prefix}API_URL`];
+  if (!apiUrl) return undefined;
+  const token = process.env[`${prefix}TOKEN`];
+  if (!token) throw new Error(`${prefix}API_URL is set, so ${prefix}TOKEN must be set too`);
+  const noRoleToken = process.env[`${prefix}NOROLE_TOKEN`];
+  return {
+    flavour,
+    sandbox: false,
+    serverVersion: process.env[`${prefix}SERVER_VERSION`] ?? 'unknown',
+    apiUrl,
+    webUrl: apiUrl.replace(/\/api\/?$/, ''),
+    scope: process.env[`${prefix}SCOPE`] ?? 'debusine',
+    workspaces: { default: process.env[`${prefix}WORKSPACE`] ?? 'System' },
+    users: {
+      owner: { username: process.env[`${prefix}USERNAME`] ?? '', token },
+      ...(noRoleToken ? { noRoles: { username: '', token: noRoleToken } } : {}),
+    },
+    worker: process.env[`${prefix}NO_WORKER`] === undefined,
+  };
+}
+
+/** True when tests of this flavour have a server: the sandbox, or the variables. */
+export function usingExternalServers(): boolean {
+  return process.env.DEBUSINE_TEST_API_URL !== undefined;
+}
+
+export function testServer(flavour: Flavour): TestServer {
+  const external = externalServer(flavour);
+  if (external) return external;
+  const file = join(SANDBOX_HOME, flavour, 'sandbox.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(
+      `No ${flavour} Debusine sandbox at ${file}: run \`npm run sandbox:up\` (as root), ` +
+        `or set ${envPrefix(flavour)}API_URL and ${envPrefix(flavour)}TOKEN`,
+    );
+  }
+  return { ...(JSON.parse(text) as Omit<TestServer, 'sandbox'>), sandbox: true };
+}
+
+/** Whether a server of this flavour is available to the tests at all. */
+export function hasServer(flavour: Flavour): boolean {
+  if (externalServer(flavour)) return true;
+  if (usingExternalServers()) return false;
+  return true;
+}

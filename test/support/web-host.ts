@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export interface RunningWebHost {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Starts the built web host (`out/main/web.js`) on a free loopback port. */
+export async function startWebHost(env: Record<string, string> = {}): Promise<RunningWebHost> {
+  const child = spawn(process.execPath, [resolve(ROOT, 'out/main/web.js')], {
+    cwd: ROOT,
+    env: { ...process.env, DEBUSINE_DESKTOP_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the web host did not start within 20 s:\n${output}`));
+    }, 20_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the web host exited with ${String(code)}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
