@@ -1,48 +1,59 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { LogIn } from 'lucide-react';
 import { useState } from 'react';
-
-const AREAS = [
-  'Upload',
-  'Work requests',
-  'Artifacts',
-  'Workspaces',
-  'Collections',
-  'Templates',
-  'Settings',
-] as const;
-type Area = (typeof AREAS)[number];
+import { EmptyState } from './components/empty-state';
+import { areaInfo } from './shell/areas';
+import { CommandPalette } from './shell/command-palette';
+import { useGlobalShortcuts } from './shell/shortcuts';
+import { Sidebar } from './shell/sidebar';
+import { useApplyTheme } from './shell/theme';
+import { TopBar } from './shell/top-bar';
+import { useUiStore } from './state/ui-store';
 
 export function App(): React.JSX.Element {
-  const [area, setArea] = useState<Area>('Upload');
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 10_000 } } }),
+  );
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Shell />
+    </QueryClientProvider>
+  );
+}
+
+function Shell(): React.JSX.Element {
+  useApplyTheme();
+  useGlobalShortcuts();
+  const area = useUiStore((s) => s.area);
+  const setArea = useUiStore((s) => s.setArea);
+  const info = areaInfo(area);
   return (
     <div className="app-shell" data-testid="app-shell">
-      <header className="top-bar" role="banner">
-        <span className="brand">Debusine Desktop</span>
-        <span className="top-bar-spacer" />
-        <span className="connection" role="status" aria-live="polite">
-          <span className="connection-dot" aria-hidden="true" /> Not signed in
-        </span>
-      </header>
-      <nav className="sidebar" aria-label="Areas">
-        <ul>
-          {AREAS.map((name) => (
-            <li key={name}>
+      <TopBar session={{ connection: 'signed-out' }} />
+      <Sidebar />
+      <main className="content" aria-labelledby="area-title">
+        <h1 id="area-title">{info.label}</h1>
+        {area === 'settings' ? null : (
+          <EmptyState
+            icon={LogIn}
+            title="No Debusine server yet"
+            action={
               <button
                 type="button"
-                className="nav-item"
-                aria-current={name === area ? 'page' : undefined}
+                className="button primary"
                 onClick={() => {
-                  setArea(name);
+                  setArea('settings');
                 }}
               >
-                {name}
+                Add a server
               </button>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <main className="content" aria-labelledby="area-title">
-        <h1 id="area-title">{area}</h1>
+            }
+          >
+            Add a server and sign in to {info.description.toLowerCase()}.
+          </EmptyState>
+        )}
       </main>
+      <CommandPalette />
     </div>
   );
 }
