@@ -145,7 +145,9 @@ stop() {
   fi
   pid=$(cat "$RUN/$name.pid")
   kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 50); do
+  # Graceful shutdowns wait for open websockets (gunicorn) and running tasks (Celery); a
+  # test server has nothing worth waiting for.
+  for i in $(seq 1 15); do
     kill -0 -- "-$pid" 2>/dev/null || break
     sleep 0.2
   done
