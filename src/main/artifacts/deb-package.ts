@@ -1,0 +1,147 @@
+/**
+ * Reads the control fields of a `.deb`/`.udeb` from the package itself: the ar archive,
+ * then `control.tar` (uncompressed, gzip, xz or zstd), then its `control` file. Only the
+ * ar headers and the control member are read; the (large) data member is never touched.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { Decompress as ZstdDecompress } from 'fzstd';
+import { XzReadableStream } from 'xz-decompress';
+import { DebusineError } from '../../shared/errors';
+import { fileError } from './checksums';
+import { parseDeb822, type Deb822Paragraph } from './deb822';
+import { readTar } from './tar-reader';
+
+/** control.tar members are a few kB; these bounds stop a hostile package early. */
+const MAX_CONTROL_MEMBER = 16 * 1024 * 1024;
+const MAX_CONTROL_UNPACKED = 64 * 1024 * 1024;
+
+export interface DebControl {
+  fields: Deb822Paragraph;
+  /** Names of the members of control.tar (`control`, `md5sums`, `postinst`...), sorted. */
+  controlFiles: string[];
+}
+
+function debError(file: string, message: string, rule = 'deb-format'): DebusineError {
+  return new DebusineError('validation', `${basename(file)}: ${message}`, { file, rule });
+}
+
+async function readExactly(handle: FileHandle, length: number, position: number) {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+async function findControlMember(
+  file: string,
+  handle: FileHandle,
+): Promise<{ name: string; data: Buffer }> {
+  const magic = await readExactly(handle, 8, 0);
+  if (magic.toString('latin1') !== '!<arch>\n') throw debError(file, 'not an ar archive');
+  const { size: total } = await handle.stat();
+  let position = 8;
+  while (position + 60 <= total) {
+    const header = await readExactly(handle, 60, position);
+    if (header.length < 60 || header.subarray(58, 60).toString('latin1') !== '`\n') {
+      throw debError(file, `malformed ar member header at byte ${String(position)}`);
+    }
+    const name = header.subarray(0, 16).toString('latin1').trim().replace(/\/$/, '');
+    const sizeText = header.subarray(48, 58).toString('latin1').trim();
+    if (!/^\d+$/.test(sizeText)) throw debError(file, `bad ar member size for ${name}`);
+    const size = Number(sizeText);
+    position += 60;
+    if (name.startsWith('control.tar')) {
+      if (size > MAX_CONTROL_MEMBER) throw debError(file, `${name} is too large`);
+      const data = await readExactly(handle, size, position);
+      if (data.length !== size) throw debError(file, `${name} is truncated`);
+      return { name, data };
+    }
+    position += size + (size % 2);
+  }
+  throw debError(file, 'no control.tar member (not a Debian binary package?)');
+}
+
+async function unxz(data: Buffer): Promise<Buffer> {
+  const input = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(data));
+      controller.close();
+    },
+  });
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of new XzReadableStream(input) as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.length;
+    if (total > MAX_CONTROL_UNPACKED) throw new Error('control.tar unpacks too large');
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+function unzstd(data: Buffer): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const stream = new ZstdDecompress((chunk) => {
+    total += chunk.length;
+    if (total > MAX_CONTROL_UNPACKED) throw new Error('control.tar unpacks too large');
+    chunks.push(Buffer.from(chunk));
+  });
+  stream.push(new Uint8Array(data), true);
+  return Buffer.concat(chunks);
+}
+
+async function decompress(file: string, name: string, data: Buffer): Promise<Buffer> {
+  try {
+    if (name === 'control.tar') return data;
+    if (name === 'control.tar.gz')
+      return gunzipSync(data, { maxOutputLength: MAX_CONTROL_UNPACKED });
+    if (name === 'control.tar.xz') return await unxz(data);
+    if (name === 'control.tar.zst') return unzstd(data);
+  } catch (error) {
+    throw debError(
+      file,
+      `cannot decompress ${name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  throw debError(file, `unsupported control member compression: ${name}`);
+}
+
+export async function readDebControl(file: string): Promise<DebControl> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    throw fileError(file, error);
+  }
+  let member: { name: string; data: Buffer };
+  try {
+    member = await findControlMember(file, handle);
+  } finally {
+    await handle.close();
+  }
+  const tar = await decompress(file, member.name, member.data);
+  let members;
+  try {
+    members = readTar(tar);
+  } catch (error) {
+    throw debError(
+      file,
+      `malformed ${member.name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const control = members.find(
+    (m) => m.type === 'file' && m.name.replace(/^\.\//, '') === 'control',
+  );
+  if (!control) throw debError(file, `${member.name} has no control file`);
+  const doc = parseDeb822(control.data.toString('utf8'), { file: `${basename(file)}:control` });
+  const fields = doc.paragraphs[0];
+  if (!fields) throw debError(file, 'the control file is empty');
+  // python-debian lists the names under "./" with those characters stripped.
+  const controlFiles = members
+    .map((m) => m.name.replace(/\/+$/, ''))
+    .filter((name) => name.startsWith('./'))
+    .map((name) => name.replace(/^[./]+/, ''))
+    .sort();
+  return { fields, controlFiles };
+}

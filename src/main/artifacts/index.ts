@@ -1,0 +1,32 @@
+/**
+ * Local artifacts and transfers: the entry points the service and DebusineClient use.
+ */
+export { parseDeb822, type Deb822Document, type Deb822Paragraph } from './deb822';
+export { readChanges, readDsc, type ParsedControlFile } from './debian-files';
+export { readDebControl, type DebControl } from './deb-package';
+export { hashFile, sha256File } from './checksums';
+export { guessContentType } from './content-types';
+export { LocalArtifact, localArtifactSchema, type LocalArtifactJson } from './local-artifact';
+export { CATEGORIES, DATA_SCHEMAS, kindOfCategory, type KindName } from './kind-data';
+export { validateLocalArtifact, type RuleOptions } from './kind-rules';
+export * from './kinds-debian';
+export * from './kinds-results';
+export { detectKind, type Detection } from './detect';
+export type { ProgressEvent, ProgressListener, FileProgress, TotalProgress } from './progress';
+export {
+  resumeUploads,
+  uploadArtifact,
+  uploadFiles,
+  type ResumeOutcome,
+  type UploadArtifactOptions,
+  type UploadFilesOptions,
+  type UploadResult,
+} from './upload';
+export { UploadJobStore, uploadJobSchema, type UploadJob } from './job-store';
+export {
+  downloadArtifact,
+  downloadArtifactFile,
+  type DownloadArtifactOptions,
+  type DownloadOptions,
+} from './download';
+export { createArtifact, getArtifact, type ClientLike } from './remote';
