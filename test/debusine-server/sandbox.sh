@@ -343,11 +343,15 @@ start_worker() {
     in_root chown debusine-worker:debusine-worker /etc/debusine/worker/activation-token
     chmod 600 "$dir/activation-token"
   fi
+  # The worker shuts itself down when the server refuses its results (for example when a
+  # test aborts the work request it runs), so it runs under a loop that restarts it.
   if [[ $FLAVOUR == current ]]; then
-    start worker debusine-worker debusine-worker --log-stderr
+    start worker debusine-worker sh -c \
+      'while :; do debusine-worker --log-stderr; echo "worker exited ($?); restarting"; sleep 1; done'
   else
     # 0.11 only logs to a file it opens itself: hand it a pipe, which it may reopen.
-    start worker debusine-worker sh -c 'debusine-worker --log-file /dev/stderr 2>&1 | cat'
+    start worker debusine-worker sh -c \
+      'while :; do debusine-worker --log-file /dev/stderr 2>&1 | cat; echo "worker exited; restarting"; sleep 1; done'
   fi
   if [[ -z ${WORKER_ACTIVATION:-} ]]; then
     # Without an activation token the worker registers itself; enable it once it has.
