@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DebusineClient } from '../../src/main/api/client';
+import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
-import { testServer, type Flavour, type TestServer } from './sandbox';
+import { SANDBOX_HOME, testServer, type Flavour, type TestServer } from './sandbox';
 
 export function clientFor(
   server: TestServer,
@@ -30,4 +33,38 @@ export async function waitForCompletion(
     }
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** A short random suffix: the sandboxes live long, and names must not clash between runs. */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * A client with the sandbox worker's own token (earlier servers: lookups and completion
+ * updates need it), or undefined when the sandbox does not expose it.
+ */
+export function workerClientFor(server: TestServer): DebusineClient | undefined {
+  if (!server.sandbox) return undefined;
+  let token: string;
+  try {
+    token = readFileSync(
+      join(SANDBOX_HOME, server.flavour, 'root/etc/debusine/worker/token'),
+      'utf8',
+    ).trim();
+  } catch {
+    return undefined;
+  }
+  return new DebusineClient({ apiUrl: server.apiUrl, token, scope: server.scope });
+}
+
+/** The DebusineError a call fails with; fails the test when it succeeds. */
+export async function rejection(promise: Promise<unknown>): Promise<DebusineError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DebusineError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
 }

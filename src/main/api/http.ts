@@ -301,6 +301,10 @@ export async function errorFromResponse(
       if (title !== 'Error' && explanation && explanation !== title) {
         message = `${title}: ${explanation}`;
       }
+      if (message === 'Error') {
+        // 0.11 answers some refusals with a bare {"title": "Error"}: say at least what failed.
+        message = `${operation} was refused by the server (HTTP ${String(response.status)})`;
+      }
       if (validationErrors && !explanation) {
         message += ` (${Object.entries(validationErrors)
           .map(([f, m]) => `${f}: ${m.join(', ')}`)

@@ -1,0 +1,90 @@
+/**
+ * Lookups. Current servers (0.13+) resolve in a workspace for a user token and answer
+ * `artifact`/`bare`/`collection`; earlier ones resolve for a work request assigned to the
+ * calling worker (a worker token) and answer `a`/`b`/`c`. Results are normalised to the
+ * specification's letters in `result_type`, the server's value kept in `raw_result_type`.
+ */
+import { DebusineError } from '../../shared/errors';
+import {
+  lookupMultipleRequestSchema,
+  lookupMultipleResponseSchema,
+  lookupSingleRequestSchema,
+  lookupSingleResponseSchema,
+  type LookupMultipleRequest,
+  type LookupSingleRequest,
+  type LookupSingleResponse,
+} from '../../shared/models';
+import type { ApiContext, ServerRevision } from './revision';
+import { parseRequest } from './validate';
+
+interface LookupBody {
+  lookup: unknown;
+  work_request: number | null;
+  workspace: string | null;
+  expect_type: string;
+  default_category: string | null;
+}
+
+function bodyFor(operation: string, revision: ServerRevision, r: LookupBody): object {
+  const common = {
+    lookup: r.lookup,
+    expect_type: r.expect_type,
+    ...(r.default_category !== null ? { default_category: r.default_category } : {}),
+  };
+  if (revision.features.lookupsByWorkspace) {
+    return {
+      ...common,
+      ...(r.workspace !== null ? { workspace: r.workspace } : {}),
+      ...(r.work_request !== null ? { work_request: r.work_request } : {}),
+    };
+  }
+  if (r.work_request === null) {
+    throw new DebusineError(
+      'validation',
+      `${operation}: this server (Debusine ${revision.release}) looks up for a work request: ` +
+        'give work_request (and use the worker token that runs it)',
+      { operation, field: 'work_request', server: revision.apiUrl },
+    );
+  }
+  if (r.workspace !== null) {
+    throw new DebusineError(
+      'validation',
+      `${operation}: this server (Debusine ${revision.release}) does not look up by workspace`,
+      { operation, field: 'workspace', server: revision.apiUrl },
+    );
+  }
+  return { ...common, work_request: r.work_request };
+}
+
+export async function lookupSingle(
+  ctx: ApiContext,
+  request: LookupSingleRequest,
+): Promise<LookupSingleResponse> {
+  const r = parseRequest('lookupSingle', lookupSingleRequestSchema, request);
+  const revision = await ctx.revision();
+  return ctx.request({
+    operation: 'lookupSingle',
+    method: 'POST',
+    path: '/lookup/single/',
+    body: bodyFor('lookupSingle', revision, r),
+    // A lookup changes nothing: it may be retried.
+    idempotent: true,
+    schema: lookupSingleResponseSchema,
+  });
+}
+
+export async function lookupMultiple(
+  ctx: ApiContext,
+  request: LookupMultipleRequest,
+): Promise<LookupSingleResponse[]> {
+  const r = parseRequest('lookupMultiple', lookupMultipleRequestSchema, request);
+  const revision = await ctx.revision();
+  return ctx.request({
+    operation: 'lookupMultiple',
+    method: 'POST',
+    path: '/lookup/multiple/',
+    body: bodyFor('lookupMultiple', revision, r),
+    idempotent: true,
+    schema: lookupMultipleResponseSchema,
+  });
+}

@@ -1,0 +1,164 @@
+/**
+ * Which revision of the interface a server speaks, detected once per client.
+ *
+ * How: `GET /whoami/` (anonymous works too) tells the generations apart. Servers of 0.13 and
+ * later answer `{user, auth, work_request, worker}`; 0.11 and 0.12 answer
+ * `{user, auth, worker_token}`. For the earlier generation one more anonymous probe,
+ * `GET /open-metrics/` (added in 0.12), tells 0.12 (which has abort, workspace inheritance
+ * and task configuration) from 0.11 (which has none of them). No server reports its exact
+ * version over the API, so the release is a range.
+ *
+ * Routes a server lacks answer Django's HTML 404 (not problem+json); once detection has
+ * succeeded (so the URL and scope are right) such an answer means "no such operation" and
+ * becomes an `unsupported` error too, for releases between the ones detected here.
+ */
+import type { z } from 'zod';
+import { DebusineError } from '../../shared/errors';
+import { whoamiSchema } from '../../shared/models';
+import type { HttpTransport, Parsed, RequestSpec } from './http';
+
+export type Generation = 'current' | 'earlier';
+
+export interface ServerFeatures {
+  /** `/workflow-template/{workspace}/…` with static/runtime parameters (0.13+). */
+  workspaceTemplates: boolean;
+  /** `/workflow-template/` and `/workflow-template/{id}/` with `task_data` (≤ 0.12). */
+  legacyTemplates: boolean;
+  collections: boolean;
+  abort: boolean;
+  workspaceInheritance: boolean;
+  taskConfiguration: boolean;
+  confirm: boolean;
+  /** Lookups resolve in a workspace with a user token (0.13+), not for a work request. */
+  lookupsByWorkspace: boolean;
+  /** The work request list filters status, task_type, root_only and ids (0.13+). */
+  workRequestFilters: boolean;
+  /** PATCH of a work request answers the work request (not empty). */
+  updateReturnsWorkRequest: boolean;
+}
+
+export interface ServerRevision {
+  apiUrl: string;
+  generation: Generation;
+  /** What is known of the release: `0.13 or later`, `0.12`, `0.11`. */
+  release: string;
+  features: ServerFeatures;
+}
+
+const CURRENT: ServerFeatures = {
+  workspaceTemplates: true,
+  legacyTemplates: false,
+  collections: true,
+  abort: true,
+  workspaceInheritance: true,
+  taskConfiguration: true,
+  confirm: true,
+  lookupsByWorkspace: true,
+  workRequestFilters: true,
+  updateReturnsWorkRequest: true,
+};
+
+function earlierFeatures(has012: boolean): ServerFeatures {
+  return {
+    workspaceTemplates: false,
+    legacyTemplates: true,
+    collections: false,
+    abort: has012,
+    workspaceInheritance: has012,
+    taskConfiguration: has012,
+    confirm: false,
+    lookupsByWorkspace: false,
+    workRequestFilters: false,
+    updateReturnsWorkRequest: true,
+  };
+}
+
+export async function detectRevision(http: HttpTransport): Promise<ServerRevision> {
+  const me = await http.request({
+    operation: 'detectRevision',
+    method: 'GET',
+    path: '/whoami/',
+    schema: whoamiSchema,
+  });
+  if (me.worker !== undefined || me.work_request !== undefined) {
+    return {
+      apiUrl: http.apiUrl,
+      generation: 'current',
+      release: '0.13 or later',
+      features: CURRENT,
+    };
+  }
+  const probe = await http.send({
+    operation: 'detectRevision',
+    method: 'GET',
+    path: '/open-metrics/',
+  });
+  await probe.body.dump();
+  const has012 = probe.status === 200;
+  return {
+    apiUrl: http.apiUrl,
+    generation: 'earlier',
+    release: has012 ? '0.12' : '0.11',
+    features: earlierFeatures(has012),
+  };
+}
+
+export function describeServer(revision: ServerRevision): string {
+  return `${revision.apiUrl} (Debusine ${revision.release})`;
+}
+
+export function unsupportedError(operation: string, revision: ServerRevision): DebusineError {
+  return new DebusineError(
+    'unsupported',
+    `${operation} is not supported by this server: ${describeServer(revision)}`,
+    { operation, server: revision.apiUrl, release: revision.release },
+  );
+}
+
+/** What every operation module works with: the transport and the server's revision. */
+export class ApiContext {
+  readonly http: HttpTransport;
+  #revision: Promise<ServerRevision> | undefined;
+
+  constructor(http: HttpTransport) {
+    this.http = http;
+  }
+
+  /** Detected on first use and cached; a failed detection is retried next time. */
+  revision(): Promise<ServerRevision> {
+    if (!this.#revision) {
+      const pending = detectRevision(this.http);
+      this.#revision = pending;
+      pending.catch(() => {
+        if (this.#revision === pending) this.#revision = undefined;
+      });
+    }
+    return this.#revision;
+  }
+
+  /** The revision, after checking that it offers a feature; otherwise `unsupported`. */
+  async require(operation: string, feature: keyof ServerFeatures): Promise<ServerRevision> {
+    const revision = await this.revision();
+    if (!revision.features[feature]) throw unsupportedError(operation, revision);
+    return revision;
+  }
+
+  /** A request whose route may be missing on this server: an HTML 404 means unsupported. */
+  async request<S extends z.ZodType | undefined = undefined>(
+    spec: RequestSpec<S>,
+  ): Promise<Parsed<S>> {
+    try {
+      return await this.http.request(spec);
+    } catch (error) {
+      if (
+        error instanceof DebusineError &&
+        error.details.status === 404 &&
+        error.details.title === undefined &&
+        error.details.operation === spec.operation
+      ) {
+        throw unsupportedError(spec.operation, await this.revision());
+      }
+      throw error;
+    }
+  }
+}
