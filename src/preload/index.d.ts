@@ -1,9 +1,8 @@
-export interface DebusineBridge {
-  readonly transport: 'electron' | 'web';
-}
+import type { DebusineApi } from '../shared/contract';
 
 declare global {
   interface Window {
-    debusine?: DebusineBridge;
+    /** Exposed by the preload in Electron; absent in a browser (the web host). */
+    debusine?: DebusineApi;
   }
 }

@@ -1,5 +1,4 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
+import { buildApi } from './api';
 
-// The typed bridge (one method per contract entry) replaces this in the bridge issue; until
-// then the renderer only learns which transport it runs on.
-contextBridge.exposeInMainWorld('debusine', { transport: 'electron' });
+contextBridge.exposeInMainWorld('debusine', buildApi(ipcRenderer, webUtils));

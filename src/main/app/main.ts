@@ -1,44 +1,167 @@
+/**
+ * The Electron entry. It stays thin: it owns the window and the OS integration and wires
+ * the same service the web host uses onto IPC; everything else is plain Node code.
+ */
 import { join } from 'node:path';
-import { app, BrowserWindow, shell } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { rm } from 'node:fs/promises';
+import type { BrowserWindow } from 'electron';
+import { app, ipcMain, screen, session } from 'electron';
+import { createDispatcher } from '../bridge/dispatch';
+import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
+import { createService } from '../service';
+import { serverFromEnv, StaticSessionProvider } from '../service/session';
+import { StagedFiles } from '../service/staged-files';
+import { BRIDGE_EVENT_CHANNEL, type NavigateTarget } from '../../shared/contract';
+import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from './deep-links';
+import { electronHost } from './electron-host';
+import { registerIpc } from './ipc';
+import { appUrlMatcher } from './sender';
+import { createTray, installMenu, notifyCompletion, type TrayHandle } from './shell-integration';
+import { acknowledge, INITIAL_TRAY, reduceTray } from './tray-state';
+import { createMainWindow, hardenSession } from './window';
+import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 
-// The Electron shell stays thin: it owns windows and OS integration, and everything else
-// lives in plain Node modules that the web host and the tests use too.
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    minWidth: 800,
-    minHeight: 500,
-    title: 'Debusine Desktop',
-    show: false,
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  win.once('ready-to-show', () => {
-    win.show();
-  });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (event) => {
-    event.preventDefault();
-  });
-  const devUrl = process.env.ELECTRON_RENDERER_URL;
-  if (devUrl) void win.loadURL(devUrl);
-  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
-  return win;
+const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
+const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+const resources = app.isPackaged
+  ? join(process.resourcesPath, 'resources')
+  : join(import.meta.dirname, '../../resources');
+const isAppUrl = appUrlMatcher(pathToFileURL(rendererIndex).href, devUrl);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.setAsDefaultProtocolClient(PROTOCOL);
+  void app.whenReady().then(start);
 }
 
-void app.whenReady().then(() => {
-  createWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+async function start(): Promise<void> {
+  hardenSession(session.defaultSession);
+  const hub = new EventHub();
+  const files = new StagedFiles((path) => rm(path, { force: true }));
+  const provider = new StaticSessionProvider(serverFromEnv());
+  const windowIds = new Set<number>();
+  const outboxes = new Map<number, EventOutbox>();
+  let mainWindow: BrowserWindow | undefined;
+
+  const service = createService({
+    session: provider,
+    files,
+    host: electronHost(() => mainWindow),
+    emit: hub.emit.bind(hub),
+  });
+  const dispatch = createDispatcher(service, {
+    onInternalError: (channel, error) => {
+      console.error(`Request ${channel} failed unexpectedly:`, error);
+    },
+  });
+  registerIpc({
+    ipcMain,
+    dispatch,
+    files,
+    policy: { windowIds, isAppUrl },
+    onReady: (id) => outboxes.get(id)?.markReady(),
+  });
+
+  const stateFile = join(app.getPath('userData'), 'window-state.json');
+  const savedState = await loadWindowState(stateFile);
+
+  let trayModel = INITIAL_TRAY;
+  let tray: TrayHandle | null = null;
+
+  const showWindow = (): void => {
+    if (!mainWindow || mainWindow.isDestroyed()) mainWindow = openWindow();
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.show();
+    mainWindow.focus();
+  };
+  const navigate = (target: NavigateTarget | null): void => {
+    if (target === null) return;
+    showWindow();
+    hub.emit('app.navigate', target);
+  };
+
+  function openWindow(): BrowserWindow {
+    const displays = screen.getAllDisplays().map((d) => d.workArea);
+    const win = createMainWindow({
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      state: fitToDisplays(savedState, displays),
+      isAppUrl,
+    });
+    const id = win.webContents.id;
+    windowIds.add(id);
+    const outbox = new EventOutbox((message) => {
+      if (!win.isDestroyed()) win.webContents.send(BRIDGE_EVENT_CHANNEL, message);
+    });
+    outboxes.set(id, outbox);
+    const detach = hub.attach(outbox);
+    // A reload starts a new page that has not subscribed yet: hold events for it.
+    win.webContents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) outbox.reset();
+    });
+    win.on('focus', () => {
+      trayModel = acknowledge(trayModel);
+      tray?.show(trayModel.state);
+    });
+    win.on('close', () => {
+      const bounds = win.getNormalBounds();
+      void saveWindowState(stateFile, { ...bounds, maximized: win.isMaximized() });
+    });
+    win.on('closed', () => {
+      detach();
+      outboxes.delete(id);
+      windowIds.delete(id);
+    });
+    if (devUrl) void win.loadURL(devUrl);
+    else void win.loadFile(rendererIndex);
+    return win;
+  }
+
+  hub.listen((message: EventMessage) => {
+    trayModel = reduceTray(trayModel, message);
+    tray?.show(trayModel.state);
+    if (message.event === 'workRequest.completed') {
+      const completed = message as EventMessage<'workRequest.completed'>;
+      notifyCompletion(completed, () => {
+        navigate({ kind: 'work-request', id: completed.payload.workRequestId, origin: null });
+      });
+    }
+  });
+
+  const actions = {
+    showWindow,
+    quit: () => {
+      app.quit();
+    },
+  };
+  installMenu(actions, !app.isPackaged);
+  tray = createTray(resources, actions);
+  tray?.show(trayModel.state);
+
+  mainWindow = openWindow();
+  navigate(deepLinkFromArgv(process.argv.slice(1)));
+
+  app.on('second-instance', (_event, argv) => {
+    showWindow();
+    navigate(deepLinkFromArgv(argv.slice(1)));
+  });
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    navigate(parseDeepLink(url));
+  });
+  app.on('activate', showWindow);
+  app.on('before-quit', () => {
+    tray?.destroy();
+    void provider.close();
+  });
+}
+
+// Any webContents, including ones a bug might create: no new windows, no navigation.
+app.on('web-contents-created', (_event, contents) => {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
   });
 });
 

@@ -1,11 +1,16 @@
-import { createServer } from 'node:http';
+/**
+ * `npm run serve` (and `npm start` without Electron): the web host process. The active
+ * server comes from DEBUSINE_DESKTOP_API_URL/_TOKEN/_SCOPE until server settings exist
+ * (issue 6); the token stays in this process.
+ */
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { serveStatic } from './static-files';
-
-// Content Security Policy shared with the Electron window: scripts and styles only from the
-// app itself, connections only back to the host that served it.
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+import { createDispatcher } from '../bridge/dispatch';
+import { EventHub } from '../bridge/event-outbox';
+import { createService } from '../service';
+import { serverFromEnv, StaticSessionProvider } from '../service/session';
+import { StagedFiles } from '../service/staged-files';
+import { startWebHost } from './host';
 
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 0;
@@ -16,25 +21,38 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-const root = resolve(import.meta.dirname, '../renderer');
-const port = parsePort(process.env.DEBUSINE_DESKTOP_PORT);
-const server = createServer((req, res) => {
-  serveStatic(root, req, res, {
-    'Content-Security-Policy': CSP,
-    'X-Content-Type-Options': 'nosniff',
-  }).catch((error: unknown) => {
-    res.writeHead(500).end(error instanceof Error ? error.message : 'Internal error');
+async function main(): Promise<void> {
+  const hub = new EventHub();
+  const session = new StaticSessionProvider(serverFromEnv());
+  const files = new StagedFiles((path) => rm(path, { force: true }));
+  const service = createService({
+    session,
+    files,
+    host: { transport: 'web', platform: process.platform },
+    emit: hub.emit.bind(hub),
   });
+  const dispatch = createDispatcher(service, {
+    onInternalError: (channel, error) => {
+      console.error(`Request ${channel} failed unexpectedly:`, error);
+    },
+  });
+  const host = await startWebHost({
+    root: resolve(import.meta.dirname, '../renderer'),
+    dispatch,
+    hub,
+    files,
+    host: process.env.DEBUSINE_DESKTOP_HOST ?? '127.0.0.1',
+    port: parsePort(process.env.DEBUSINE_DESKTOP_PORT),
+  });
+  console.log(`Debusine Desktop is serving on ${host.url}`);
+  const stop = (): void => {
+    void Promise.all([host.close(), session.close()]).finally(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 });
-server.listen(port, '127.0.0.1', () => {
-  const address = server.address();
-  if (address !== null && typeof address === 'object') {
-    console.log(`Debusine Desktop is serving on http://127.0.0.1:${String(address.port)}/`);
-  }
-});
-const stop = (): void => {
-  server.close();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

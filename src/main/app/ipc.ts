@@ -1,0 +1,74 @@
+/**
+ * Wires the contract onto Electron IPC: one `handle` per request, each behind the sender
+ * check; the ready signal; and the preload's staging of dropped-file paths.
+ */
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent } from 'electron';
+import {
+  BRIDGE_READY_CHANNEL,
+  REQUEST_CHANNELS,
+  STAGE_PATHS_CHANNEL,
+  type Reply,
+  type StagedFile,
+} from '../../shared/contract';
+import { DebusineError, serializeError } from '../../shared/errors';
+import type { Dispatch } from '../bridge/dispatch';
+import type { StagedFiles } from '../service/staged-files';
+import { isTrustedSender, type TrustPolicy } from './sender';
+
+export interface IpcDeps {
+  ipcMain: Pick<IpcMain, 'handle' | 'on' | 'removeHandler'>;
+  dispatch: Dispatch;
+  files: StagedFiles;
+  policy: TrustPolicy;
+  /** The renderer in this webContents subscribed: flush its events. */
+  onReady(webContentsId: number): void;
+}
+
+const FORBIDDEN: Reply<never> = {
+  ok: false,
+  error: { code: 'forbidden', message: 'This frame may not use the Debusine Desktop bridge.' },
+};
+
+/** Most drops are a handful of files; a folder of debs is a few hundred. */
+const MAX_STAGED_PATHS = 10_000;
+
+export function registerIpc(deps: IpcDeps): () => void {
+  const guarded =
+    <A extends unknown[]>(handler: (event: IpcMainInvokeEvent, ...args: A) => Promise<unknown>) =>
+    (event: IpcMainInvokeEvent, ...args: A): Promise<unknown> =>
+      isTrustedSender(event, deps.policy) ? handler(event, ...args) : Promise.resolve(FORBIDDEN);
+
+  for (const channel of REQUEST_CHANNELS) {
+    deps.ipcMain.handle(
+      channel,
+      guarded((_event, args: unknown) => deps.dispatch(channel, args)),
+    );
+  }
+  deps.ipcMain.handle(
+    STAGE_PATHS_CHANNEL,
+    guarded(async (_event, paths: unknown): Promise<Reply<StagedFile[]>> => {
+      try {
+        if (
+          !Array.isArray(paths) ||
+          paths.length > MAX_STAGED_PATHS ||
+          !paths.every((p): p is string => typeof p === 'string')
+        ) {
+          throw new DebusineError('validation', 'Dropped files arrived in an unknown shape');
+        }
+        const staged: StagedFile[] = [];
+        for (const path of paths) staged.push(await deps.files.add(path));
+        return { ok: true, result: staged };
+      } catch (error) {
+        return { ok: false, error: serializeError(error) };
+      }
+    }),
+  );
+  deps.ipcMain.on(BRIDGE_READY_CHANNEL, (event: IpcMainEvent) => {
+    if (isTrustedSender(event, deps.policy)) deps.onReady(event.sender.id);
+  });
+  return () => {
+    for (const channel of [...REQUEST_CHANNELS, STAGE_PATHS_CHANNEL]) {
+      deps.ipcMain.removeHandler(channel);
+    }
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The active server and its client, behind a small interface: issue 6 replaces the
+ * environment-configured provider with server profiles and the token store. The token
+ * stays inside the DebusineClient; what the renderer learns is a ServerSummary.
+ */
+import { DebusineClient } from '../api/client';
+import type { ServerSummary } from '../../shared/contract';
+import { DebusineError } from '../../shared/errors';
+
+export interface SessionProvider {
+  /** The active server, or null when none is configured. */
+  active(): ServerSummary | null;
+  /** The active server's client; DebusineError('auth') when there is none. */
+  client(): DebusineClient;
+  close(): Promise<void>;
+}
+
+export interface EnvServer {
+  apiUrl: string;
+  token?: string | undefined;
+  scope?: string | undefined;
+  defaultWorkspace?: string | undefined;
+}
+
+/** Reads DEBUSINE_DESKTOP_API_URL, _TOKEN, _SCOPE and _WORKSPACE; undefined without a URL. */
+export function serverFromEnv(env: NodeJS.ProcessEnv = process.env): EnvServer | undefined {
+  const apiUrl = env.DEBUSINE_DESKTOP_API_URL;
+  if (!apiUrl) return undefined;
+  return {
+    apiUrl,
+    // An empty variable means unset, as in a shell.
+    token: emptyToUndefined(env.DEBUSINE_DESKTOP_TOKEN),
+    scope: emptyToUndefined(env.DEBUSINE_DESKTOP_SCOPE),
+    defaultWorkspace: emptyToUndefined(env.DEBUSINE_DESKTOP_WORKSPACE),
+  };
+}
+
+/** One fixed server (from the environment, or a test); `undefined` means signed out. */
+export class StaticSessionProvider implements SessionProvider {
+  private readonly debusine: DebusineClient | undefined;
+  private readonly summary: ServerSummary | null;
+
+  constructor(server: EnvServer | undefined, makeClient = (s: EnvServer) => new DebusineClient(s)) {
+    if (server === undefined) {
+      this.debusine = undefined;
+      this.summary = null;
+      return;
+    }
+    this.debusine = makeClient(server);
+    this.summary = {
+      id: 'env',
+      name: hostOf(server.apiUrl),
+      apiUrl: this.debusine.apiUrl,
+      scope: server.scope ?? null,
+      defaultWorkspace: server.defaultWorkspace ?? null,
+      hasToken: Boolean(server.token),
+    };
+  }
+
+  active(): ServerSummary | null {
+    return this.summary;
+  }
+
+  client(): DebusineClient {
+    if (this.debusine === undefined) {
+      throw new DebusineError('auth', 'No Debusine server is configured yet.');
+    }
+    return this.debusine;
+  }
+
+  async close(): Promise<void> {
+    await this.debusine?.close();
+  }
+}
+
+function hostOf(apiUrl: string): string {
+  try {
+    return new URL(apiUrl).host;
+  } catch {
+    return apiUrl;
+  }
+}
+
+function emptyToUndefined(value: string | undefined): string | undefined {
+  return value === '' ? undefined : value;
+}

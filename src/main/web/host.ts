@@ -1,0 +1,204 @@
+/**
+ * The web host: the built renderer and the bridge contract over a WebSocket, on loopback
+ * only, for a browser where Electron is absent (and for the e2e tests in Chromium).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { openConnection } from '../bridge/connection';
+import type { Dispatch } from '../bridge/dispatch';
+import type { EventHub } from '../bridge/event-outbox';
+import type { StagedFiles } from '../service/staged-files';
+import {
+  cookieName,
+  hasValidHost,
+  hasValidKey,
+  hasValidOrigin,
+  isLoopbackAddress,
+  newSessionKey,
+  type Guard,
+} from './auth';
+import { handleStagingUpload } from './staging-upload';
+import { serveStatic } from './static-files';
+
+export interface WebHostOptions {
+  /** Renderer build output (out/renderer). */
+  root: string;
+  dispatch: Dispatch;
+  hub: EventHub;
+  files: StagedFiles;
+  /** Loopback address to bind; anything else is refused. Default 127.0.0.1. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Fixed key (tests); a random one otherwise. */
+  key?: string;
+  /** Where staged uploads go; a fresh temporary directory by default. */
+  stagingDir?: string;
+}
+
+export interface WebHost {
+  /** The address to open: it carries the session key. */
+  url: string;
+  origin: string;
+  port: number;
+  key: string;
+  close(): Promise<void>;
+}
+
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self' ws://127.0.0.1:${String(port)}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const BRIDGE_PATH = '/bridge';
+/** Requests are small JSON; files go through /staging, not the socket. */
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackAddress(host)) {
+    throw new Error(`The web host binds to loopback only (127.0.0.1 or ::1), not ${host}`);
+  }
+  const key = options.key ?? newSessionKey();
+  const stagingDir =
+    options.stagingDir ?? (await mkdtemp(join(tmpdir(), 'debusine-desktop-staging-')));
+  const guard: Guard = { key, port: 0, origin: '', hostHeader: '' };
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  const server = createServer((req, res) => {
+    handleHttp(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(error instanceof Error ? error.message : 'Internal error');
+    });
+  });
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', guard.origin);
+    if (!hasValidHost(guard, req)) {
+      res.writeHead(421).end('Wrong host');
+      return;
+    }
+    if (!hasValidKey(guard, req, url)) {
+      res
+        .writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Open the address the web host printed: it carries the session key.');
+      return;
+    }
+    if (url.pathname === '/staging') {
+      if (req.method !== 'POST' || !hasValidOrigin(guard, req)) {
+        res.writeHead(403).end();
+        return;
+      }
+      await handleStagingUpload(req, res, url, options.files, stagingDir);
+      return;
+    }
+    const headers: Record<string, string> = {
+      'Content-Security-Policy': contentSecurityPolicy(guard.port),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    };
+    if (url.searchParams.get('key') !== null) {
+      // The key came in the URL: keep it in a cookie so the page's scripts and styles load.
+      headers['Set-Cookie'] = `${cookieName(guard.port)}=${key}; HttpOnly; SameSite=Strict; Path=/`;
+    }
+    await serveStatic(options.root, req, res, headers);
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', guard.origin);
+    const refuse = (status: number, reason: string): void => {
+      socket.end(`HTTP/1.1 ${String(status)} ${reason}\r\nConnection: close\r\n\r\n`);
+    };
+    if (url.pathname !== BRIDGE_PATH) {
+      refuse(404, 'Not Found');
+      return;
+    }
+    if (!hasValidHost(guard, req)) {
+      refuse(421, 'Misdirected Request');
+      return;
+    }
+    if (!hasValidOrigin(guard, req)) {
+      refuse(403, 'Forbidden');
+      return;
+    }
+    if (!hasValidKey(guard, req, url)) {
+      refuse(401, 'Unauthorized');
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      serveBridge(ws);
+    });
+  });
+
+  function serveBridge(ws: WebSocket): void {
+    const connection = openConnection(options.dispatch, options.hub, (message) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    });
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(rawText(data));
+      } catch {
+        return;
+      }
+      connection.receive(message);
+    });
+    ws.on('close', () => {
+      connection.close();
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address !== 'object') throw new Error('The web host has no port');
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  guard.port = address.port;
+  guard.hostHeader = `${hostPart}:${String(address.port)}`;
+  guard.origin = `http://${guard.hostHeader}`;
+
+  return {
+    url: `${guard.origin}/?key=${key}`,
+    origin: guard.origin,
+    port: address.port,
+    key,
+    close: async () => {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
+      if (!options.stagingDir) await rm(stagingDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

@@ -1,0 +1,398 @@
+/**
+ * The bridge contract: every request the renderer may make of main (with a zod schema for
+ * its arguments and the type of its result) and every event main sends. The preload's
+ * `window.debusine`, main's handlers, the web host and the renderer's client are all typed
+ * from this file; nothing restates it (contract-names.ts only lists the names, for the
+ * zod-free preload, and the compiler keeps the two equal).
+ */
+import { z } from 'zod';
+import type { SerializedError } from './errors';
+import { workRequestRequestSchema } from './models';
+import type { EventChannel, LocalMethod, RequestChannel } from './contract-names';
+import type * as T from './contract-types';
+
+export * from './contract-names';
+export type * from './contract-types';
+
+/** A request: its argument schema, and its result type as a phantom (never set). */
+export interface RequestEntry<A extends z.ZodType, R> {
+  readonly args: A;
+  /** Wrapped in a tuple so that `undefined` results survive NonNullable. */
+  readonly result?: [R];
+}
+
+function request<R>() {
+  return <A extends z.ZodType>(args: A): RequestEntry<A, R> => ({ args });
+}
+
+// ---------------------------------------------------------------------------------------
+// Argument schemas shared by several entries
+
+const noArgs = z.strictObject({}).optional();
+const id = z.number().int().positive();
+const byId = z.strictObject({ id });
+const serverId = z.string().min(1).max(200);
+const workspace = z.string().min(1).max(200);
+const name = z.string().min(1).max(500);
+const jsonObject = z.record(z.string(), z.unknown());
+const fileId = z.string().min(1).max(100);
+const jobId = z.string().min(1).max(100);
+const byJob = z.strictObject({ jobId });
+const retention = z.number().int().nonnegative().nullable();
+
+const collectionNew = z.strictObject({
+  name,
+  category: name,
+  full_history_retention_period: retention.default(null),
+  metadata_only_retention_period: retention.default(null),
+  data: jsonObject,
+});
+const templateNew = z.strictObject({
+  name,
+  task_name: name,
+  // 0.16 templates carry parameters instead of task_data (peers.md §6); both are accepted.
+  task_data: jsonObject.optional(),
+  static_parameters: jsonObject.optional(),
+  runtime_parameters: z.union([jsonObject, z.literal('any')]).optional(),
+  extra_groups: z.array(z.string()).optional(),
+  restricted: z.boolean().optional(),
+  priority: z.number().int().default(0),
+});
+const lookupRequest = {
+  work_request: id,
+  expect_type: z.enum(['any', 'artifact', 'artifact-or-promise', 'bare', 'collection']),
+  default_category: z.string().nullable().default(null),
+};
+const inheritanceElement = z
+  .strictObject({
+    id: id.nullable().optional(),
+    scope: z.string().nullable().optional(),
+    workspace: z.string().nullable().optional(),
+  })
+  .refine((e) => e.id != null || e.workspace != null, {
+    message: 'An element needs an id or a workspace',
+  });
+const serverFields = {
+  name: z.string().min(1).max(100),
+  apiUrl: z.url({ protocol: /^https?$/ }),
+  scope: z.string().min(1).max(200).nullable(),
+  defaultWorkspace: workspace.nullable(),
+};
+
+// ---------------------------------------------------------------------------------------
+// Requests
+
+export const requests = {
+  'app.info': request<T.AppInfo>()(noArgs),
+  /** Opens an http(s) URL in the system browser. */
+  'app.openExternal': request<undefined>()(
+    z.strictObject({ url: z.url({ protocol: /^https?$/ }) }),
+  ),
+
+  'session.whoami': request<T.SessionInfo>()(noArgs),
+  /** The token goes renderer → main once, and is stored there; it never comes back. */
+  'session.signInWithToken': request<T.SessionInfo>()(
+    z.strictObject({ serverId, token: z.string().min(8).max(500) }),
+  ),
+  'session.signOut': request<undefined>()(z.strictObject({ serverId })),
+
+  'servers.list': request<T.ServerProfile[]>()(noArgs),
+  'servers.active': request<T.ServerSummary | null>()(noArgs),
+  'servers.add': request<T.ServerProfile>()(z.strictObject(serverFields)),
+  'servers.update': request<T.ServerProfile>()(
+    z
+      .strictObject({ id: serverId, ...serverFields })
+      .partial()
+      .required({ id: true }),
+  ),
+  'servers.remove': request<undefined>()(z.strictObject({ id: serverId })),
+  'servers.setActive': request<T.ServerSummary>()(z.strictObject({ id: serverId })),
+  /** Checks a server (the active one by default): reachable, token accepted, as whom. */
+  'servers.check': request<T.ServerCheck>()(z.strictObject({ id: serverId.optional() }).optional()),
+  /** Reads the Debusine CLI's config.ini from its standard place; main picks the path. */
+  'servers.importCliConfig': request<T.CliConfigImport>()(
+    z.strictObject({ dryRun: z.boolean().default(false) }),
+  ),
+
+  'enroll.start': request<T.EnrollStarted>()(z.strictObject({ serverId })),
+  'enroll.cancel': request<undefined>()(z.strictObject({ enrollId: z.string().min(1) })),
+
+  'connection.get': request<T.ConnectionState>()(noArgs),
+
+  'watch.list': request<T.WatchEntry[]>()(noArgs),
+  'watch.add': request<T.WatchEntry>()(
+    z.strictObject({ workRequestId: id, label: z.string().max(200).nullable().default(null) }),
+  ),
+  'watch.remove': request<undefined>()(z.strictObject({ workRequestId: id })),
+  'notifications.getSettings': request<T.NotificationSettings>()(noArgs),
+  'notifications.setSettings': request<T.NotificationSettings>()(
+    z
+      .strictObject({
+        enabled: z.boolean(),
+        onSuccess: z.boolean(),
+        onFailure: z.boolean(),
+        onNeedsInput: z.boolean(),
+        snoozedUntil: z.iso.datetime({ offset: true }).nullable(),
+      })
+      .partial(),
+  ),
+
+  'workRequests.list': request<T.WorkRequestResponse[]>()(
+    z
+      .strictObject({
+        status: z.string().min(1).optional(),
+        taskType: z.string().min(1).optional(),
+        rootOnly: z.boolean().optional(),
+        ids: z.array(id).max(500).optional(),
+        /** Lists stop after this many items; the server has thousands. */
+        limit: z.number().int().min(1).max(1000).default(50),
+      })
+      .optional(),
+  ),
+  'workRequests.get': request<T.WorkRequestResponse>()(byId),
+  'workRequests.create': request<T.WorkRequestResponse>()(workRequestRequestSchema),
+  'workRequests.retry': request<T.WorkRequestResponse>()(byId),
+  'workRequests.abort': request<T.WorkRequestResponse>()(byId),
+  'workRequests.setPriority': request<T.WorkRequestResponse>()(
+    z.strictObject({ id, priorityAdjustment: z.number().int() }),
+  ),
+  'workRequests.unblock': request<T.WorkRequestResponse>()(
+    z.strictObject({
+      id,
+      action: z.enum(['accept', 'reject']).optional(),
+      notes: z.string().max(10_000).optional(),
+    }),
+  ),
+  'workRequests.confirm': request<T.WorkRequestResponse>()(
+    z.strictObject({ id, confirm: z.boolean().default(true), comment: z.string().optional() }),
+  ),
+  'workRequests.externalDebsignGet': request<T.WorkRequestResponse>()(byId),
+  'workRequests.externalDebsignComplete': request<T.WorkRequestResponse>()(
+    z.strictObject({ id, signedArtifactId: id }),
+  ),
+
+  'workflows.create': request<T.WorkRequestResponse>()(
+    z.strictObject({
+      template_name: name,
+      workspace: workspace.nullable().default(null),
+      task_data: jsonObject,
+    }),
+  ),
+  'workflowTemplates.list': request<T.WorkflowTemplateData[]>()(z.strictObject({ workspace })),
+  'workflowTemplates.get': request<T.WorkflowTemplateData>()(
+    z.strictObject({ workspace, template: z.union([id, name]) }),
+  ),
+  'workflowTemplates.create': request<T.WorkflowTemplateData>()(
+    z.strictObject({ workspace, template: templateNew }),
+  ),
+  'workflowTemplates.update': request<T.WorkflowTemplateData>()(
+    z.strictObject({ workspace, template: templateNew.partial().extend({ id }) }),
+  ),
+  'workflowTemplates.delete': request<undefined>()(
+    z.strictObject({ workspace, template: z.union([id, name]) }),
+  ),
+
+  'artifacts.get': request<T.ArtifactResponse>()(byId),
+  'relations.list': request<T.RelationResponse[]>()(
+    z.union([z.strictObject({ artifactId: id }), z.strictObject({ targetId: id })]),
+  ),
+  'relations.create': request<T.RelationResponse>()(
+    z.strictObject({
+      artifact: id,
+      target: id,
+      type: z.enum(['extends', 'relates-to', 'built-using']),
+    }),
+  ),
+
+  'assets.list': request<T.AssetResponse[]>()(
+    z.strictObject({ assetId: id, workRequest: id, workspace }).partial().optional(),
+  ),
+  'assets.create': request<T.AssetResponse>()(
+    z.strictObject({
+      category: name,
+      data: jsonObject,
+      work_request: id.nullable().default(null),
+      workspace,
+    }),
+  ),
+  'assets.checkPermission': request<T.AssetPermissionCheck>()(
+    z.strictObject({
+      assetCategory: name,
+      assetSlug: name,
+      permissionName: name,
+      artifactId: id,
+      workRequestId: id,
+      workspace,
+    }),
+  ),
+
+  'collections.list': request<T.CollectionData[]>()(z.strictObject({ workspace })),
+  'collections.get': request<T.CollectionData>()(
+    z.strictObject({ workspace, category: name, name }),
+  ),
+  'collections.create': request<T.CollectionData>()(
+    z.strictObject({ workspace, collection: collectionNew }),
+  ),
+  'collections.update': request<T.CollectionData>()(
+    z.strictObject({ workspace, collection: collectionNew.partial().extend({ id }) }),
+  ),
+  'collections.delete': request<undefined>()(
+    z.strictObject({ workspace, category: name, name, force: z.boolean().default(false) }),
+  ),
+  'collections.items': request<T.ServerObject[]>()(
+    z.strictObject({
+      workspace,
+      category: name,
+      name,
+      limit: z.number().int().min(1).max(1000).default(100),
+    }),
+  ),
+
+  'taskConfig.fetch': request<T.TaskConfigurationContents>()(z.strictObject({ workspace, name })),
+  'taskConfig.push': request<T.TaskConfigurationUpdateResults>()(
+    z.strictObject({
+      workspace,
+      name,
+      items: z.array(jsonObject),
+      dryRun: z.boolean().default(false),
+    }),
+  ),
+
+  'lookups.single': request<T.LookupResult>()(
+    z.strictObject({ lookup: z.union([id, z.string().min(1)]), ...lookupRequest }),
+  ),
+  'lookups.multiple': request<T.LookupResult[]>()(
+    z.strictObject({
+      lookup: z.array(z.union([id, z.string().min(1), jsonObject])),
+      ...lookupRequest,
+    }),
+  ),
+
+  'workspaces.getInheritance': request<T.WorkspaceInheritanceChain>()(
+    z.strictObject({ workspace }),
+  ),
+  'workspaces.setInheritance': request<T.WorkspaceInheritanceChain>()(
+    z.strictObject({ workspace, chain: z.array(inheritanceElement) }),
+  ),
+
+  /** The web UI address of a path under the active scope. */
+  'links.webui': request<string>()(z.strictObject({ path: z.string().max(2000) })),
+
+  /** Main's open dialog (Electron); the files come back as ids, never as paths. */
+  'files.pick': request<T.StagedFile[]>()(
+    z.strictObject({ multiple: z.boolean().default(true), title: z.string().max(200).optional() }),
+  ),
+  'files.release': request<undefined>()(z.strictObject({ ids: z.array(fileId).max(10_000) })),
+
+  'localArtifacts.detect': request<T.LocalArtifactDraft[]>()(
+    z.strictObject({ fileIds: z.array(fileId).min(1).max(10_000) }),
+  ),
+  'uploads.start': request<T.UploadJob>()(
+    z.strictObject({
+      draftId: z.string().min(1),
+      workspace: workspace.nullable().default(null),
+      workRequest: id.nullable().default(null),
+      expireAt: z.iso.datetime({ offset: true }).nullable().default(null),
+    }),
+  ),
+  'uploads.list': request<T.UploadJob[]>()(noArgs),
+  'uploads.pause': request<T.UploadJob>()(byJob),
+  'uploads.resume': request<T.UploadJob>()(byJob),
+  'uploads.cancel': request<T.UploadJob>()(byJob),
+
+  /** Main's save dialog; the chosen place comes back as an id. */
+  'downloads.chooseDestination': request<T.DownloadDestination | null>()(
+    z.strictObject({
+      kind: z.enum(['file', 'directory']),
+      suggestedName: z.string().max(255).optional(),
+    }),
+  ),
+  'downloads.file': request<T.DownloadJob>()(
+    z.strictObject({ artifactId: id, path: z.string().min(1).max(4096), destinationId: fileId }),
+  ),
+  'downloads.all': request<T.DownloadJob>()(
+    z.strictObject({ artifactId: id, destinationId: fileId, tarball: z.boolean().default(false) }),
+  ),
+} satisfies Record<RequestChannel, RequestEntry<z.ZodType, unknown>>;
+
+// ---------------------------------------------------------------------------------------
+// Types derived from the tables
+
+type Requests = typeof requests;
+
+/** What a caller passes (defaults not yet applied). */
+export type RequestArgs<C extends RequestChannel> = z.input<Requests[C]['args']>;
+/** What a handler receives, after the schema parsed it. */
+export type RequestParsed<C extends RequestChannel> = z.output<Requests[C]['args']>;
+export type RequestResult<C extends RequestChannel> = NonNullable<Requests[C]['result']>[0];
+
+export type EventPayload<E extends EventChannel> = T.EventPayloads[E];
+
+/** Compile-time proof that every event name has a payload type and no payload lacks a name. */
+type EventsMatch = [EventChannel] extends [keyof T.EventPayloads]
+  ? [keyof T.EventPayloads] extends [EventChannel]
+    ? true
+    : false
+  : false;
+export const EVENTS_MATCH: EventsMatch = true;
+
+/** A reply as it crosses a transport: errors are data, never thrown objects. */
+export type Reply<R> = { ok: true; result: R } | { ok: false; error: SerializedError };
+
+/** The file objects the renderer passes to `files.stageDropped` (DOM `File`s). */
+export interface DroppedFile {
+  readonly name: string;
+  readonly size: number;
+}
+
+type ArgList<C extends RequestChannel> =
+  undefined extends RequestArgs<C> ? [args?: RequestArgs<C>] : [args: RequestArgs<C>];
+
+type Namespace = RequestChannel extends `${infer N}.${string}` ? N : never;
+type MethodsOf<N extends string, Wrap extends 'reply' | 'value'> = {
+  [C in RequestChannel as C extends `${N}.${infer M}` ? M : never]: (
+    ...args: ArgList<C>
+  ) => Promise<Wrap extends 'reply' ? Reply<RequestResult<C>> : RequestResult<C>>;
+};
+
+export type Unsubscribe = () => void;
+export type EventListener<E extends EventChannel> = (payload: EventPayload<E>) => void;
+
+interface LocalMethods<Wrap extends 'reply' | 'value'> {
+  files: {
+    stageDropped: (
+      files: readonly DroppedFile[],
+    ) => Promise<Wrap extends 'reply' ? Reply<T.StagedFile[]> : T.StagedFile[]>;
+  };
+}
+// Keeps LOCAL_METHODS (the runtime list) and LocalMethods (the types) in step.
+export const LOCAL_METHODS_MATCH: LocalMethod extends 'files.stageDropped' ? true : false = true;
+
+type Api<Wrap extends 'reply' | 'value'> = {
+  [N in Namespace]: MethodsOf<N, Wrap> &
+    (N extends keyof LocalMethods<Wrap> ? LocalMethods<Wrap>[N] : unknown);
+} & {
+  /** Subscribes to one contract event; returns the unsubscribe function. */
+  on<E extends EventChannel>(event: E, listener: EventListener<E>): Unsubscribe;
+};
+
+/**
+ * `window.debusine` (the preload) and the web host's client: one method per request,
+ * answering with a Reply, since an Error object does not survive contextBridge intact.
+ */
+export type DebusineApi = Api<'reply'> & { readonly transport: 'electron' | 'web' };
+
+/** The renderer's client: the same methods, resolving to results or throwing DebusineError. */
+export type BridgeClient = Api<'value'> & { readonly transport: 'electron' | 'web' };
+
+// ---------------------------------------------------------------------------------------
+// Messages of the message-based transports (the web host's WebSocket, the in-memory pair)
+
+export type ClientMessage =
+  | { type: 'request'; id: number; channel: string; args: unknown }
+  /** The renderer has subscribed: main may flush the events it kept. */
+  | { type: 'ready' };
+
+export type ServerMessage =
+  | { type: 'reply'; id: number; reply: Reply<unknown> }
+  | { type: 'event'; event: EventChannel; payload: unknown };

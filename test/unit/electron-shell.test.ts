@@ -1,0 +1,222 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { LOCAL_METHODS, REQUEST_CHANNELS, splitChannel } from '../../src/shared/contract-names';
+
+// A fake `electron`: records what the shell asks of it.
+const fake = vi.hoisted(() => {
+  type Handler = (...args: unknown[]) => unknown;
+  const windows: {
+    options: Record<string, unknown>;
+    handlers: Map<string, Handler>;
+    openHandler?: Handler;
+  }[] = [];
+  class BrowserWindow {
+    webContents: {
+      on: (name: string, h: Handler) => void;
+      setWindowOpenHandler: (h: Handler) => void;
+    };
+    constructor(options: Record<string, unknown>) {
+      const record: (typeof windows)[number] = { options, handlers: new Map() };
+      windows.push(record);
+      this.webContents = {
+        on: (name, h) => record.handlers.set(name, h),
+        setWindowOpenHandler: (h) => {
+          record.openHandler = h;
+        },
+      };
+    }
+    // The shell calls these; the fake has nothing to do for them.
+    once(): void {
+      return undefined;
+    }
+    maximize(): void {
+      return undefined;
+    }
+  }
+  return {
+    windows,
+    BrowserWindow,
+    shell: { openExternal: vi.fn(() => Promise.resolve()) },
+    exposed: new Map<string, unknown>(),
+    ipcRenderer: { invoke: vi.fn(), send: vi.fn(), on: vi.fn() },
+    webUtils: { getPathForFile: vi.fn((f: { path?: string }) => f.path ?? '') },
+  };
+});
+
+vi.mock('electron', () => ({
+  BrowserWindow: fake.BrowserWindow,
+  shell: fake.shell,
+  contextBridge: {
+    exposeInMainWorld: (key: string, value: unknown) => fake.exposed.set(key, value),
+  },
+  ipcRenderer: fake.ipcRenderer,
+  webUtils: fake.webUtils,
+}));
+
+const { createMainWindow } = await import('../../src/main/app/window');
+const { registerIpc } = await import('../../src/main/app/ipc');
+const { appUrlMatcher, isTrustedSender } = await import('../../src/main/app/sender');
+const { StagedFiles } = await import('../../src/main/service/staged-files');
+
+const APP = 'file:///opt/debusine-desktop/out/renderer/index.html';
+const isAppUrl = appUrlMatcher(APP);
+
+describe('the main window', () => {
+  beforeEach(() => {
+    fake.windows.length = 0;
+    fake.shell.openExternal.mockClear();
+  });
+
+  it('is isolated and sandboxed, with no Node and no webviews', () => {
+    createMainWindow({
+      preload: '/p.cjs',
+      state: { width: 900, height: 600, maximized: false },
+      isAppUrl,
+    });
+    const options = fake.windows[0]?.options;
+    expect(options?.webPreferences).toMatchObject({
+      preload: '/p.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+    expect(options).toMatchObject({ width: 900, height: 600 });
+  });
+
+  it('opens no windows, and sends http(s) links to the system browser', () => {
+    createMainWindow({
+      preload: '/p.cjs',
+      state: { width: 900, height: 600, maximized: false },
+      isAppUrl,
+    });
+    const win = fake.windows[0];
+    expect(win?.openHandler?.({ url: 'https://debusine.debian.net/' })).toEqual({ action: 'deny' });
+    expect(win?.openHandler?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(fake.shell.openExternal.mock.calls).toEqual([['https://debusine.debian.net/']]);
+  });
+
+  it('never navigates away from the app', () => {
+    createMainWindow({
+      preload: '/p.cjs',
+      state: { width: 900, height: 600, maximized: false },
+      isAppUrl,
+    });
+    const navigate = fake.windows[0]?.handlers.get('will-navigate');
+    const attempt = (url: string): boolean => {
+      const event = { preventDefault: vi.fn() };
+      navigate?.(event, url);
+      return event.preventDefault.mock.calls.length > 0;
+    };
+    expect(attempt(APP)).toBe(false);
+    expect(attempt(`${APP}#/work-requests`)).toBe(false);
+    expect(attempt('https://evil.example/')).toBe(true);
+    expect(attempt('file:///etc/passwd')).toBe(true);
+    expect(attempt('javascript:alert(1)')).toBe(true);
+    expect(fake.shell.openExternal.mock.calls).toEqual([['https://evil.example/']]);
+  });
+});
+
+describe('the IPC sender check', () => {
+  const policy = { windowIds: new Set([1]), isAppUrl };
+  const event = (id: number, url: string, parent: unknown = null) => ({
+    sender: { id },
+    senderFrame: { url, parent },
+  });
+
+  it('accepts only the top frame of an app window showing the app', () => {
+    expect(isTrustedSender(event(1, APP), policy)).toBe(true);
+    expect(isTrustedSender(event(1, APP, {}), policy)).toBe(false);
+    expect(isTrustedSender(event(2, APP), policy)).toBe(false);
+    expect(isTrustedSender(event(1, 'https://evil.example/'), policy)).toBe(false);
+    expect(isTrustedSender({ sender: { id: 1 }, senderFrame: null }, policy)).toBe(false);
+  });
+
+  it('puts every request handler behind the check', async () => {
+    const handlers = new Map<string, (...a: unknown[]) => Promise<unknown>>();
+    const dispatch = vi.fn(() => Promise.resolve({ ok: true as const, result: 'answer' }));
+    registerIpc({
+      ipcMain: {
+        handle: (channel: string, h: (...a: unknown[]) => Promise<unknown>) =>
+          handlers.set(channel, h),
+        on: vi.fn(),
+        removeHandler: vi.fn(),
+      } as never,
+      dispatch,
+      files: new StagedFiles(),
+      policy,
+      onReady: vi.fn(),
+    });
+    for (const channel of REQUEST_CHANNELS) expect(handlers.has(channel)).toBe(true);
+    const retry = handlers.get('workRequests.retry');
+    await expect(retry?.(event(1, APP), { id: 3 })).resolves.toEqual({
+      ok: true,
+      result: 'answer',
+    });
+    expect(dispatch).toHaveBeenCalledWith('workRequests.retry', { id: 3 });
+    dispatch.mockClear();
+    await expect(retry?.(event(1, APP, {}), { id: 3 })).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    await expect(retry?.(event(7, APP), { id: 3 })).resolves.toMatchObject({ ok: false });
+    expect(dispatch).not.toHaveBeenCalled();
+    const stage = handlers.get('debusine:stage-paths');
+    await expect(stage?.(event(1, APP), [import.meta.filename])).resolves.toMatchObject({
+      ok: true,
+      result: [{ name: 'electron-shell.test.ts' }],
+    });
+    await expect(stage?.(event(1, APP), ['relative/path'])).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
+    });
+    await expect(stage?.(event(1, APP), '/etc/passwd')).resolves.toMatchObject({ ok: false });
+  });
+});
+
+describe('the preload', () => {
+  it('exposes exactly the contract as window.debusine, and not ipcRenderer', async () => {
+    await import('../../src/preload/index');
+    expect([...fake.exposed.keys()]).toEqual(['debusine']);
+    const api = fake.exposed.get('debusine') as Record<string, unknown>;
+    const expected = new Map<string, string[]>();
+    for (const channel of [...REQUEST_CHANNELS, ...LOCAL_METHODS]) {
+      const [ns, method] = splitChannel(channel);
+      expected.set(ns, [...(expected.get(ns) ?? []), method]);
+    }
+    expect(Object.keys(api).sort()).toEqual(['on', 'transport', ...expected.keys()].sort());
+    for (const [ns, methods] of expected) {
+      const group = api[ns] as Record<string, unknown>;
+      expect(Object.keys(group).sort()).toEqual([...methods].sort());
+      for (const m of methods) expect(typeof group[m]).toBe('function');
+    }
+    expect(JSON.stringify(Object.keys(api))).not.toMatch(/ipc|invoke|send/i);
+  });
+
+  it('forwards a request as one argument, and limits `on` to contract events', async () => {
+    await import('../../src/preload/index');
+    const api = fake.exposed.get('debusine') as {
+      workRequests: { get: (...a: unknown[]) => Promise<unknown> };
+      on: (e: string, l: () => void) => () => void;
+      files: { stageDropped: (f: unknown[]) => Promise<unknown> };
+    };
+    fake.ipcRenderer.invoke.mockResolvedValue({ ok: true, result: 1 });
+    await api.workRequests.get({ id: 1 }, 'extra');
+    expect(fake.ipcRenderer.invoke).toHaveBeenLastCalledWith('workRequests.get', { id: 1 });
+    expect(() => api.on('ipc-message', () => undefined)).toThrow(/Not a Debusine Desktop event/);
+    const off = api.on('workRequest.completed', () => undefined);
+    expect(typeof off).toBe('function');
+    await Promise.resolve();
+    expect(fake.ipcRenderer.send).toHaveBeenCalledWith('debusine:ready');
+    await expect(api.files.stageDropped([{ name: 'made-up', size: 1 }])).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'validation' },
+    });
+    await api.files.stageDropped([{ name: 'a.dsc', size: 1, path: '/home/u/a.dsc' }]);
+    expect(fake.ipcRenderer.invoke).toHaveBeenLastCalledWith('debusine:stage-paths', [
+      '/home/u/a.dsc',
+    ]);
+  });
+});
