@@ -1,0 +1,87 @@
+/**
+ * Desktop notifications, behind an interface: the Electron implementation lives in
+ * src/main/app/electron-notifier.ts, the web host and the tests use RecordingNotifier.
+ */
+
+export type NotificationActionId = 'retry' | 'open-in-browser';
+
+export interface NotificationAction {
+  id: NotificationActionId;
+  label: string;
+}
+
+export interface DesktopNotification {
+  /** Stable per event (`wr-12@<completed_at>`): showing the same key again replaces it. */
+  key: string;
+  title: string;
+  body: string;
+  workRequestId: number;
+  /** Shown only where the platform supports buttons (Notifier.supportsActions). */
+  actions: NotificationAction[];
+  /** Failures stay on screen longer where the platform supports urgency. */
+  urgency: 'normal' | 'critical';
+}
+
+export interface NotificationHandlers {
+  /** The notification body was clicked: open the work request in the app. */
+  onClick: () => void;
+  onAction: (action: NotificationActionId) => void;
+}
+
+export interface Notifier {
+  readonly supportsActions: boolean;
+  show(notification: DesktopNotification, handlers: NotificationHandlers): void;
+}
+
+export interface RecordedNotification {
+  notification: DesktopNotification;
+  handlers: NotificationHandlers;
+  /** Date.now() when show() was called. */
+  shownAt: number;
+}
+
+/** Keeps what would have been shown; tests click and act on the records. */
+export class RecordingNotifier implements Notifier {
+  readonly supportsActions: boolean;
+  readonly shown: RecordedNotification[] = [];
+  readonly #waiters: {
+    match: (n: DesktopNotification) => boolean;
+    resolve: (r: RecordedNotification) => void;
+  }[] = [];
+
+  constructor(supportsActions = true) {
+    this.supportsActions = supportsActions;
+  }
+
+  show(notification: DesktopNotification, handlers: NotificationHandlers): void {
+    const record = { notification, handlers, shownAt: Date.now() };
+    this.shown.push(record);
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.match(notification)) {
+        this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+        waiter.resolve(record);
+      }
+    }
+  }
+
+  /** Resolves with the first notification (past or future) that matches. */
+  waitFor(
+    match: (n: DesktopNotification) => boolean,
+    timeoutMs = 60_000,
+  ): Promise<RecordedNotification> {
+    const found = this.shown.find((r) => match(r.notification));
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`No matching notification within ${String(timeoutMs)} ms`));
+      }, timeoutMs);
+      this.#waiters.push({
+        match,
+        resolve: (record) => {
+          clearTimeout(timer);
+          resolve(record);
+        },
+      });
+    });
+  }
+}

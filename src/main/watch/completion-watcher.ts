@@ -1,0 +1,403 @@
+/**
+ * The completion websocket (`{api}/ws/1.0/work-request/on-completed/`, header `Token`):
+ * connects, waits for `connected`, reconnects with backoff and jitter, resumes after an
+ * outage or a restart with `completed_at_since`, and drops the duplicates the server
+ * resends. A rejected connection or a disabled token stops the loop: the user must sign in
+ * again. Transport-independent: plain events, no Electron.
+ */
+import { EventEmitter } from 'node:events';
+import WebSocket from 'ws';
+import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
+import { APP_NAME, APP_VERSION } from '../version';
+import {
+  compareTimestamps,
+  processMessage,
+  rejectionOf,
+  textOf,
+  workRequestCompletedSchema,
+} from './messages';
+import { completionSocketUrl } from './socket-url';
+
+export { completionSocketUrl };
+import type { ResumePoint, ResumeStore } from './resume-state';
+
+export type ConnectionState =
+  | { state: 'idle' }
+  | { state: 'connecting'; attempt: number }
+  | { state: 'connected'; since: number }
+  | { state: 'reconnecting'; attempt: number; nextAttemptAt: number; error: SerializedError }
+  /** The host reported the network down (setNetworkAvailable(false)); no attempts. */
+  | { state: 'offline'; since: number }
+  /** The token was refused or disabled: sign in again, then start a new watcher. */
+  | { state: 'signed-out'; error: SerializedError }
+  /** Refused for another reason (an unknown workspace in the filter). */
+  | { state: 'stopped'; error: SerializedError };
+
+export interface CompletionEvent {
+  workRequestId: number;
+  completedAt: string;
+  result: string;
+  /** Date.now() when the websocket message arrived (for latency measurements). */
+  receivedAt: number;
+}
+
+export interface CompletionWatcherOptions {
+  apiUrl: string;
+  /** Read on every connection attempt, so a new sign-in is picked up. */
+  getToken: () => Promise<string | undefined> | string | undefined;
+  /** Only completions in these workspaces (names; the server resolves them in all scopes). */
+  workspaces?: readonly string[];
+  /** Where the resume point is kept; without one, resuming works within this run only. */
+  resume?: ResumeStore;
+  /**
+   * Called for each new completion, one at a time, before the resume point moves past it:
+   * a crash while it runs means the completion is delivered again on the next start.
+   */
+  onCompletion?: (event: CompletionEvent) => Promise<void> | void;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** A connection that stays up this long resets the backoff. */
+  stableAfterMs?: number;
+  /** Ping interval; a missing pong by the next ping drops the connection. */
+  heartbeatMs?: number;
+  handshakeTimeoutMs?: number;
+  random?: () => number;
+}
+
+export interface CompletionWatcherEvents {
+  state: [ConnectionState];
+  completed: [CompletionEvent];
+  /** A completion handler failed; the completion is not retried in this run. */
+  error: [DebusineError];
+}
+
+const SEEN_LIMIT = 10_000;
+
+export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
+  readonly #options: CompletionWatcherOptions;
+  #state: ConnectionState = { state: 'idle' };
+  #socket: WebSocket | undefined;
+  #running = false;
+  #online = true;
+  #attempt = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  /** The last completion handled, which is where a reconnect resumes. */
+  #point: ResumePoint | undefined;
+  readonly #seen = new Set<string>();
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: CompletionWatcherOptions) {
+    super();
+    this.#options = options;
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** Where a reconnect would resume (for diagnostics and tests). */
+  get resumePoint(): ResumePoint | undefined {
+    return this.#point && { ...this.#point, idsAtLast: [...this.#point.idsAtLast] };
+  }
+
+  async start(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    this.#point = await this.#options.resume?.load();
+    for (const id of this.#point?.idsAtLast ?? []) {
+      this.#remember(`${String(id)}@${this.#point?.lastCompletedAt ?? ''}`);
+    }
+    this.#connect();
+  }
+
+  /** Stops for good; pending completion handlers still finish. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#retryTimer);
+    this.#closeSocket();
+    this.#setState({ state: 'idle' });
+    await this.#queue;
+  }
+
+  /** The host's view of the network (Electron's `net.isOnline`, the browser's `online`). */
+  setNetworkAvailable(online: boolean): void {
+    if (online === this.#online) return;
+    this.#online = online;
+    if (!this.#running) return;
+    if (!online) {
+      clearTimeout(this.#retryTimer);
+      this.#closeSocket();
+      this.#setState({ state: 'offline', since: Date.now() });
+    } else {
+      this.#attempt = 0;
+      this.#connect();
+    }
+  }
+
+  /** Resolves once `connected` has arrived: fetch state only after this, so nothing slips. */
+  whenConnected(signal?: AbortSignal): Promise<void> {
+    if (this.#state.state === 'connected') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onState = (state: ConnectionState): void => {
+        if (state.state === 'connected') {
+          cleanup();
+          resolve();
+        } else if (state.state === 'signed-out' || state.state === 'stopped') {
+          cleanup();
+          reject(DebusineError.fromJSON(state.error));
+        }
+      };
+      const onAbort = (): void => {
+        cleanup();
+        reject(new DebusineError('cancelled', 'Stopped waiting for the connection'));
+      };
+      const cleanup = (): void => {
+        this.off('state', onState);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      this.on('state', onState);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Waits until every completion received so far has been handled. */
+  idle(): Promise<void> {
+    return this.#queue;
+  }
+
+  #setState(state: ConnectionState): void {
+    this.#state = state;
+    this.emit('state', state);
+  }
+
+  #connect(): void {
+    if (!this.#running || !this.#online) return;
+    const attempt = this.#attempt;
+    this.#setState({ state: 'connecting', attempt });
+    void Promise.resolve(this.#options.getToken()).then(
+      (token) => {
+        if (!this.#running || !this.#online) return;
+        if (!token) {
+          this.#signOut(new DebusineError('auth', 'No token for this server: sign in first.'));
+          return;
+        }
+        this.#open(token);
+      },
+      (error: unknown) => {
+        this.#scheduleRetry(new DebusineError('internal', 'Cannot read the token', {}, error));
+      },
+    );
+  }
+
+  #open(token: string): void {
+    const url = completionSocketUrl(this.#options.apiUrl, {
+      workspaces: this.#options.workspaces,
+      since: this.#point?.lastCompletedAt,
+    });
+    const socket = new WebSocket(url, {
+      headers: { Token: token, 'User-Agent': `${APP_NAME}/${APP_VERSION}` },
+      handshakeTimeout: this.#options.handshakeTimeoutMs ?? 15_000,
+    });
+    this.#socket = socket;
+    let rejected: DebusineError | undefined;
+    let failure: DebusineError | undefined;
+    let connectedAt: number | undefined;
+    let serverDate: string | undefined;
+    let alive = true;
+
+    socket.on('upgrade', (response) => {
+      serverDate = response.headers.date;
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      const status = response.statusCode ?? 0;
+      if (status === 401 || status === 403) {
+        rejected = new DebusineError(
+          'auth',
+          'The server refused the token for notifications. Sign in again.',
+          { status },
+        );
+      } else {
+        failure = new DebusineError(
+          'network',
+          `The notification service answered HTTP ${String(status)}`,
+          { status },
+        );
+      }
+      response.resume();
+      // 'close' follows and decides what happens next.
+      socket.terminate();
+    });
+    socket.on('pong', () => {
+      alive = true;
+    });
+    socket.on('message', (data, isBinary) => {
+      const receivedAt = Date.now();
+      const text = isBinary ? undefined : textOf(data);
+      try {
+        const handled = processMessage(text, {
+          connected: () => {
+            connectedAt = Date.now();
+            this.#startHeartbeat(
+              socket,
+              () => alive,
+              (value) => (alive = value),
+            );
+            this.#initialPoint(serverDate);
+            this.#setState({ state: 'connected', since: connectedAt });
+          },
+          work_request_completed: (message) => {
+            const parsed = workRequestCompletedSchema.safeParse(message);
+            if (parsed.success) this.#received(parsed.data, receivedAt);
+          },
+        });
+        if (!handled && text !== undefined) rejected ??= rejectionOf(text);
+      } catch (error) {
+        // TOKEN_DISABLED
+        rejected = error instanceof DebusineError ? error : rejected;
+        socket.close();
+      }
+    });
+    socket.on('error', () => {
+      // 'close' follows and decides; this handler only keeps the error from being thrown.
+    });
+    socket.on('close', () => {
+      if (this.#socket === socket) this.#socket = undefined;
+      clearInterval(this.#heartbeat);
+      if (!this.#running || !this.#online) return;
+      if (rejected) {
+        if (rejected.code === 'auth' || rejected.code === 'token-disabled') this.#signOut(rejected);
+        else this.#stopWith(rejected);
+        return;
+      }
+      const stable = this.#options.stableAfterMs ?? 10_000;
+      if (connectedAt !== undefined && Date.now() - connectedAt >= stable) this.#attempt = 0;
+      this.#scheduleRetry(
+        failure ??
+          new DebusineError(
+            'network',
+            connectedAt === undefined
+              ? 'Cannot connect to the notification service'
+              : 'The connection to the notification service was lost',
+          ),
+      );
+    });
+  }
+
+  /** Without a resume point, start from the server's clock when first connected. */
+  #initialPoint(serverDate: string | undefined): void {
+    if (this.#point) return;
+    const date = serverDate ? Date.parse(serverDate) : Number.NaN;
+    // The Date header has whole seconds: step one back so nothing at the edge is missed.
+    const start = new Date((Number.isNaN(date) ? Date.now() : date) - 1_000).toISOString();
+    this.#point = { lastCompletedAt: start, idsAtLast: [] };
+    void this.#options.resume?.save(this.#point).catch(() => undefined);
+  }
+
+  #received(
+    message: { work_request_id: number; completed_at: string; result: string },
+    receivedAt: number,
+  ): void {
+    const key = `${String(message.work_request_id)}@${message.completed_at}`;
+    if (this.#seen.has(key)) return;
+    this.#remember(key);
+    const event: CompletionEvent = {
+      workRequestId: message.work_request_id,
+      completedAt: message.completed_at,
+      result: message.result,
+      receivedAt,
+    };
+    this.#queue = this.#queue.then(async () => {
+      this.emit('completed', event);
+      try {
+        await this.#options.onCompletion?.(event);
+      } catch (error) {
+        this.emit(
+          'error',
+          error instanceof DebusineError
+            ? error
+            : new DebusineError('internal', 'A completion handler failed', {}, error),
+        );
+      }
+      await this.#advance(event);
+    });
+  }
+
+  async #advance(event: CompletionEvent): Promise<void> {
+    let point = this.#point;
+    const order = point ? compareTimestamps(event.completedAt, point.lastCompletedAt) : 1;
+    if (order > 0 || !point) {
+      point = { lastCompletedAt: event.completedAt, idsAtLast: [event.workRequestId] };
+      this.#point = point;
+    } else if (order === 0) {
+      point.idsAtLast.push(event.workRequestId);
+    } else {
+      return;
+    }
+    await this.#options.resume?.save(point).catch((error: unknown) => {
+      this.emit('error', new DebusineError('internal', 'Cannot save the resume point', {}, error));
+    });
+  }
+
+  #remember(key: string): void {
+    this.#seen.add(key);
+    if (this.#seen.size > SEEN_LIMIT) {
+      const oldest = this.#seen.values().next().value;
+      if (oldest !== undefined) this.#seen.delete(oldest);
+    }
+  }
+
+  #startHeartbeat(socket: WebSocket, isAlive: () => boolean, setAlive: (v: boolean) => void): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = setInterval(() => {
+      if (!isAlive()) {
+        socket.terminate();
+        return;
+      }
+      setAlive(false);
+      socket.ping();
+    }, this.#options.heartbeatMs ?? 30_000);
+    this.#heartbeat.unref();
+  }
+
+  #scheduleRetry(error: DebusineError): void {
+    if (!this.#running || !this.#online) return;
+    clearTimeout(this.#retryTimer);
+    const initial = this.#options.initialBackoffMs ?? 1_000;
+    const max = this.#options.maxBackoffMs ?? 60_000;
+    const ceiling = Math.min(max, initial * 2 ** this.#attempt);
+    // Equal jitter: at least half the ceiling, so clients spread out but never hammer.
+    const delay = ceiling / 2 + (this.#options.random ?? Math.random)() * (ceiling / 2);
+    this.#attempt++;
+    this.#setState({
+      state: 'reconnecting',
+      attempt: this.#attempt,
+      nextAttemptAt: Date.now() + delay,
+      error: serializeError(error),
+    });
+    this.#retryTimer = setTimeout(() => {
+      this.#connect();
+    }, delay);
+  }
+
+  #signOut(error: DebusineError): void {
+    this.#running = false;
+    clearTimeout(this.#retryTimer);
+    this.#setState({ state: 'signed-out', error: serializeError(error) });
+  }
+
+  #stopWith(error: DebusineError): void {
+    this.#running = false;
+    clearTimeout(this.#retryTimer);
+    this.#setState({ state: 'stopped', error: serializeError(error) });
+  }
+
+  #closeSocket(): void {
+    clearInterval(this.#heartbeat);
+    const socket = this.#socket;
+    this.#socket = undefined;
+    socket?.removeAllListeners('close');
+    socket?.on('error', () => undefined);
+    socket?.terminate();
+  }
+}

@@ -1,0 +1,216 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import { CompletionRouter } from '../../src/main/watch/completion-router';
+import {
+  CompletionWatcher,
+  type CompletionEvent,
+  type ConnectionState,
+} from '../../src/main/watch/completion-watcher';
+import { ResumeFile } from '../../src/main/watch/resume-state';
+import { WatchList } from '../../src/main/watch/watch-list';
+import { clientFor, waitForCompletion } from '../support/clients';
+import { hasServer, testServer } from '../support/sandbox';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+
+// The completion websocket of the real current server, with real noop work requests.
+describe.runIf(hasServer('current'))('watching completions on the current server', () => {
+  const server = testServer('current');
+  const token = server.users.owner.token;
+  let client: DebusineClient;
+  let dir: string;
+
+  beforeAll(async () => {
+    client = clientFor(server);
+    dir = await mkdtemp(join(tmpdir(), 'watch-it-'));
+  });
+  afterAll(async () => {
+    await client.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function noop(): Promise<number> {
+    const created = await client.workRequestCreate({
+      task_name: 'noop',
+      task_data: {},
+      event_reactions: {},
+    });
+    return created.id;
+  }
+
+  function collect(watcher: CompletionWatcher): CompletionEvent[] {
+    const events: CompletionEvent[] = [];
+    watcher.on('completed', (event) => events.push(event));
+    return events;
+  }
+
+  async function until(check: () => boolean, ms = 60_000, what = 'condition'): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('delivers completions of real noop work requests, and notifies within the bound', async () => {
+    const notifier = new RecordingNotifier();
+    const watchList = new WatchList(join(dir, 'watch-a.json'));
+    const router = new CompletionRouter({
+      client,
+      watchList,
+      notifier,
+      siteUrl: server.webUrl,
+      openExternal: () => undefined,
+    });
+    const watcher = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => token,
+      onCompletion: (event) => router.handleCompletion(event),
+    });
+    router.attach(watcher);
+    const events = collect(watcher);
+    await watcher.start();
+    await watcher.whenConnected();
+
+    const ids = [await noop(), await noop()];
+    for (const id of ids) {
+      const wr = await client.workRequestGet(id);
+      await router.started(wr);
+    }
+    await until(
+      () => ids.every((id) => events.some((e) => e.workRequestId === id)),
+      90_000,
+      'completions',
+    );
+    const notified = await Promise.all(
+      ids.map((id) => notifier.waitFor((n) => n.workRequestId === id, 10_000)),
+    );
+    const latencies = notified.map((record) => {
+      const event = events.find((e) => e.workRequestId === record.notification.workRequestId);
+      return record.shownAt - (event?.receivedAt ?? 0);
+    });
+    console.log(`completion → notification latency (ms): ${latencies.join(', ')}`);
+    for (const latency of latencies) expect(latency).toBeLessThan(1000);
+    expect(notified[0]?.notification.title).toMatch(/^Succeeded: noop #\d+$/);
+    expect(watchList.get(ids[0] ?? 0)?.status).toBe('completed');
+
+    // Clicking opens the work request in the app.
+    const opened: number[] = [];
+    router.on('open', (id) => opened.push(id));
+    notified[0]?.handlers.onClick();
+    expect(opened).toEqual([ids[0]]);
+
+    // Mode "mine": a work request not on the watch list notifies after one fetch.
+    await watchList.setMode('mine');
+    const unwatched = await noop();
+    const record = await notifier.waitFor((n) => n.workRequestId === unwatched, 90_000);
+    const event = events.find((e) => e.workRequestId === unwatched);
+    const fetched = record.shownAt - (event?.receivedAt ?? 0);
+    console.log(
+      `completion → notification latency with a fetch (mode mine): ${String(fetched)} ms`,
+    );
+    expect(fetched).toBeLessThan(1000);
+    expect(watchList.has(unwatched)).toBe(false);
+    await watcher.stop();
+  });
+
+  it('notifies once for each completion across an outage cut at a TCP proxy', async () => {
+    const apiPort = Number(new URL(server.apiUrl).port);
+    const proxy: TcpProxy = await startTcpProxy('127.0.0.1', apiPort);
+    const states: ConnectionState[] = [];
+    const watcher = new CompletionWatcher({
+      apiUrl: proxy.url('/api'),
+      getToken: () => token,
+      initialBackoffMs: 300,
+      maxBackoffMs: 1_000,
+      resume: new ResumeFile(join(dir, 'outage-resume.json')),
+    });
+    watcher.on('state', (s) => states.push(s));
+    const events = collect(watcher);
+    try {
+      await watcher.start();
+      await watcher.whenConnected();
+      const before = await noop();
+      await until(() => events.some((e) => e.workRequestId === before), 90_000, 'first completion');
+
+      proxy.cut();
+      await until(() => states.some((s) => s.state === 'reconnecting'), 10_000, 'reconnecting');
+      const during = [await noop(), await noop()];
+      for (const id of during) await waitForCompletion(client, id);
+      expect(events.some((e) => during.includes(e.workRequestId))).toBe(false);
+
+      proxy.restore();
+      await until(
+        () => during.every((id) => events.some((e) => e.workRequestId === id)),
+        60_000,
+        'replayed completions',
+      );
+      const after = await noop();
+      await until(() => events.some((e) => e.workRequestId === after), 90_000, 'live completion');
+      await watcher.idle();
+
+      const all = [before, ...during, after];
+      for (const id of all) {
+        expect(events.filter((e) => e.workRequestId === id)).toHaveLength(1);
+      }
+      const reconnecting = states.find((s) => s.state === 'reconnecting');
+      expect(reconnecting && 'nextAttemptAt' in reconnecting).toBe(true);
+      expect(proxy.connections).toBeGreaterThanOrEqual(2);
+    } finally {
+      await watcher.stop();
+      await proxy.close();
+    }
+  });
+
+  it('resumes from the resume file after a restart of the watcher', async () => {
+    const file = join(dir, 'restart-resume.json');
+    const first = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => token,
+      resume: new ResumeFile(file),
+    });
+    const firstEvents = collect(first);
+    await first.start();
+    await first.whenConnected();
+    const seen = await noop();
+    await until(() => firstEvents.some((e) => e.workRequestId === seen), 90_000, 'completion');
+    await first.stop();
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { last_completed_at: string };
+    expect(typeof saved.last_completed_at).toBe('string');
+
+    // Completes while no watcher runs.
+    const missed = await noop();
+    await waitForCompletion(client, missed);
+
+    const second = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => token,
+      resume: new ResumeFile(file),
+    });
+    const secondEvents = collect(second);
+    await second.start();
+    await second.whenConnected();
+    await until(() => secondEvents.some((e) => e.workRequestId === missed), 30_000, 'replay');
+    await second.idle();
+    // `seen` was handled before the restart: never delivered again.
+    expect(secondEvents.filter((e) => e.workRequestId === seen)).toHaveLength(0);
+    expect(secondEvents.filter((e) => e.workRequestId === missed)).toHaveLength(1);
+    await second.stop();
+  });
+
+  it('stops and asks to sign in again when the token is refused', async () => {
+    const watcher = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => '0'.repeat(64),
+    });
+    const states: ConnectionState[] = [];
+    watcher.on('state', (s) => states.push(s));
+    await watcher.start();
+    await expect(watcher.whenConnected()).rejects.toMatchObject({ code: 'auth' });
+    expect(states.at(-1)?.state).toBe('signed-out');
+    await watcher.stop();
+  });
+});

@@ -1,0 +1,221 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { DebusineError } from '../../src/shared/errors';
+import type { WorkRequestResponse } from '../../src/shared/models';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import { runCommandHook } from '../../src/main/watch/command-hook';
+import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/completion-router';
+import { completionSocketUrl } from '../../src/main/watch/completion-watcher';
+import { compareTimestamps, processMessage } from '../../src/main/watch/messages';
+import { parseWorkRequestRef, WatchList } from '../../src/main/watch/watch-list';
+
+describe('the message handler of the specification', () => {
+  it('runs the handler named by `text` and returns true', () => {
+    const connected = vi.fn();
+    expect(processMessage('{"type":"websocket.send","text":"connected"}', { connected })).toBe(
+      true,
+    );
+    expect(connected).toHaveBeenCalledWith({ type: 'websocket.send', text: 'connected' });
+  });
+
+  it.each([
+    ['non-text frame', Buffer.from('{}')],
+    ['bad JSON', '{'],
+    ['not an object', '[1]'],
+    ['unknown text', '{"text":"other"}'],
+    ['no text', '{"type":"connection_rejected","reason":"x"}'],
+  ])('returns false for %s', (_name, data) => {
+    expect(processMessage(data, { connected: vi.fn() })).toBe(false);
+  });
+
+  it('raises token-disabled for reason_code TOKEN_DISABLED', () => {
+    const run = () =>
+      processMessage(
+        '{"type":"connection_closed","reason_code":"TOKEN_DISABLED","reason":"x"}',
+        {},
+      );
+    expect(run).toThrow(DebusineError);
+    expect(run).toThrow(expect.objectContaining({ code: 'token-disabled' }) as Error);
+  });
+
+  it('orders timestamps to the microsecond, with or without a fraction', () => {
+    expect(
+      compareTimestamps('2026-11-21T11:36:10.441960Z', '2026-11-21T11:36:10.441961Z'),
+    ).toBeLessThan(0);
+    expect(compareTimestamps('2026-11-21T11:36:10Z', '2026-11-21T11:36:10.000000Z')).toBe(0);
+    expect(
+      compareTimestamps('2026-11-21T11:36:11Z', '2026-11-21T11:36:10.999999Z'),
+    ).toBeGreaterThan(0);
+  });
+
+  it('builds the websocket URL with one slash, filters and an encoded since', () => {
+    expect(
+      completionSocketUrl('https://h/api/', {
+        workspaces: ['a', 'b'],
+        since: '2026-01-01T00:00:00+00:00',
+      }),
+    ).toBe(
+      'wss://h/api/ws/1.0/work-request/on-completed/?workspaces=a%2Cb&completed_at_since=2026-01-01T00%3A00%3A00%2B00%3A00',
+    );
+  });
+});
+
+describe('watch list references', () => {
+  it('parses ids and web URLs', () => {
+    expect(parseWorkRequestRef(' #42 ')).toEqual({ id: 42 });
+    expect(
+      parseWorkRequestRef(
+        'https://d.example/debian/developers/work-request/7/',
+        'https://d.example',
+      ),
+    ).toEqual({ id: 7, scope: 'debian', workspace: 'developers' });
+  });
+
+  it('refuses other pages and other servers', () => {
+    expect(() => parseWorkRequestRef('https://d.example/debian/developers/artifact/7/')).toThrow(
+      /not a work request page/,
+    );
+    expect(() =>
+      parseWorkRequestRef('https://other.example/s/w/work-request/7/', 'https://d.example'),
+    ).toThrow(/another server/);
+    expect(() => parseWorkRequestRef('seven')).toThrow(DebusineError);
+  });
+});
+
+function wr(id: number, extra: Partial<WorkRequestResponse> = {}): WorkRequestResponse {
+  return {
+    id,
+    created_at: 'x',
+    started_at: null,
+    completed_at: '2026-01-01T00:00:01Z',
+    duration: null,
+    status: 'completed',
+    result: 'success',
+    worker: null,
+    task_type: 'Worker',
+    task_name: 'noop',
+    task_data: {},
+    dynamic_task_data: null,
+    priority_base: 0,
+    priority_adjustment: 0,
+    artifacts: [],
+    scope: 'debusine',
+    workspace: 'System',
+    links: {},
+    created_by: 2,
+    ...extra,
+  };
+}
+
+describe('the completion router', () => {
+  async function setup(requests: WorkRequestResponse[]) {
+    const dir = await mkdtemp(join(tmpdir(), 'router-'));
+    const watchList = new WatchList(join(dir, 'w.json'));
+    const notifier = new RecordingNotifier();
+    const client: WorkRequestSource = {
+      workRequestGet: (id: number) => {
+        const found = requests.find((r) => r.id === id);
+        return found
+          ? Promise.resolve(found)
+          : Promise.reject(new DebusineError('not-found', 'no'));
+      },
+      workRequestIter: () => [][Symbol.iterator](),
+    } as unknown as WorkRequestSource;
+    const opened: string[] = [];
+    const router = new CompletionRouter({
+      client,
+      watchList,
+      notifier,
+      siteUrl: 'http://h',
+      openExternal: (u) => {
+        opened.push(u);
+      },
+    });
+    return {
+      router,
+      watchList,
+      notifier,
+      opened,
+      done: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const event = (id: number, result = 'success') => ({
+    workRequestId: id,
+    completedAt: `2026-01-01T00:00:0${String(id % 10)}Z`,
+    result,
+    receivedAt: Date.now(),
+  });
+
+  it('notifies once per workflow: steps are grouped under their root', async () => {
+    const root = wr(10, {
+      task_type: 'Workflow',
+      task_name: 'sbuild',
+      url: '/debusine/System/work-request/10/',
+    });
+    const step = wr(11, { workflow_root: 10, parent: 10 });
+    const t = await setup([root, step]);
+    await t.router.started({ ...root, status: 'running' });
+    await t.router.handleCompletion(event(11));
+    expect(t.notifier.shown).toHaveLength(0);
+    await t.router.handleCompletion(event(10, 'failure'));
+    await t.router.handleCompletion(event(10, 'failure'));
+    expect(t.notifier.shown).toHaveLength(1);
+    const shown = t.notifier.shown[0];
+    expect(shown?.notification).toMatchObject({
+      title: 'Failed: workflow sbuild #10',
+      urgency: 'critical',
+    });
+    expect(shown?.notification.actions.map((a) => a.id)).toEqual(['retry', 'open-in-browser']);
+    const retried: number[] = [];
+    t.router.on('retry', (id) => retried.push(id));
+    shown?.handlers.onAction('retry');
+    shown?.handlers.onAction('open-in-browser');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(retried).toEqual([10]);
+    expect(t.opened).toEqual(['http://h/debusine/System/work-request/10/']);
+    await t.done();
+  });
+
+  it('follows the mode: watched only, mine, or a workspace', async () => {
+    const other = wr(3, { created_by: 9, workspace: 'Playground' });
+    const mine = wr(4, { created_by: 2 });
+    const t = await setup([other, mine]);
+    await t.router.handleCompletion(event(4));
+    expect(t.notifier.shown).toHaveLength(0);
+    await t.router.started(wr(5, { created_by: 2, status: 'pending' }));
+    await t.watchList.setMode('mine');
+    await t.router.handleCompletion(event(3));
+    await t.router.handleCompletion({ ...event(4), completedAt: 'later' });
+    expect(t.notifier.shown.map((s) => s.notification.workRequestId)).toEqual([4]);
+    await t.watchList.setMode('workspace', ['Playground']);
+    await t.router.handleCompletion({ ...event(3), completedAt: 'later' });
+    expect(t.notifier.shown.map((s) => s.notification.workRequestId)).toEqual([4, 3]);
+    await t.done();
+  });
+
+  it('notifies a work request that completed just before it was watched', async () => {
+    const t = await setup([wr(6)]);
+    await t.router.handleCompletion(event(6));
+    expect(t.notifier.shown).toHaveLength(0);
+    await t.router.started(wr(6, { status: 'pending' }));
+    expect(t.notifier.shown).toHaveLength(1);
+    await t.done();
+  });
+});
+
+describe('the command hook', () => {
+  it('runs the command with id and result as arguments, never through a shell', async () => {
+    const run = await runCommandHook(
+      {
+        command: process.execPath,
+        args: ['-e', 'console.log(JSON.stringify(process.argv.slice(1)))'],
+      },
+      12,
+      'temporary failure; rm -rf /',
+    );
+    expect(JSON.parse(run.stdout)).toEqual(['12', 'temporary failure; rm -rf /']);
+    expect(run.exitCode).toBe(0);
+  });
+});
