@@ -40,7 +40,7 @@ describe('the bridge through the web host', () => {
     await page.goto(host.url);
     const status = page.getByTestId('session-status');
     await expect
-      .poll(() => status.textContent(), { timeout: 20_000 })
+      .poll(() => status.getAttribute('title'), { timeout: 20_000 })
       .toBe(`Signed in as ${server.users.owner.username} on ${new URL(server.apiUrl).host}`);
     await screenshot(page, 'bridge-whoami');
     expect(frames.length).toBeGreaterThan(0);

@@ -8,7 +8,6 @@ import { connectWebHost } from './web-host-api';
 
 export { createBridgeClient, unwrap } from '../../../shared/bridge-client';
 export { BridgeProvider, useBridge } from './context';
-export { SessionStatus } from './session-status';
 
 let bridge: BridgeClient | undefined;
 

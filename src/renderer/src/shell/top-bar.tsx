@@ -52,7 +52,15 @@ export function TopBar(props: { session: SessionSummary }): React.JSX.Element {
         <span>Commands</span>
         <kbd>{isMac ? '⌘K' : 'Ctrl+K'}</kbd>
       </button>
-      {session.username ? <span className="user">{session.username}</span> : null}
+      {session.username ? (
+        <span
+          className="user"
+          data-testid="session-status"
+          title={`Signed in as ${session.username} on ${session.serverName ?? ''}`}
+        >
+          {session.username}
+        </span>
+      ) : null}
       <ConnectionIndicator state={session.connection} />
     </header>
   );

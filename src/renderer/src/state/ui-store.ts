@@ -15,10 +15,19 @@ export type Area = (typeof AREAS)[number];
 
 export type ThemePreference = 'system' | 'light' | 'dark';
 
+/** A page inside an area: a work request's page, an artifact's page. */
+export type Detail = { kind: 'work-request'; id: number } | { kind: 'artifact'; id: number };
+
 interface UiState {
   area: Area;
+  /** The page open in the area, if any (the list otherwise). */
+  detail: Detail | null;
   theme: ThemePreference;
   paletteOpen: boolean;
+  /** Goes to an area's list, or to a page in it. */
+  navigate: (area: Area, detail?: Detail | null) => void;
+  openWorkRequest: (id: number) => void;
+  openArtifact: (id: number) => void;
   setArea: (area: Area) => void;
   setTheme: (theme: ThemePreference) => void;
   setPaletteOpen: (open: boolean) => void;
@@ -29,10 +38,20 @@ export const useUiStore = create<UiState>()(
   persist(
     (set) => ({
       area: 'upload',
+      detail: null,
       theme: 'system',
       paletteOpen: false,
+      navigate: (area, detail = null) => {
+        set({ area, detail });
+      },
+      openWorkRequest: (id) => {
+        set({ area: 'work-requests', detail: { kind: 'work-request', id } });
+      },
+      openArtifact: (id) => {
+        set({ area: 'artifacts', detail: { kind: 'artifact', id } });
+      },
       setArea: (area) => {
-        set({ area });
+        set({ area, detail: null });
       },
       setTheme: (theme) => {
         set({ theme });
@@ -43,7 +62,7 @@ export const useUiStore = create<UiState>()(
     }),
     {
       name: 'debusine-desktop.ui',
-      // The palette never reopens by itself after a reload.
+      // The palette never reopens by itself after a reload; the area and theme do persist.
       partialize: (state) => ({ area: state.area, theme: state.theme }),
     },
   ),

@@ -1,0 +1,49 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal confirmation on the native <dialog> element: focus is trapped and restored by the
+ * browser, Escape cancels.
+ */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}): React.JSX.Element {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="confirm-dialog-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onCancel();
+      }}
+    >
+      <h2 id="confirm-dialog-title">{props.title}</h2>
+      <div className="dialog-body">{props.children}</div>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={props.danger ? 'button danger' : 'button primary'}
+          onClick={props.onConfirm}
+        >
+          {props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,57 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useBridge } from '../bridge';
+import { useUiStore } from '../state/ui-store';
+import { keys } from './keys';
+
+/**
+ * The one place that maps main's events to react-query: small "changed" events invalidate
+ * the keys they concern, and the data comes back through normal requests. Mounted once, at
+ * the top of the app.
+ */
+export function useBridgeEvents(): void {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const invalidate = (queryKey: readonly unknown[]): void => {
+      void queryClient.invalidateQueries({ queryKey });
+    };
+    const offs = [
+      bridge.on('session.changed', () => {
+        invalidate(keys.session.all());
+        invalidate(keys.servers.all());
+        invalidate(keys.workRequests.all());
+      }),
+      bridge.on('servers.changed', () => {
+        invalidate(keys.servers.all());
+        invalidate(keys.session.all());
+      }),
+      bridge.on('connection.state', (state) => {
+        queryClient.setQueryData(keys.connection.state(), state);
+      }),
+      bridge.on('watch.changed', () => {
+        invalidate(keys.watch.list());
+      }),
+      bridge.on('workRequest.completed', (event) => {
+        invalidate(keys.workRequests.detail(event.workRequestId));
+        invalidate(keys.workRequests.lists());
+        invalidate(keys.watch.list());
+      }),
+      bridge.on('workRequests.changed', (event) => {
+        for (const id of event.ids) invalidate(keys.workRequests.detail(id));
+        invalidate(keys.workRequests.lists());
+      }),
+      bridge.on('upload.finished', () => {
+        invalidate(keys.uploads.list());
+      }),
+      bridge.on('app.navigate', (target) => {
+        const ui = useUiStore.getState();
+        if (target.kind === 'work-request') ui.openWorkRequest(target.id);
+        else ui.openArtifact(target.id);
+      }),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [bridge, queryClient]);
+}

@@ -1,0 +1,5 @@
+import { NotBuiltYet } from '../placeholder';
+
+export function UploadScreen(): React.JSX.Element {
+  return <NotBuiltYet what="Uploading" />;
+}
