@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
+import { canLeave } from './leave-guard';
 
 /** The app's areas, in sidebar order; Ctrl/Cmd+1…7 follow this order. */
 export const AREAS = [
@@ -41,17 +42,18 @@ export const useUiStore = create<UiState>()(
       detail: null,
       theme: 'system',
       paletteOpen: false,
+      // Every navigation asks the unsaved-changes guard first.
       navigate: (area, detail = null) => {
-        set({ area, detail });
+        if (canLeave()) set({ area, detail });
       },
       openWorkRequest: (id) => {
-        set({ area: 'work-requests', detail: { kind: 'work-request', id } });
+        if (canLeave()) set({ area: 'work-requests', detail: { kind: 'work-request', id } });
       },
       openArtifact: (id) => {
-        set({ area: 'artifacts', detail: { kind: 'artifact', id } });
+        if (canLeave()) set({ area: 'artifacts', detail: { kind: 'artifact', id } });
       },
       setArea: (area) => {
-        set({ area, detail: null });
+        if (canLeave()) set({ area, detail: null });
       },
       setTheme: (theme) => {
         set({ theme });
