@@ -26,6 +26,8 @@ export interface TestServer {
   users: { owner: TestUser; noRoles?: TestUser };
   /** Whether a worker runs tasks, so that work requests complete. */
   worker: boolean;
+  /** The sandbox's chroot (sandboxes only), for set-up through debusine-admin. */
+  root?: string;
 }
 
 export const SANDBOX_HOME =

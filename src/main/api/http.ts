@@ -109,7 +109,10 @@ export class HttpTransport {
     } else {
       this.#dispatcher = new Agent({
         connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        keepAliveTimeout: 30_000,
+        // Debusine's ASGI servers (uvicorn) drop idle connections after 5 s without saying
+        // so in a Keep-Alive header; reusing one after that fails a POST that cannot be
+        // retried. Idle sockets are therefore let go sooner than the server would.
+        keepAliveTimeout: 4_000,
         connections: 16,
       });
       this.#ownsDispatcher = true;

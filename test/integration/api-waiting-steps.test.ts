@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createUpload } from '../../src/main/artifacts/kinds-debian';
+import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { clientFor } from '../support/clients';
+import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
+import { testServer, usingExternalServers } from '../support/sandbox';
+import { seedWaitingStep } from '../support/seed-steps';
+
+function have(tool: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Clear-signs a .changes with a throwaway key, as debsign would (gpg --clearsign). */
+function clearSign(file: string): void {
+  const home = mkdtempSync(join(tmpdir(), 'ddt-gnupg-'));
+  const gpg = (args: string[]): void => {
+    execFileSync('gpg', ['--homedir', home, '--batch', '--pinentry-mode', 'loopback', ...args], {
+      stdio: 'ignore',
+    });
+  };
+  gpg([
+    '--passphrase',
+    '',
+    '--quick-gen-key',
+    'Debusine Desktop Test <test@example.org>',
+    'ed25519',
+    'sign',
+    '1d',
+  ]);
+  gpg(['--passphrase', '', '--yes', '--clearsign', '--output', `${file}.asc`, file]);
+  copyFileSync(`${file}.asc`, file);
+}
+
+// Waiting steps only arise inside workflows whose other steps need build environments the
+// sandbox lacks, so the steps are seeded in the database (test/support/seed-steps.ts) and
+// the endpoints that act on them run for real.
+describe.runIf(!usingExternalServers())('waiting steps on the current server', () => {
+  const server = testServer('current');
+  const client = clientFor(server);
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('unblocks a manual step of a workflow', async () => {
+    const id = await seedWaitingStep(server, { kind: 'manual-unblock' });
+    expect((await client.workRequestGet(id)).status).toBe('blocked');
+    const unblocked = await client.workRequestUnblock(id, { action: 'accept', notes: 'go ahead' });
+    expect(unblocked.id).toBe(id);
+    expect(unblocked.status).toBe('pending');
+  });
+
+  it('confirms a confirm step', async () => {
+    const id = await seedWaitingStep(server, { kind: 'confirm' });
+    const confirmed = await client.workRequestConfirm(id, { confirm: true, comment: 'checked' });
+    expect(confirmed.status).toBe('completed');
+    expect(confirmed.result).toBe('success');
+  });
+
+  it.skipIf(missingDebianTools() !== undefined || !have('gpg'))(
+    'completes an external debsign step with a signed upload',
+    async () => {
+      const fx = debianFixtures();
+      const unsigned = await uploadArtifact(
+        client,
+        await createUpload({ changesFile: fx.changes }),
+        {
+          workspace: server.workspaces.default,
+        },
+      );
+      const id = await seedWaitingStep(server, {
+        kind: 'externaldebsign',
+        unsignedArtifactId: unsigned.id,
+      });
+
+      const waiting = await client.workRequestExternalDebsignGet(id);
+      expect(waiting.status).toBe('running');
+      expect(waiting.dynamic_task_data).toMatchObject({ unsigned_id: unsigned.id });
+
+      // The signed upload: the same files, with a clear-signed .changes.
+      const dir = mkdtempSync(join(tmpdir(), 'ddt-signed-'));
+      for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
+        copyFileSync(file, join(dir, basename(file)));
+      }
+      const signedChanges = join(dir, basename(fx.changes));
+      clearSign(signedChanges);
+      expect(readFileSync(signedChanges, 'utf8')).toContain('BEGIN PGP SIGNED MESSAGE');
+      const signed = await uploadArtifact(
+        client,
+        await createUpload({ changesFile: signedChanges }),
+        {
+          workspace: server.workspaces.default,
+        },
+      );
+
+      const done = await client.workRequestExternalDebsignComplete(id, {
+        signed_artifact: signed.id,
+      });
+      expect(done.id).toBe(id);
+      expect(done.status).toBe('completed');
+      expect(done.result).toBe('success');
+    },
+  );
+});
