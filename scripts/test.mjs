@@ -85,6 +85,12 @@ function reviewedFindings() {
       "the confirmation page is built from the profile's http(s) API URL (normaliseApiUrl); the host checks again",
     'OPEN_EXTERNAL_JS_CHECK main/watch/completion-router.ts':
       "only pages on the server's own origin (checked before the call); the host checks again",
+    // In the renderer `openExternal` is the bridge request, not Electron's shell: main's
+    // schema admits only http(s) URLs and electronHost checks again before shell.openExternal.
+    'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/artifacts/artifact-page.tsx':
+      'a bridge request (app.openExternal): http(s) only by schema, checked again in main',
+    'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/work-requests/actions.tsx':
+      'a bridge request (app.openExternal): http(s) only by schema, checked again in main',
     'PROTOCOL_HANDLER_JS_CHECK main/app/main.ts':
       'debusine-desktop: links are parsed into {kind, id} only (src/main/app/deep-links.ts)',
   };

@@ -1,15 +1,29 @@
 /**
  * The composition root: implements every request of the contract on top of main's modules.
- * An entry whose module is still being built answers DebusineError('unsupported') naming
- * the issue that brings it, so that nothing pretends to work.
+ * Each area lives in src/main/service/*; this file wires them to one profile session, one
+ * data directory and the host's capabilities. An entry a host cannot offer (a dialog in
+ * the browser) answers `unsupported` with a message saying so.
  */
+import { join } from 'node:path';
 import type { ServiceHandlers } from './bridge/dispatch';
 import type { EmitEvent } from './bridge/event-outbox';
-import type { SessionProvider } from './service/session';
+import type { Notifier } from './notify/notifier';
+import { ProfileStore } from './settings/profiles';
+import type { TokenStore } from './settings/token-store';
+import { signAndComplete, signingAvailable, type RunDebsign } from './signing/debsign';
+import { DraftStore } from './service/drafts';
+import { Downloads } from './service/downloads';
+import { seedFromEnv } from './service/env-seed';
+import type { PresetSources } from './service/presets';
+import { ProfileSession, type ClientFactory } from './service/profile-session';
+import { resourceHandlers } from './service/resources';
+import { serverHandlers } from './service/servers';
 import type { StagedFiles } from './service/staged-files';
-import type { RequestChannel, ServerCheck, SessionInfo, StagedFile } from '../shared/contract';
-import type { WorkRequestResponse } from '../shared/models';
-import { DebusineError, serializeError } from '../shared/errors';
+import { UploadManager } from './service/uploads';
+import { WatchService } from './service/watching';
+import { workRequestHandlers } from './service/work-requests';
+import type { RequestChannel, StagedFile } from '../shared/contract';
+import { DebusineError } from '../shared/errors';
 import { APP_NAME, APP_VERSION } from './version';
 
 /** What only the host process can do (Electron dialogs and shell); the web host has less. */
@@ -27,131 +41,65 @@ export interface HostCapabilities {
 }
 
 export interface ServiceDeps {
-  session: SessionProvider;
+  /** Profiles, watch lists, notification settings, upload jobs and drafts live here. */
+  dataDir: string;
+  tokens: TokenStore;
+  /** The host's notifier (Electron's, or a RecordingNotifier in the web host and tests). */
+  notifier: Notifier;
   files: StagedFiles;
   host: HostCapabilities;
   emit: EmitEvent;
+  /** Read for the env seeding, the CLI config path and the sandbox preset. */
+  env?: NodeJS.ProcessEnv;
+  presetSources?: PresetSources;
+  createClient?: ClientFactory;
+  /** Tests replace debsign. */
+  signing?: { run?: RunDebsign; path?: string };
 }
 
-/** Which issue brings each entry that is not implemented yet. */
-export const PENDING_ENTRIES = {
-  'session.signInWithToken': 6,
-  'session.signOut': 6,
-  'servers.list': 6,
-  'servers.add': 6,
-  'servers.update': 6,
-  'servers.remove': 6,
-  'servers.setActive': 6,
-  'servers.importCliConfig': 6,
-  'enroll.start': 6,
-  'enroll.cancel': 6,
-  'connection.get': 6,
-  'watch.list': 6,
-  'watch.add': 6,
-  'watch.remove': 6,
-  'notifications.getSettings': 6,
-  'notifications.setSettings': 6,
-  'workflows.create': 4,
-  'workflowTemplates.list': 4,
-  'workflowTemplates.get': 4,
-  'workflowTemplates.create': 4,
-  'workflowTemplates.update': 4,
-  'workflowTemplates.delete': 4,
-  'artifacts.get': 4,
-  'relations.list': 4,
-  'relations.create': 4,
-  'assets.list': 4,
-  'assets.create': 4,
-  'assets.checkPermission': 4,
-  'collections.list': 4,
-  'collections.get': 4,
-  'collections.create': 4,
-  'collections.update': 4,
-  'collections.delete': 4,
-  'collections.items': 4,
-  'taskConfig.fetch': 4,
-  'taskConfig.push': 4,
-  'lookups.single': 4,
-  'lookups.multiple': 4,
-  'workspaces.getInheritance': 4,
-  'workspaces.setInheritance': 4,
-  'links.webui': 4,
-  'localArtifacts.detect': 5,
-  'uploads.start': 5,
-  'uploads.list': 5,
-  'uploads.pause': 5,
-  'uploads.resume': 5,
-  'uploads.cancel': 5,
-  'downloads.file': 5,
-  'downloads.all': 5,
-} as const satisfies Partial<Record<RequestChannel, number>>;
-
-type PendingChannel = keyof typeof PENDING_ENTRIES;
-type ImplementedChannel = Exclude<RequestChannel, PendingChannel>;
-
-function pending(channel: PendingChannel): () => Promise<never> {
-  return () =>
-    Promise.reject(
-      new DebusineError('unsupported', `${channel} is not available yet`, {
-        operation: channel,
-        issue: PENDING_ENTRIES[channel],
-      }),
-    );
+export interface AppService {
+  handlers: ServiceHandlers;
+  session: ProfileSession;
+  watch: WatchService;
+  downloads: Downloads;
+  uploads: UploadManager;
+  /** Seeds from the environment, loads settings, starts watching, resumes uploads. */
+  start(): Promise<void>;
+  setNetworkAvailable(online: boolean): void;
+  close(): Promise<void>;
 }
 
 function notOnThisHost(channel: RequestChannel, hint: string): DebusineError {
-  return new DebusineError('unsupported', `${channel} is not available here: ${hint}`, {
+  return new DebusineError('unsupported', `${channel} is not available in the browser: ${hint}`, {
     operation: channel,
   });
 }
 
-export function createService(deps: ServiceDeps): ServiceHandlers {
-  const { session, files, host } = deps;
+export function createService(deps: ServiceDeps): AppService {
+  const { files, host, emit } = deps;
+  const env = deps.env ?? process.env;
+  const profiles = new ProfileStore(deps.dataDir);
+  const session = new ProfileSession(profiles, deps.tokens, deps.createClient);
+  const watch = new WatchService({
+    session,
+    dataDir: deps.dataDir,
+    notifier: deps.notifier,
+    emit,
+    openExternal: host.openExternal,
+  });
+  session.on('changed', () => {
+    void watch.sync();
+  });
+  const drafts = new DraftStore(deps.dataDir, files);
+  const uploads = new UploadManager({
+    dir: join(deps.dataDir, 'uploads'),
+    session,
+    drafts,
+    emit,
+  });
+  const downloads = new Downloads({ session, files, emit, transport: host.transport });
 
-  const whoami = async (): Promise<SessionInfo> => {
-    const server = session.active();
-    if (server === null) return { server: null, user: null, authenticated: false };
-    const me = await session.client().whoami();
-    return { server, user: me.user, authenticated: me.auth };
-  };
-
-  const check = async (id: string | undefined): Promise<ServerCheck> => {
-    const server = session.active();
-    if (server === null || (id !== undefined && id !== server.id)) {
-      // Other profiles arrive with the server settings (issue 6).
-      throw new DebusineError(
-        'unsupported',
-        'servers.check is not available yet for other servers',
-        {
-          operation: 'servers.check',
-          issue: 6,
-        },
-      );
-    }
-    try {
-      const me = await session.client().whoami();
-      return {
-        serverId: server.id,
-        reachable: true,
-        authenticated: me.auth,
-        user: me.user,
-        error: null,
-      };
-    } catch (error) {
-      const reachable = !(
-        error instanceof DebusineError && ['network', 'timeout'].includes(error.code)
-      );
-      return {
-        serverId: server.id,
-        reachable,
-        authenticated: false,
-        user: null,
-        error: serializeError(error),
-      };
-    }
-  };
-
-  const implemented: { [C in ImplementedChannel]: ServiceHandlers[C] } = {
+  const handlers: ServiceHandlers = {
     'app.info': () =>
       Promise.resolve({
         name: APP_NAME,
@@ -160,40 +108,20 @@ export function createService(deps: ServiceDeps): ServiceHandlers {
         platform: host.platform,
       }),
     'app.openExternal': async ({ url }) => {
-      if (!host.openExternal)
-        throw notOnThisHost('app.openExternal', 'open the link in the browser');
+      if (!host.openExternal) throw notOnThisHost('app.openExternal', 'open the link yourself');
       await host.openExternal(url);
       return undefined;
     },
-    'session.whoami': whoami,
-    'servers.active': () => Promise.resolve(session.active()),
-    'servers.check': (args) => check(args?.id),
-    'workRequests.list': async (args) => {
-      const { limit = 50, ...filters } = args ?? {};
-      const out: WorkRequestResponse[] = [];
-      for await (const item of session.client().workRequestIter(filters)) {
-        out.push(item);
-        if (out.length >= limit) break;
-      }
-      return out;
-    },
-    // async, so that a missing session becomes a rejection rather than a synchronous throw.
-    'workRequests.get': async ({ id }) => await session.client().workRequestGet(id),
-    'workRequests.create': async (request) => await session.client().workRequestCreate(request),
-    'workRequests.retry': async ({ id }) => await session.client().workRequestRetry(id),
-    'workRequests.abort': async ({ id }) => await session.client().workRequestAbort(id),
-    'workRequests.setPriority': async ({ id, priorityAdjustment }) =>
-      await session.client().workRequestUpdate(id, priorityAdjustment),
-    'workRequests.unblock': async ({ id, ...request }) =>
-      await session.client().workRequestUnblock(id, request),
-    'workRequests.confirm': async ({ id, ...request }) =>
-      await session.client().workRequestConfirm(id, request),
-    'workRequests.externalDebsignGet': async ({ id }) =>
-      await session.client().workRequestExternalDebsignGet(id),
-    'workRequests.externalDebsignComplete': async ({ id, signedArtifactId }) =>
-      await session
-        .client()
-        .workRequestExternalDebsignComplete(id, { signed_artifact: signedArtifactId }),
+    ...serverHandlers({
+      session,
+      emit,
+      env,
+      presetSources: deps.presetSources,
+      openExternal: host.openExternal,
+    }),
+    ...watch.handlers(),
+    ...workRequestHandlers({ session, emit, started: (wr) => watch.started(wr) }),
+    ...resourceHandlers(session),
     'files.pick': async ({ multiple, title }) => {
       if (!host.pickFiles) throw notOnThisHost('files.pick', 'drop the files or use a file input');
       const paths = await host.pickFiles({ multiple, title });
@@ -205,21 +133,49 @@ export function createService(deps: ServiceDeps): ServiceHandlers {
       await files.release(ids);
       return undefined;
     },
+    ...drafts.handlers(),
+    ...uploads.handlers(),
     'downloads.chooseDestination': async ({ kind, suggestedName }) => {
       if (!host.chooseDestination) {
-        throw notOnThisHost('downloads.chooseDestination', 'the browser saves downloads itself');
+        throw notOnThisHost('downloads.chooseDestination', 'use downloads.link instead');
       }
       const path = await host.chooseDestination({ kind, suggestedName });
       return path === null ? null : files.addDestination(path, kind);
     },
+    ...downloads.handlers(),
+    'signing.available': () => signingAvailable(deps.signing?.path),
+    'signing.signAndComplete': async ({ workRequestId }) => {
+      const availability = await signingAvailable(deps.signing?.path);
+      if (!availability.available && !deps.signing?.run) {
+        throw new DebusineError('unsupported', availability.message ?? 'debsign is not available');
+      }
+      const result = await signAndComplete(session.client(), workRequestId, {
+        ...(deps.signing?.run ? { run: deps.signing.run } : {}),
+      });
+      emit('workRequests.changed', { ids: [workRequestId] });
+      return result;
+    },
   };
 
-  const later = Object.fromEntries(
-    (Object.keys(PENDING_ENTRIES) as PendingChannel[]).map((channel) => [
-      channel,
-      pending(channel),
-    ]),
-  ) as Record<PendingChannel, () => Promise<never>>;
-
-  return { ...implemented, ...later };
+  return {
+    handlers,
+    session,
+    watch,
+    downloads,
+    uploads,
+    async start() {
+      await seedFromEnv(profiles, deps.tokens, env);
+      await session.refresh();
+      await watch.start();
+      await uploads.resumeAtStartup();
+    },
+    setNetworkAvailable(online) {
+      watch.setNetworkAvailable(online);
+    },
+    async close() {
+      await uploads.close();
+      await watch.close();
+      await session.close();
+    },
+  };
 }

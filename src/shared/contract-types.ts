@@ -2,39 +2,47 @@
  * The result and event payload shapes of the bridge contract (contract.ts). They are what
  * the renderer sees: plain, structured-clone and JSON safe, and never carrying a token.
  *
- * Server resources reuse the zod-inferred types of models.ts. Resources models.ts does not
- * describe yet (issue 4 adds them) use the loose `ServerObject` below until it does.
+ * Server resources reuse the zod-inferred types of models.ts (normalised: a lookup's
+ * `result_type` is always the specification's letter, a workflow template always has
+ * `task_data`, whichever server revision sent it).
  */
 import type { SerializedError } from './errors';
+import type {
+  AssetPermissionCheckResponse,
+  CollectionItem,
+  LookupSingleResponse,
+  TaskConfigurationCollectionContents,
+  TaskConfigurationCollectionUpdateResults,
+  WorkRequestResponse,
+} from './models';
 
-export type { Whoami, WorkRequestResponse } from './models';
+export type {
+  ArtifactResponse,
+  AssetResponse,
+  CollectionData,
+  CollectionItem,
+  RelationResponse,
+  TaskConfigurationCollectionContents,
+  TaskConfigurationCollectionUpdateResults,
+  Whoami,
+  WorkflowTemplateData,
+  WorkRequestResponse,
+  WorkspaceInheritanceChain,
+} from './models';
 
 export type JsonObject = Record<string, unknown>;
 
-/** A server object as it arrives, until models.ts has its schema (issue 4). */
-export interface ServerObject {
-  id: number;
-  links?: Record<string, unknown>;
-  [field: string]: unknown;
-}
+export type AssetPermissionCheck = AssetPermissionCheckResponse;
+/** A lookup result, normalised (`result_type` is `a`, `b` or `c`; `raw_result_type` as sent). */
+export type LookupResult = LookupSingleResponse;
+export type TaskConfigurationContents = TaskConfigurationCollectionContents;
+export type TaskConfigurationUpdateResults = TaskConfigurationCollectionUpdateResults;
+export type CollectionItemData = CollectionItem;
 
-export type ArtifactResponse = ServerObject;
-export type RelationResponse = ServerObject;
-export type AssetResponse = ServerObject;
-export type AssetPermissionCheck = JsonObject & { has_permission: boolean };
-export type CollectionData = ServerObject;
-export type WorkflowTemplateData = ServerObject;
-export type LookupResult = JsonObject;
-export type TaskConfigurationContents = JsonObject;
-export type TaskConfigurationUpdateResults = JsonObject & {
-  added: number;
-  updated: number;
-  removed: number;
-  unchanged: number;
-};
-export interface WorkspaceInheritanceChain {
-  chain: { id?: number | null; scope?: string | null; workspace?: string | null }[];
-  links?: Record<string, unknown>;
+/** One page of work requests; `nextCursor` is opaque (main keeps the server's next URL). */
+export interface WorkRequestPage {
+  items: WorkRequestResponse[];
+  nextCursor: string | null;
 }
 
 export interface AppInfo {
@@ -84,18 +92,50 @@ export interface CliConfigImport {
   imported: number;
 }
 
+/** A server suggested on first start; a sandbox preset's token stays in main. */
+export interface ServerPreset {
+  presetId: string;
+  name: string;
+  apiUrl: string;
+  scope: string | null;
+  defaultWorkspace: string | null;
+  /** cli-config: the Debusine CLI's config.ini; sandbox: a local test server; public: a well-known one. */
+  source: 'cli-config' | 'sandbox' | 'public';
+  /** Whether adding it also stores a token (main keeps the token; the renderer never sees it). */
+  hasToken: boolean;
+  /** The id of a profile with the same API URL and scope, when there is one. */
+  existingServerId: string | null;
+}
+
+export type TokenStoreKind = 'keyring' | 'file';
+
+export interface TokenStoreInfo {
+  kind: TokenStoreKind;
+  /** False when the store cannot protect tokens well (a file, or safeStorage's basic_text). */
+  secure: boolean;
+  /** A sentence for the settings page. */
+  description: string;
+}
+
 export interface EnrollStarted {
   enrollId: string;
   /** The phrase the web UI shows, for the user to compare. */
   challenge: string;
   confirmUrl: string;
+  /** True when main opened confirmUrl in the system browser; false: the renderer shows it. */
+  browserOpened: boolean;
 }
 
-export type ConnectionStatus = 'offline' | 'connecting' | 'online' | 'signed-out' | 'error';
+export type ConnectionStatus =
+  'connected' | 'reconnecting' | 'offline' | 'signed-out' | 'connecting';
 
+/** The completion websocket of the active server, as the CompletionWatcher reports it. */
 export interface ConnectionState {
   serverId: string | null;
   status: ConnectionStatus;
+  /** When reconnecting: the ISO time of the next attempt. */
+  nextAttemptAt: string | null;
+  /** ISO time this status began. */
   since: string;
   error: SerializedError | null;
 }
@@ -106,15 +146,38 @@ export interface WatchEntry {
   addedAt: string;
   lastStatus: string | null;
   lastResult: string | null;
+  /** started: created from this app (watched automatically); user: added by hand. */
+  source: 'started' | 'user';
+  taskType: string | null;
+  workspace: string | null;
+  /** workflow_root, or null for a root or a standalone work request. */
+  rootId: number | null;
 }
 
+export type NotifyMode = 'watched' | 'mine' | 'workspace';
+
 export interface NotificationSettings {
-  enabled: boolean;
-  onSuccess: boolean;
-  onFailure: boolean;
-  onNeedsInput: boolean;
+  /** watched: the watch list only; mine: plus what I started; workspace: all in `workspaces`. */
+  mode: NotifyMode;
+  /** For mode `workspace` (empty: every workspace the server reports). */
+  workspaces: string[];
+  failuresOnly: boolean;
   /** ISO time until which notifications are muted, or null. */
   snoozedUntil: string | null;
+  /** A command run on each completion (argv, no shell); null when never configured. */
+  commandHook: { enabled: boolean; command: string[] } | null;
+}
+
+/** A notification main showed (or, in the web host, would have shown). */
+export interface NotificationRecord {
+  workRequestId: number;
+  title: string;
+  body: string;
+  result: string;
+  /** ISO time. */
+  shownAt: string;
+  /** The workflow root it belongs to, or null. */
+  rootId: number | null;
 }
 
 /** A file main holds on the renderer's behalf: the id is all the renderer gets. */
@@ -124,25 +187,88 @@ export interface StagedFile {
   size: number;
 }
 
+export interface LocalArtifactProblem {
+  /** The file-set rule that failed (`missing-file`, `extra-file`, `kind`, …). */
+  rule: string;
+  message: string;
+  file?: string;
+}
+
+/** A local artifact being prepared for upload; it lives in main, the renderer holds its id. */
 export interface LocalArtifactDraft {
   draftId: string;
+  /** null when no kind fits the files (see problems); set one with localArtifacts.update. */
+  kind: string | null;
+  category: string | null;
+  /** Why this kind was chosen. */
+  reason: string;
+  /** The files the artifact takes, as they will be named on the server. */
+  files: { fileId: string; pathInArtifact: string; size: number }[];
+  /** Dropped files the artifact does not take (or the user excluded). */
+  excludedFileIds: string[];
+  data: JsonObject;
+  problems: LocalArtifactProblem[];
+  allowRemote: boolean;
+  /** True when there are files and no problems: uploads.start will accept it. */
+  ready: boolean;
+}
+
+export interface ArtifactKindInfo {
   kind: string;
   category: string;
-  files: { fileId: string; pathInArtifact: string; size: number }[];
-  data: JsonObject;
-  problems: { rule: string; message: string; file?: string }[];
 }
 
 export type TransferState = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
 
-export interface UploadJob {
-  jobId: string;
-  draftId: string;
-  state: TransferState;
+export interface UploadFileState {
+  path: string;
   sentBytes: number;
   totalBytes: number;
+  state: 'pending' | 'active' | 'done' | 'skipped' | 'failed';
+}
+
+export interface UploadJob {
+  jobId: string;
+  /** null for a job resumed after a restart (its draft is gone). */
+  draftId: string | null;
+  state: TransferState;
+  category: string;
+  workspace: string;
+  /** A short label for lists: the main file's name. */
+  label: string;
+  sentBytes: number;
+  totalBytes: number;
+  files: UploadFileState[];
+  /** Bytes per second over the last seconds, 0 when idle. */
+  speed: number;
+  /** Seconds left at that speed, or null while unknown. */
+  eta: number | null;
   artifactId: number | null;
+  createdAt: string;
+  /** True for a job found in the data directory at startup. */
+  resumed: boolean;
   error: SerializedError | null;
+}
+
+/** A same-origin URL (web host) for an <a download>; it works once, and expires. */
+export interface DownloadLink {
+  url: string;
+  /** The file name the browser should save as. */
+  name: string;
+  expiresAt: string;
+}
+
+export interface SigningAvailability {
+  available: boolean;
+  debsign: boolean;
+  gpg: boolean;
+  /** Why it is not available, for the UI. */
+  message: string | null;
+}
+
+export interface SigningResult {
+  workRequest: WorkRequestResponse;
+  signedArtifactId: number;
 }
 
 export interface DownloadDestination {
@@ -185,8 +311,10 @@ export interface EventPayloads {
     workflowRoot: number | null;
   };
   'workRequests.changed': { ids: number[] };
+  /** `file`: the path in the artifact whose progress changed, or null for a total update. */
   'upload.progress': UploadJob & { file: string | null };
   'upload.finished': UploadJob;
+  'notification.shown': NotificationRecord;
   'download.progress': DownloadJob;
   'download.finished': DownloadJob;
 }

@@ -53,7 +53,13 @@ const templateNew = z.strictObject({
   // 0.16 templates carry parameters instead of task_data (peers.md §6); both are accepted.
   task_data: jsonObject.optional(),
   static_parameters: jsonObject.optional(),
-  runtime_parameters: z.union([jsonObject, z.literal('any')]).optional(),
+  // `any`, or per parameter `any` or the list of allowed values (as the server stores them).
+  runtime_parameters: z
+    .union([
+      z.literal('any'),
+      z.record(z.string(), z.union([z.literal('any'), z.array(z.unknown())])),
+    ])
+    .optional(),
   extra_groups: z.array(z.string()).optional(),
   restricted: z.boolean().optional(),
   priority: z.number().int().default(0),
@@ -113,6 +119,13 @@ export const requests = {
   'servers.importCliConfig': request<T.CliConfigImport>()(
     z.strictObject({ dryRun: z.boolean().default(false) }),
   ),
+  /** Suggestions for first start: the CLI's servers, a running local sandbox, debusine.debian.net. */
+  'servers.presets': request<T.ServerPreset[]>()(noArgs),
+  /** Adds a preset as a profile (its token, if any, goes main-side into the token store). */
+  'servers.addPreset': request<T.ServerProfile>()(
+    z.strictObject({ presetId: z.string().min(1).max(300), makeActive: z.boolean().default(true) }),
+  ),
+  'servers.tokenStore': request<T.TokenStoreInfo>()(noArgs),
 
   'enroll.start': request<T.EnrollStarted>()(z.strictObject({ serverId })),
   'enroll.cancel': request<undefined>()(z.strictObject({ enrollId: z.string().min(1) })),
@@ -128,14 +141,21 @@ export const requests = {
   'notifications.setSettings': request<T.NotificationSettings>()(
     z
       .strictObject({
-        enabled: z.boolean(),
-        onSuccess: z.boolean(),
-        onFailure: z.boolean(),
-        onNeedsInput: z.boolean(),
+        mode: z.enum(['watched', 'mine', 'workspace']),
+        workspaces: z.array(workspace).max(100),
+        failuresOnly: z.boolean(),
         snoozedUntil: z.iso.datetime({ offset: true }).nullable(),
+        commandHook: z
+          .strictObject({
+            enabled: z.boolean(),
+            command: z.array(z.string().min(1).max(4096)).min(1).max(100),
+          })
+          .nullable(),
       })
       .partial(),
   ),
+  /** The last 100 notifications shown, newest first. */
+  'notifications.recent': request<T.NotificationRecord[]>()(noArgs),
 
   'workRequests.list': request<T.WorkRequestResponse[]>()(
     z
@@ -149,6 +169,21 @@ export const requests = {
       })
       .optional(),
   ),
+  /** One page; pass the previous page's nextCursor (the other filters are then ignored). */
+  'workRequests.page': request<T.WorkRequestPage>()(
+    z
+      .strictObject({
+        cursor: z.string().min(1).max(200).nullable(),
+        status: z.string().min(1),
+        taskType: z.string().min(1),
+        rootOnly: z.boolean(),
+        ids: z.array(id).max(500),
+      })
+      .partial()
+      .optional(),
+  ),
+  /** Running Wait steps asking for the user (externaldebsign, confirm) and blocked manual-unblock steps, newest first. */
+  'workRequests.needsMe': request<T.WorkRequestResponse[]>()(noArgs),
   'workRequests.get': request<T.WorkRequestResponse>()(byId),
   'workRequests.create': request<T.WorkRequestResponse>()(workRequestRequestSchema),
   'workRequests.retry': request<T.WorkRequestResponse>()(byId),
@@ -239,7 +274,7 @@ export const requests = {
   'collections.delete': request<undefined>()(
     z.strictObject({ workspace, category: name, name, force: z.boolean().default(false) }),
   ),
-  'collections.items': request<T.ServerObject[]>()(
+  'collections.items': request<T.CollectionItemData[]>()(
     z.strictObject({
       workspace,
       category: name,
@@ -285,8 +320,25 @@ export const requests = {
   'files.release': request<undefined>()(z.strictObject({ ids: z.array(fileId).max(10_000) })),
 
   'localArtifacts.detect': request<T.LocalArtifactDraft[]>()(
-    z.strictObject({ fileIds: z.array(fileId).min(1).max(10_000) }),
+    z.strictObject({
+      fileIds: z.array(fileId).min(1).max(10_000),
+      allowRemote: z.boolean().default(false),
+    }),
   ),
+  /** Changes a draft's kind, excluded files or allowRemote, and validates it again. */
+  'localArtifacts.update': request<T.LocalArtifactDraft>()(
+    z.strictObject({
+      draftId: z.string().min(1).max(100),
+      kind: z.string().min(1).max(100).optional(),
+      excludeFiles: z.array(fileId).max(10_000).optional(),
+      allowRemote: z.boolean().optional(),
+    }),
+  ),
+  'localArtifacts.discard': request<undefined>()(
+    z.strictObject({ draftId: z.string().min(1).max(100) }),
+  ),
+  /** The kinds a draft can be set to. */
+  'localArtifacts.kinds': request<T.ArtifactKindInfo[]>()(noArgs),
   'uploads.start': request<T.UploadJob>()(
     z.strictObject({
       draftId: z.string().min(1),
@@ -298,7 +350,10 @@ export const requests = {
   'uploads.list': request<T.UploadJob[]>()(noArgs),
   'uploads.pause': request<T.UploadJob>()(byJob),
   'uploads.resume': request<T.UploadJob>()(byJob),
+  /** Stops the upload and discards the job (the server's partial artifact expires). */
   'uploads.cancel': request<T.UploadJob>()(byJob),
+  /** Starts a failed job again, from what the server already has. */
+  'uploads.retry': request<T.UploadJob>()(byJob),
 
   /** Main's save dialog; the chosen place comes back as an id. */
   'downloads.chooseDestination': request<T.DownloadDestination | null>()(
@@ -313,6 +368,18 @@ export const requests = {
   'downloads.all': request<T.DownloadJob>()(
     z.strictObject({ artifactId: id, destinationId: fileId, tarball: z.boolean().default(false) }),
   ),
+  /**
+   * Web host: a one-time same-origin URL streaming one file (path) or the artifact's
+   * tarball (no path) through main, for an <a download>. Electron answers `unsupported`.
+   */
+  'downloads.link': request<T.DownloadLink>()(
+    z.strictObject({ artifactId: id, path: z.string().min(1).max(4096).optional() }),
+  ),
+
+  /** Whether debsign (devscripts) and gpg are installed where main runs. */
+  'signing.available': request<T.SigningAvailability>()(noArgs),
+  /** Signs a waiting externaldebsign step's upload with the user's key and completes it. */
+  'signing.signAndComplete': request<T.SigningResult>()(z.strictObject({ workRequestId: id })),
 } satisfies Record<RequestChannel, RequestEntry<z.ZodType, unknown>>;
 
 // ---------------------------------------------------------------------------------------

@@ -77,9 +77,9 @@ describe('the bridge through the web host', () => {
       ok: false,
       error: { code: 'not-found' },
     });
-    await expect(ask(3, 'artifacts.get', { id: 1 })).resolves.toMatchObject({
+    await expect(ask(3, 'artifacts.get', { id: 999_999_999 })).resolves.toMatchObject({
       ok: false,
-      error: { code: 'unsupported', message: 'artifacts.get is not available yet' },
+      error: { code: 'not-found' },
     });
     ws.close();
   });

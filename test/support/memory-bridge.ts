@@ -4,6 +4,14 @@ import { EventHub } from '../../src/main/bridge/event-outbox';
 import type { ClientMessage, DebusineApi, ServerMessage } from '../../src/shared/contract';
 import type { SerializedError } from '../../src/shared/errors';
 import { createMessageApi } from '../../src/shared/bridge-message-api';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import { createService, type HostCapabilities, type ServiceDeps } from '../../src/main/service';
+import type { PresetSources } from '../../src/main/service/presets';
+import { StagedFiles } from '../../src/main/service/staged-files';
+import { FileTokenStore } from '../../src/main/settings/token-store';
 
 /**
  * The bridge over an in-memory pair: the renderer's message API on one side, main's
@@ -50,6 +58,58 @@ export function memoryBridge(service: ServiceHandlers): {
     close() {
       connection.close();
       onClose({ code: 'network', message: 'closed' });
+    },
+  };
+}
+
+/**
+ * A real service on a fresh data directory (file token store, recording notifier), its
+ * events collected, for unit and integration tests. Call `start()` before use.
+ */
+export async function testService(
+  options: {
+    host?: HostCapabilities;
+    env?: NodeJS.ProcessEnv;
+    presetSources?: PresetSources;
+    signing?: ServiceDeps['signing'];
+  } = {},
+) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'debusine-desktop-service-'));
+  const hub = new EventHub();
+  const events: { event: string; payload: unknown }[] = [];
+  hub.listen((m) => {
+    events.push({ event: m.event, payload: m.payload });
+  });
+  const files = new StagedFiles();
+  const notifier = new RecordingNotifier(false);
+  const tokens = new FileTokenStore(dataDir);
+  const service = createService({
+    dataDir,
+    tokens,
+    notifier,
+    files,
+    host: options.host ?? { transport: 'web', platform: 'linux' },
+    emit: hub.emit.bind(hub),
+    // Nothing from the real environment (CLI config, sandbox file) unless a test says so.
+    env: options.env ?? {
+      DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
+      DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
+    },
+    ...(options.presetSources ? { presetSources: options.presetSources } : {}),
+    ...(options.signing ? { signing: options.signing } : {}),
+  });
+  return {
+    service,
+    handlers: service.handlers,
+    hub,
+    events,
+    files,
+    notifier,
+    tokens,
+    dataDir,
+    async close() {
+      await service.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

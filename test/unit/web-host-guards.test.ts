@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { EventHub } from '../../src/main/bridge/event-outbox';
 import { createService } from '../../src/main/service';
-import { StaticSessionProvider } from '../../src/main/service/session';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import { FileTokenStore } from '../../src/main/settings/token-store';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { isLoopbackAddress } from '../../src/main/web/auth';
 import { startWebHost, type WebHost } from '../../src/main/web/host';
@@ -57,6 +58,7 @@ function connect(url: string, origin?: string): Promise<'open' | number> {
 describe('the web host', () => {
   let host: WebHost;
   let root: string;
+  let dataDir: string;
   const files = new StagedFiles((p) => rm(p, { force: true }));
 
   beforeAll(async () => {
@@ -64,17 +66,28 @@ describe('the web host', () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(root, 'index.html'), '<!doctype html><title>app</title>');
     const hub = new EventHub();
+    dataDir = await mkdtemp(join(tmpdir(), 'web-host-data-'));
     const service = createService({
-      session: new StaticSessionProvider(undefined),
+      dataDir,
+      tokens: new FileTokenStore(dataDir),
+      notifier: new RecordingNotifier(false),
       files,
       host: { transport: 'web', platform: 'linux' },
       emit: hub.emit.bind(hub),
+      env: {},
     });
-    host = await startWebHost({ root, dispatch: createDispatcher(service), hub, files });
+    host = await startWebHost({
+      root,
+      dispatch: createDispatcher(service.handlers),
+      hub,
+      files,
+      downloads: service.downloads,
+    });
   });
   afterAll(async () => {
     await host.close();
     await rm(root, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('prints a loopback URL that carries the key', () => {

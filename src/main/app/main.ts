@@ -4,20 +4,22 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { BrowserWindow } from 'electron';
-import { app, ipcMain, screen, session } from 'electron';
+import { app, ipcMain, net, screen, session } from 'electron';
 import { createDispatcher } from '../bridge/dispatch';
 import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
 import { createService } from '../service';
-import { serverFromEnv, StaticSessionProvider } from '../service/session';
 import { StagedFiles } from '../service/staged-files';
+import { FileTokenStore, type TokenStore } from '../settings/token-store';
+import { ElectronNotifier } from './electron-notifier';
+import { SafeStorageTokenStore } from './safe-storage-token-store';
 import { BRIDGE_EVENT_CHANNEL, type NavigateTarget } from '../../shared/contract';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from './deep-links';
 import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
-import { createTray, installMenu, notifyCompletion, type TrayHandle } from './shell-integration';
+import { createTray, installMenu, type TrayHandle } from './shell-integration';
 import { acknowledge, INITIAL_TRAY, reduceTray } from './tray-state';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
@@ -40,18 +42,36 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   const hub = new EventHub();
   const files = new StagedFiles((path) => rm(path, { force: true }));
-  const provider = new StaticSessionProvider(serverFromEnv());
+  const dataDir = app.getPath('userData');
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // The OS keyring through safeStorage where there is one; a 0600 file otherwise.
+  const tokens: TokenStore = (await SafeStorageTokenStore.isAvailable().catch(() => false))
+    ? new SafeStorageTokenStore(dataDir)
+    : new FileTokenStore(dataDir);
   const windowIds = new Set<number>();
   const outboxes = new Map<number, EventOutbox>();
   let mainWindow: BrowserWindow | undefined;
 
   const service = createService({
-    session: provider,
+    dataDir,
+    tokens,
+    notifier: new ElectronNotifier(),
     files,
     host: electronHost(() => mainWindow),
     emit: hub.emit.bind(hub),
   });
-  const dispatch = createDispatcher(service, {
+  await service.start();
+  // Electron's main process has no online/offline event: poll, and tell the watcher.
+  let online = net.isOnline();
+  const onlinePoll = setInterval(() => {
+    const now = net.isOnline();
+    if (now !== online) {
+      online = now;
+      service.setNetworkAvailable(now);
+    }
+  }, 5_000);
+  service.setNetworkAvailable(online);
+  const dispatch = createDispatcher(service.handlers, {
     onInternalError: (channel, error) => {
       console.error(`Request ${channel} failed unexpectedly:`, error);
     },
@@ -118,15 +138,11 @@ async function start(): Promise<void> {
     return win;
   }
 
+  // Native notifications come from the service (CompletionRouter → ElectronNotifier);
+  // the tray only folds the events into its state.
   hub.listen((message: EventMessage) => {
     trayModel = reduceTray(trayModel, message);
     tray?.show(trayModel.state);
-    if (message.event === 'workRequest.completed') {
-      const completed = message as EventMessage<'workRequest.completed'>;
-      notifyCompletion(completed, () => {
-        navigate({ kind: 'work-request', id: completed.payload.workRequestId, origin: null });
-      });
-    }
   });
 
   const actions = {
@@ -153,7 +169,8 @@ async function start(): Promise<void> {
   app.on('activate', showWindow);
   app.on('before-quit', () => {
     tray?.destroy();
-    void provider.close();
+    clearInterval(onlinePoll);
+    void service.close();
   });
 }
 

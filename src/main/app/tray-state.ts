@@ -21,7 +21,8 @@ export function reduceTray(model: TrayModel, message: EventMessage): TrayModel {
   let next: TrayModel;
   if (message.event === 'connection.state') {
     const { status } = message.payload as EventMessage<'connection.state'>['payload'];
-    next = { ...model, online: status === 'online' || status === 'connecting' };
+    // Only a real outage counts: reconnecting after a blip is not "offline" yet.
+    next = { ...model, online: status !== 'offline' };
   } else if (message.event === 'workRequest.completed') {
     const { result } = message.payload as EventMessage<'workRequest.completed'>['payload'];
     next = FAILED_RESULTS.has(result)

@@ -7,11 +7,17 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Decompress as ZstdDecompress } from 'fzstd';
-import { XzReadableStream } from 'xz-decompress';
+import * as xzNamespace from 'xz-decompress';
 import { DebusineError } from '../../shared/errors';
 import { fileError } from './checksums';
 import { parseDeb822, type Deb822Paragraph } from './deb822';
 import { readTar } from './tar-reader';
+
+// xz-decompress is CommonJS without named-export hints: Node's own ESM loader (the built
+// web host) sees its exports only under `default`, while vitest and bundlers see them
+// named. Take whichever is there.
+const xz = xzNamespace as typeof xzNamespace & { default?: typeof xzNamespace };
+const XzReadableStream = xz.default?.XzReadableStream ?? xz.XzReadableStream;
 
 /** control.tar members are a few kB; these bounds stop a hostile package early. */
 const MAX_CONTROL_MEMBER = 16 * 1024 * 1024;

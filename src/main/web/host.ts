@@ -38,6 +38,8 @@ export interface WebHostOptions {
   key?: string;
   /** Where staged uploads go; a fresh temporary directory by default. */
   stagingDir?: string;
+  /** Serves `GET /download/<token>` (links from downloads.link); absent: no such route. */
+  downloads?: { serve(token: string, res: ServerResponse): Promise<void> };
 }
 
 export interface WebHost {
@@ -64,6 +66,7 @@ export function contentSecurityPolicy(port: number): string {
 }
 
 const BRIDGE_PATH = '/bridge';
+const DOWNLOAD_PREFIX = '/download/';
 /** Requests are small JSON; files go through /staging, not the socket. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
@@ -103,6 +106,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return;
       }
       await handleStagingUpload(req, res, url, options.files, stagingDir);
+      return;
+    }
+    if (url.pathname.startsWith(DOWNLOAD_PREFIX) && options.downloads) {
+      // Same session-key check as everything else (above); the token is one-time.
+      if (req.method !== 'GET') {
+        res.writeHead(405).end();
+        return;
+      }
+      await options.downloads.serve(url.pathname.slice(DOWNLOAD_PREFIX.length), res);
       return;
     }
     const headers: Record<string, string> = {

@@ -1,15 +1,17 @@
 /**
- * `npm run serve` (and `npm start` without Electron): the web host process. The active
- * server comes from DEBUSINE_DESKTOP_API_URL/_TOKEN/_SCOPE until server settings exist
- * (issue 6); the token stays in this process.
+ * `npm run serve` (and `npm start` without Electron): the web host process. Profiles,
+ * tokens (a 0600 file) and the rest live in the data directory; tokens stay in this
+ * process. DEBUSINE_DESKTOP_API_URL/_TOKEN/_SCOPE/_WORKSPACE seed a signed-in profile.
  */
-import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { dataDirFrom } from './data-dir';
 import { createDispatcher } from '../bridge/dispatch';
 import { EventHub } from '../bridge/event-outbox';
+import { RecordingNotifier } from '../notify/notifier';
 import { createService } from '../service';
-import { serverFromEnv, StaticSessionProvider } from '../service/session';
 import { StagedFiles } from '../service/staged-files';
+import { FileTokenStore } from '../settings/token-store';
 import { startWebHost } from './host';
 
 function parsePort(value: string | undefined): number {
@@ -22,16 +24,25 @@ function parsePort(value: string | undefined): number {
 }
 
 async function main(): Promise<void> {
+  const env = process.env;
+  const dataDir = dataDirFrom(env);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const hub = new EventHub();
-  const session = new StaticSessionProvider(serverFromEnv());
   const files = new StagedFiles((path) => rm(path, { force: true }));
+  // A browser has no notifications from main: the records reach the renderer as
+  // `notification.shown` (through the service's gate) and in notifications.recent.
+  const notifier = new RecordingNotifier(false);
   const service = createService({
-    session,
+    dataDir,
+    tokens: new FileTokenStore(dataDir),
+    notifier,
     files,
     host: { transport: 'web', platform: process.platform },
     emit: hub.emit.bind(hub),
+    env,
   });
-  const dispatch = createDispatcher(service, {
+  await service.start();
+  const dispatch = createDispatcher(service.handlers, {
     onInternalError: (channel, error) => {
       console.error(`Request ${channel} failed unexpectedly:`, error);
     },
@@ -41,15 +52,26 @@ async function main(): Promise<void> {
     dispatch,
     hub,
     files,
-    host: process.env.DEBUSINE_DESKTOP_HOST ?? '127.0.0.1',
-    port: parsePort(process.env.DEBUSINE_DESKTOP_PORT),
+    downloads: service.downloads,
+    host: env.DEBUSINE_DESKTOP_HOST ?? '127.0.0.1',
+    port: parsePort(env.DEBUSINE_DESKTOP_PORT),
+    // Staged files next to the drafts, so that drafts can hard-link them.
+    stagingDir: await mkdirStaging(dataDir),
   });
   console.log(`Debusine Desktop is serving on ${host.url}`);
   const stop = (): void => {
-    void Promise.all([host.close(), session.close()]).finally(() => process.exit(0));
+    void Promise.all([host.close(), service.close()]).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+async function mkdirStaging(dataDir: string): Promise<string> {
+  const dir = join(dataDir, 'staging');
+  // What a previous run staged and never released is of no use now.
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 main().catch((error: unknown) => {

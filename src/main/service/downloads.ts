@@ -1,0 +1,213 @@
+/**
+ * Issue 5, downloads. Electron: main writes where the save dialog chose (downloads.file,
+ * downloads.all), with progress events. Web host: main cannot write where the browser user
+ * chooses, so downloads.link hands out a one-time same-origin URL; the host's route calls
+ * `serve`, which fetches (and verifies) the file or the tarball through main, where the
+ * token stays, and streams it to the browser.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { downloadArtifact, downloadArtifactFile } from '../artifacts';
+import type { ServiceHandlers } from '../bridge/dispatch';
+import type { EmitEvent } from '../bridge/event-outbox';
+import type { DownloadJob } from '../../shared/contract';
+import { DebusineError, serializeError } from '../../shared/errors';
+import type { SessionProvider } from './session';
+import type { StagedFiles } from './staged-files';
+
+type Handlers = Pick<ServiceHandlers, 'downloads.file' | 'downloads.all' | 'downloads.link'>;
+
+export const DOWNLOAD_ROUTE = '/download/';
+const LINK_TTL_MS = 5 * 60_000;
+
+interface Link {
+  artifactId: number;
+  path: string | undefined;
+  serverId: string | null;
+  expires: number;
+}
+
+export class Downloads {
+  readonly #links = new Map<string, Link>();
+  readonly #session: SessionProvider;
+  readonly #files: StagedFiles;
+  readonly #emit: EmitEvent;
+  readonly #transport: 'electron' | 'web';
+
+  constructor(options: {
+    session: SessionProvider;
+    files: StagedFiles;
+    emit: EmitEvent;
+    transport: 'electron' | 'web';
+  }) {
+    this.#session = options.session;
+    this.#files = options.files;
+    this.#emit = options.emit;
+    this.#transport = options.transport;
+  }
+
+  #job(
+    artifactId: number,
+    work: (onBytes: (n: number, total: number | null) => void) => Promise<void>,
+  ): DownloadJob {
+    const job: DownloadJob = {
+      jobId: randomUUID(),
+      artifactId,
+      state: 'running',
+      receivedBytes: 0,
+      totalBytes: null,
+      error: null,
+    };
+    void work((n, total) => {
+      job.receivedBytes = n;
+      job.totalBytes = total;
+      this.#emit('download.progress', { ...job });
+    }).then(
+      () => {
+        job.state = 'completed';
+        this.#emit('download.finished', { ...job });
+      },
+      (error: unknown) => {
+        job.state = 'failed';
+        job.error = serializeError(error);
+        this.#emit('download.finished', { ...job });
+      },
+    );
+    return { ...job };
+  }
+
+  #browserOnly(channel: string): DebusineError {
+    return new DebusineError(
+      'unsupported',
+      `${channel} is not available in the browser: use downloads.link and let the browser save the file`,
+      { operation: channel },
+    );
+  }
+
+  /** Serves one link (the web host's `GET /download/<token>`); the link is used up. */
+  async serve(token: string, res: ServerResponse): Promise<void> {
+    const link = this.#links.get(token);
+    this.#links.delete(token);
+    if (
+      !link ||
+      link.expires < Date.now() ||
+      link.serverId !== (this.#session.active()?.id ?? null)
+    ) {
+      res
+        .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('This download link has expired.');
+      return;
+    }
+    const client = this.#session.client();
+    const dir = await mkdtemp(join(tmpdir(), 'debusine-desktop-download-'));
+    try {
+      let file: string;
+      let name: string;
+      if (link.path !== undefined) {
+        name = basename(link.path);
+        file = join(dir, 'file');
+        await downloadArtifactFile(client, link.artifactId, link.path, file);
+      } else {
+        name = `artifact-${String(link.artifactId)}.tar.gz`;
+        await downloadArtifact(client, link.artifactId, dir, { tarball: true });
+        file = join(dir, name);
+      }
+      const size = (await stat(file)).size;
+      res.writeHead(200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(size),
+        'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      await pipeline(createReadStream(file), res);
+    } catch (error) {
+      if (!res.headersSent) {
+        const e = serializeError(error);
+        res
+          .writeHead(e.code === 'not-found' ? 404 : 502, {
+            'Content-Type': 'text/plain; charset=utf-8',
+          })
+          .end(e.message);
+      } else res.destroy();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  handlers(): Handlers {
+    return {
+      'downloads.file': async ({ artifactId, path, destinationId }) => {
+        if (this.#transport === 'web') return Promise.reject(this.#browserOnly('downloads.file'));
+        const destination = this.#files.destination(destinationId);
+        const target =
+          destination.kind === 'directory'
+            ? join(destination.path, basename(path))
+            : destination.path;
+        const client = this.#session.client();
+        return Promise.resolve(
+          this.#job(artifactId, async (onBytes) => {
+            await downloadArtifactFile(client, artifactId, path, target, {
+              onProgress: (e) => {
+                if (e.type === 'file') onBytes(e.bytes, e.total);
+              },
+            });
+          }),
+        );
+      },
+      'downloads.all': async ({ artifactId, destinationId, tarball }) => {
+        if (this.#transport === 'web') return Promise.reject(this.#browserOnly('downloads.all'));
+        const destination = this.#files.destination(destinationId);
+        if (destination.kind !== 'directory') {
+          return Promise.reject(
+            new DebusineError('validation', 'Choose a folder for a whole artifact'),
+          );
+        }
+        const client = this.#session.client();
+        return Promise.resolve(
+          this.#job(artifactId, async (onBytes) => {
+            await downloadArtifact(client, artifactId, destination.path, {
+              tarball,
+              onProgress: (e) => {
+                if (e.type === 'total') onBytes(e.bytes, e.total || null);
+              },
+            });
+          }),
+        );
+      },
+      'downloads.link': async ({ artifactId, path }) => {
+        if (this.#transport !== 'web') {
+          return Promise.reject(
+            new DebusineError(
+              'unsupported',
+              'downloads.link is for the browser: use downloads.chooseDestination',
+              {
+                operation: 'downloads.link',
+              },
+            ),
+          );
+        }
+        this.#session.client();
+        const token = randomBytes(24).toString('base64url');
+        const expires = Date.now() + LINK_TTL_MS;
+        this.#links.set(token, {
+          artifactId,
+          path,
+          serverId: this.#session.active()?.id ?? null,
+          expires,
+        });
+        for (const [key, l] of this.#links) if (l.expires < Date.now()) this.#links.delete(key);
+        return Promise.resolve({
+          url: `${DOWNLOAD_ROUTE}${token}`,
+          name: path !== undefined ? basename(path) : `artifact-${String(artifactId)}.tar.gz`,
+          expiresAt: new Date(expires).toISOString(),
+        });
+      },
+    };
+  }
+}

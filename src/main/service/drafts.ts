@@ -1,0 +1,279 @@
+/**
+ * Issue 5, local artifact drafts: staged files → a kind, its files and data, and the
+ * problems the file-set rules find. Drafts live in main; the renderer holds their ids.
+ *
+ * Staged files may sit under random names (the web host's staging area) while a .changes
+ * or .dsc names its files, so each draft gets a directory of links under the names the
+ * user dropped, in the data directory (hard links where possible: they keep the bytes
+ * even when the staged copy is released, so an upload can resume after a restart).
+ */
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, rm, symlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import {
+  CATEGORIES,
+  createUpload,
+  detectKind,
+  LocalArtifact,
+  validateLocalArtifact,
+  type KindName,
+} from '../artifacts';
+import type { ServiceHandlers } from '../bridge/dispatch';
+import type {
+  ArtifactKindInfo,
+  LocalArtifactDraft,
+  LocalArtifactProblem,
+} from '../../shared/contract';
+import { DebusineError, serializeError } from '../../shared/errors';
+import type { StagedFiles } from './staged-files';
+
+type Handlers = Pick<
+  ServiceHandlers,
+  | 'localArtifacts.detect'
+  | 'localArtifacts.update'
+  | 'localArtifacts.discard'
+  | 'localArtifacts.kinds'
+>;
+
+export interface Draft {
+  view: LocalArtifactDraft;
+  /** The validated artifact, when there are no problems. */
+  artifact: LocalArtifact | null;
+  dir: string;
+  fileIds: string[];
+  /** Link path → staged file id. */
+  ids: Map<string, string>;
+  /** Names of listed files the user left out (the upload rules accept them as absent). */
+  excludedNames: string[];
+}
+
+function problemsOf(error: unknown): LocalArtifactProblem[] {
+  const e = serializeError(error);
+  const rule = typeof e.details?.rule === 'string' ? e.details.rule : e.code;
+  const file = typeof e.details?.file === 'string' ? basename(e.details.file) : undefined;
+  return [{ rule, message: e.message, ...(file !== undefined ? { file } : {}) }];
+}
+
+export class DraftStore {
+  readonly #drafts = new Map<string, Draft>();
+  readonly #root: string;
+  readonly #files: StagedFiles;
+
+  constructor(dataDir: string, files: StagedFiles) {
+    this.#root = join(dataDir, 'drafts');
+    this.#files = files;
+  }
+
+  get(draftId: string): Draft {
+    const draft = this.#drafts.get(draftId);
+    if (!draft) throw new DebusineError('not-found', `No draft ${JSON.stringify(draftId)}`);
+    return draft;
+  }
+
+  async #linkAll(dir: string, fileIds: readonly string[]): Promise<Map<string, string>> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const ids = new Map<string, string>();
+    for (const id of fileIds) {
+      const staged = this.#files.get(id);
+      if (!staged) throw new DebusineError('not-found', `No staged file ${JSON.stringify(id)}`);
+      const target = join(dir, staged.name);
+      if (ids.has(target)) {
+        throw new DebusineError('validation', `Two dropped files are named ${staged.name}`, {
+          rule: 'unique-names',
+          file: staged.name,
+        });
+      }
+      const source = this.#files.path(id);
+      await link(source, target).catch(() => symlink(source, target));
+      ids.set(target, id);
+    }
+    return ids;
+  }
+
+  async create(fileIds: readonly string[], allowRemote: boolean): Promise<LocalArtifactDraft> {
+    const draftId = randomUUID();
+    const dir = join(this.#root, draftId);
+    const ids = await this.#linkAll(dir, fileIds);
+    const draft: Draft = {
+      view: {
+        draftId,
+        kind: null,
+        category: null,
+        reason: '',
+        files: [],
+        excludedFileIds: [],
+        data: {},
+        problems: [],
+        allowRemote,
+        ready: false,
+      },
+      artifact: null,
+      dir,
+      fileIds: [...fileIds],
+      ids,
+      excludedNames: [],
+    };
+    this.#drafts.set(draftId, draft);
+    await this.#evaluate(draft, undefined, []);
+    return draft.view;
+  }
+
+  async update(
+    draftId: string,
+    changes: {
+      kind?: string | undefined;
+      excludeFiles?: string[] | undefined;
+      allowRemote?: boolean | undefined;
+    },
+  ): Promise<LocalArtifactDraft> {
+    const draft = this.get(draftId);
+    if (changes.kind !== undefined && !(changes.kind in CATEGORIES)) {
+      throw new DebusineError('validation', `Unknown artifact kind ${changes.kind}`, {
+        rule: 'kind',
+      });
+    }
+    if (changes.allowRemote !== undefined) draft.view.allowRemote = changes.allowRemote;
+    const excluded = changes.excludeFiles ?? draft.view.excludedFileIds;
+    for (const id of excluded) {
+      if (!draft.fileIds.includes(id)) {
+        throw new DebusineError('validation', `File ${id} is not part of this draft`, {
+          rule: 'exclude',
+        });
+      }
+    }
+    await this.#evaluate(
+      draft,
+      (changes.kind ?? undefined) as KindName | undefined,
+      excluded,
+      changes.kind === undefined && draft.view.kind !== null
+        ? (draft.view.kind as KindName)
+        : undefined,
+    );
+    return draft.view;
+  }
+
+  async #evaluate(
+    draft: Draft,
+    kind: KindName | undefined,
+    excluded: string[],
+    keepKind?: KindName,
+  ): Promise<void> {
+    const included = [...draft.ids].filter(([, id]) => !excluded.includes(id)).map(([p]) => p);
+    const excludedNames = [...draft.ids]
+      .filter(([, id]) => excluded.includes(id))
+      .map(([p]) => basename(p));
+    const allowRemote = draft.view.allowRemote;
+    draft.excludedNames = excludedNames;
+    const detection = await detectKind(included, { allowRemote });
+    let artifact = detection.artifact;
+    let chosen: KindName | null = detection.kind;
+    let reason = detection.reason;
+    let problems: LocalArtifactProblem[] = detection.error ? problemsOf(detection.error) : [];
+    const changesFile = included.find((p) => p.endsWith('.changes'));
+    if (detection.kind === 'upload' && excludedNames.length > 0 && changesFile) {
+      // Leaving out a listed file of an upload is the upload rules' own option.
+      try {
+        artifact = await createUpload({ changesFile, excludeFiles: excludedNames, allowRemote });
+        problems = [];
+      } catch (error) {
+        artifact = null;
+        problems = problemsOf(error);
+      }
+    }
+    const wanted = kind ?? keepKind;
+    if (wanted !== undefined && wanted !== detection.kind) {
+      // A kind chosen by hand: the included files under that category, with the detected
+      // data only where it is the same kind; the rules then say what is missing.
+      chosen = wanted;
+      reason = `Chosen by hand: ${CATEGORIES[wanted]}`;
+      const manual = new LocalArtifact(CATEGORIES[wanted], {});
+      problems = [];
+      try {
+        for (const path of included) await manual.addLocalFile(path);
+        validateLocalArtifact(manual);
+        artifact = manual;
+      } catch (error) {
+        artifact = null;
+        problems = problemsOf(error);
+      }
+      if (!artifact) {
+        draft.artifact = null;
+        this.#setView(draft, chosen, reason, manual, problems, excluded);
+        return;
+      }
+    }
+    if (detection.missing.length > 0 && !allowRemote) {
+      for (const name of detection.missing) {
+        if (!problems.some((p) => p.file === name)) {
+          problems.push({
+            rule: 'missing-file',
+            message: `${name} is listed but was not dropped`,
+            file: name,
+          });
+        }
+      }
+    }
+    if (chosen === null && problems.length === 0) {
+      problems.push({ rule: 'kind', message: detection.reason });
+    }
+    draft.artifact = problems.length === 0 ? artifact : null;
+    this.#setView(draft, chosen, reason, artifact, problems, excluded);
+  }
+
+  #setView(
+    draft: Draft,
+    kind: KindName | null,
+    reason: string,
+    artifact: LocalArtifact | null,
+    problems: LocalArtifactProblem[],
+    excluded: string[],
+  ): void {
+    const files: LocalArtifactDraft['files'] = [];
+    const taken = new Set<string>();
+    for (const [pathInArtifact, local] of artifact?.files ?? []) {
+      const fileId = draft.ids.get(local);
+      if (fileId === undefined) continue;
+      taken.add(fileId);
+      files.push({ fileId, pathInArtifact, size: this.#files.get(fileId)?.size ?? 0 });
+    }
+    draft.view = {
+      ...draft.view,
+      kind,
+      category: kind === null ? null : CATEGORIES[kind],
+      reason,
+      files,
+      excludedFileIds: draft.fileIds.filter((id) => excluded.includes(id) || !taken.has(id)),
+      data: artifact?.data ?? {},
+      problems,
+      ready: problems.length === 0 && draft.artifact !== null,
+    };
+  }
+
+  /** Forgets a draft; its link directory goes unless an upload still reads from it. */
+  async discard(draftId: string, keepFiles = false): Promise<void> {
+    const draft = this.#drafts.get(draftId);
+    if (!draft) return;
+    this.#drafts.delete(draftId);
+    if (!keepFiles) await rm(draft.dir, { recursive: true, force: true });
+  }
+
+  handlers(): Handlers {
+    return {
+      'localArtifacts.detect': async ({ fileIds, allowRemote }) => [
+        await this.create(fileIds, allowRemote),
+      ],
+      'localArtifacts.update': async ({ draftId, ...changes }) => this.update(draftId, changes),
+      'localArtifacts.discard': async ({ draftId }) => {
+        await this.discard(draftId);
+        return undefined;
+      },
+      'localArtifacts.kinds': () =>
+        Promise.resolve(
+          Object.entries(CATEGORIES).map(([kind, category]): ArtifactKindInfo => ({
+            kind,
+            category,
+          })),
+        ),
+    };
+  }
+}

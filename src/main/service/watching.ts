@@ -1,0 +1,357 @@
+/**
+ * Issue 6, watching: one CompletionWatcher + CompletionRouter for the active profile while
+ * it has a token, restarted when the active server or its token changes and stopped on
+ * sign-out. Its state is the contract's `connection.state`; completions become
+ * `workRequest.completed`, `workRequests.changed` and (through the gate) notifications.
+ */
+import { join } from 'node:path';
+import type { ServiceHandlers } from '../bridge/dispatch';
+import type { EmitEvent } from '../bridge/event-outbox';
+import type { Notifier } from '../notify/notifier';
+import type { CommandHook } from '../watch/command-hook';
+import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
+import {
+  CompletionWatcher,
+  type CompletionEvent,
+  type ConnectionState as WatcherState,
+} from '../watch/completion-watcher';
+import { ResumeFile } from '../watch/resume-state';
+import { WatchList, type WatchItem } from '../watch/watch-list';
+import type { ConnectionState, NotificationSettings, WatchEntry } from '../../shared/contract';
+import type { WorkRequestResponse } from '../../shared/models';
+import { DebusineError } from '../../shared/errors';
+import { NotificationGate, NotificationSettingsStore } from './notification-settings';
+import type { ProfileSession } from './profile-session';
+
+type Handlers = Pick<
+  ServiceHandlers,
+  | 'connection.get'
+  | 'watch.list'
+  | 'watch.add'
+  | 'watch.remove'
+  | 'notifications.getSettings'
+  | 'notifications.setSettings'
+  | 'notifications.recent'
+>;
+
+interface Stack {
+  key: string;
+  profileId: string;
+  watcher: CompletionWatcher;
+  router: CompletionRouter;
+  list: WatchList;
+  routerOptions: CompletionRouterOptions;
+}
+
+function hookOf(settings: NotificationSettings): CommandHook | undefined {
+  const hook = settings.commandHook;
+  const [command, ...args] = hook?.command ?? [];
+  return hook?.enabled && command ? { command, args } : undefined;
+}
+
+function entryOf(item: WatchItem): WatchEntry {
+  return {
+    workRequestId: item.id,
+    label: item.label,
+    addedAt: item.addedAt,
+    lastStatus: item.status,
+    lastResult: item.result,
+    source: item.source,
+    taskType: item.taskType,
+    workspace: item.workspace,
+    rootId: item.rootId,
+  };
+}
+
+export class WatchService {
+  readonly settings: NotificationSettingsStore;
+  readonly gate: NotificationGate;
+  readonly #session: ProfileSession;
+  readonly #dataDir: string;
+  readonly #emit: EmitEvent;
+  readonly #openExternal: (url: string) => Promise<void>;
+  #stack: Stack | undefined;
+  #switching: Promise<void> = Promise.resolve();
+  #online = true;
+  #state: ConnectionState = {
+    serverId: null,
+    status: 'signed-out',
+    nextAttemptAt: null,
+    since: new Date().toISOString(),
+    error: null,
+  };
+  /** Results of completions seen lately, for the notification records. */
+  readonly #results = new Map<number, string>();
+  readonly #roots = new Map<number, number>();
+
+  constructor(options: {
+    session: ProfileSession;
+    dataDir: string;
+    notifier: Notifier;
+    emit: EmitEvent;
+    openExternal?: ((url: string) => Promise<void>) | undefined;
+  }) {
+    this.#session = options.session;
+    this.#dataDir = options.dataDir;
+    this.#emit = options.emit;
+    this.#openExternal = options.openExternal ?? (() => Promise.resolve());
+    this.settings = new NotificationSettingsStore(options.dataDir);
+    this.gate = new NotificationGate({
+      inner: options.notifier,
+      settings: () => this.settings.get(),
+      emit: options.emit,
+      describe: (n) => {
+        const rootId =
+          this.#roots.get(n.workRequestId) ??
+          this.#stack?.list.get(n.workRequestId)?.rootId ??
+          null;
+        return {
+          result:
+            this.#results.get(n.workRequestId) ??
+            this.#stack?.list.get(n.workRequestId)?.result ??
+            (n.urgency === 'critical' ? 'failure' : 'success'),
+          rootId: rootId === n.workRequestId ? null : rootId,
+        };
+      },
+    });
+  }
+
+  get connection(): ConnectionState {
+    return { ...this.#state };
+  }
+
+  /** The router of the active server, to watch what the app starts; undefined when signed out. */
+  get router(): CompletionRouter | undefined {
+    return this.#stack?.router;
+  }
+
+  get watchList(): WatchList | undefined {
+    return this.#stack?.list;
+  }
+
+  async start(): Promise<void> {
+    await this.settings.load();
+    await this.sync();
+  }
+
+  /** Brings the watcher in line with the active profile and its token. */
+  sync(): Promise<void> {
+    this.#switching = this.#switching.then(() => this.#sync()).catch(() => undefined);
+    return this.#switching;
+  }
+
+  async #sync(): Promise<void> {
+    const profile = this.#session.activeProfile();
+    const token = profile ? await this.#session.tokens.get(profile.id) : undefined;
+    const key = profile && token ? `${profile.id}|${profile.apiUrl}|${profile.scope}|${token}` : '';
+    if (key === (this.#stack?.key ?? '')) return;
+    await this.#stopStack();
+    if (!profile || !token) {
+      this.#setState({
+        serverId: profile?.id ?? null,
+        status: 'signed-out',
+        nextAttemptAt: null,
+        error: null,
+      });
+      return;
+    }
+    const settings = this.settings.get();
+    const list = new WatchList(join(this.#dataDir, `watch-${profile.id}.json`));
+    await list.load();
+    if (list.mode !== settings.mode || list.workspaces.join() !== settings.workspaces.join()) {
+      await list.setMode(settings.mode, settings.workspaces);
+    }
+    const client = this.#session.client();
+    const routerOptions: CompletionRouterOptions = {
+      client,
+      watchList: list,
+      notifier: this.gate,
+      siteUrl: client.http.siteUrl,
+      openExternal: this.#openExternal,
+    };
+    const hook = hookOf(settings);
+    if (hook) routerOptions.commandHook = hook;
+    const router = new CompletionRouter(routerOptions);
+    const profileId = profile.id;
+    const watcher = new CompletionWatcher({
+      apiUrl: profile.apiUrl,
+      // Read on each attempt, so a token stored later is picked up.
+      getToken: () => this.#session.tokens.get(profileId),
+      resume: new ResumeFile(join(this.#dataDir, `resume-${profile.id}.json`)),
+      onCompletion: (event) => this.#completed(router, list, event),
+    });
+    router.attach(watcher);
+    router.on('changed', (c) => {
+      this.#roots.set(c.workRequestId, c.rootId);
+      this.#emit('workRequests.changed', { ids: [...new Set([c.workRequestId, c.rootId])] });
+    });
+    router.on('open', (id) => {
+      this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
+    });
+    router.on('retry', (id) => {
+      void client.workRequestRetry(id).then(
+        (wr) => {
+          this.#emit('workRequests.changed', { ids: [id, wr.id] });
+        },
+        // A failed retry from a notification has no request to answer; the list shows it.
+        () => undefined,
+      );
+    });
+    list.on('changed', (data) => {
+      this.#emit('watch.changed', { workRequestIds: data.items.map((i) => i.id) });
+    });
+    watcher.on('state', (state) => {
+      this.#fromWatcher(profileId, state);
+    });
+    this.#stack = { key, profileId, watcher, router, list, routerOptions };
+    watcher.setNetworkAvailable(this.#online);
+    await watcher.start();
+  }
+
+  async #completed(
+    router: CompletionRouter,
+    list: WatchList,
+    event: CompletionEvent,
+  ): Promise<void> {
+    this.#results.set(event.workRequestId, event.result);
+    if (this.#results.size > 1000) {
+      const oldest = this.#results.keys().next().value;
+      if (oldest !== undefined) this.#results.delete(oldest);
+    }
+    await router.handleCompletion(event);
+    const item = list.get(event.workRequestId);
+    const root = this.#roots.get(event.workRequestId) ?? item?.rootId ?? null;
+    this.#emit('workRequest.completed', {
+      workRequestId: event.workRequestId,
+      completedAt: event.completedAt,
+      result: event.result,
+      workspace: item?.workspace ?? null,
+      workflowRoot: root === event.workRequestId ? null : root,
+    });
+  }
+
+  #fromWatcher(serverId: string, state: WatcherState): void {
+    const at = (ms: number): string => new Date(ms).toISOString();
+    switch (state.state) {
+      case 'idle':
+      case 'connecting':
+        this.#setState({ serverId, status: 'connecting', nextAttemptAt: null, error: null });
+        return;
+      case 'connected':
+        this.#setState(
+          { serverId, status: 'connected', nextAttemptAt: null, error: null },
+          at(state.since),
+        );
+        return;
+      case 'reconnecting':
+        this.#setState({
+          serverId,
+          status: 'reconnecting',
+          nextAttemptAt: at(state.nextAttemptAt),
+          error: state.error,
+        });
+        return;
+      case 'offline':
+        this.#setState(
+          { serverId, status: 'offline', nextAttemptAt: null, error: null },
+          at(state.since),
+        );
+        return;
+      case 'signed-out':
+        this.#setState({ serverId, status: 'signed-out', nextAttemptAt: null, error: state.error });
+        return;
+      case 'stopped':
+        this.#setState({ serverId, status: 'offline', nextAttemptAt: null, error: state.error });
+        return;
+    }
+  }
+
+  #setState(next: Omit<ConnectionState, 'since'>, since?: string): void {
+    const same =
+      next.status === this.#state.status &&
+      next.serverId === this.#state.serverId &&
+      next.nextAttemptAt === this.#state.nextAttemptAt;
+    if (same) return;
+    this.#state = { ...next, since: since ?? new Date().toISOString() };
+    this.#emit('connection.state', this.connection);
+  }
+
+  async #stopStack(): Promise<void> {
+    const stack = this.#stack;
+    if (!stack) return;
+    this.#stack = undefined;
+    stack.router.detach();
+    stack.router.removeAllListeners();
+    stack.list.removeAllListeners();
+    await stack.watcher.stop();
+    stack.watcher.removeAllListeners();
+  }
+
+  setNetworkAvailable(online: boolean): void {
+    this.#online = online;
+    this.#stack?.watcher.setNetworkAvailable(online);
+  }
+
+  /** Watches what the app just started (never fails the request that started it). */
+  async started(workRequest: WorkRequestResponse): Promise<void> {
+    try {
+      await this.#stack?.router.started(workRequest);
+    } catch {
+      // The work request exists; a watch-list write failure must not turn that into an error.
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#switching;
+    await this.#stopStack();
+  }
+
+  handlers(): Handlers {
+    const needList = (): WatchList => {
+      const list = this.#stack?.list;
+      if (!list) throw new DebusineError('auth', 'Sign in to a server to watch work requests.');
+      return list;
+    };
+    return {
+      'connection.get': () => Promise.resolve(this.connection),
+      'watch.list': () => Promise.resolve(this.#stack?.list.data.items.map(entryOf) ?? []),
+      'watch.add': async ({ workRequestId, label }) => {
+        const list = needList();
+        const router = this.#stack?.router;
+        if (router) await router.watch(workRequestId);
+        if (label !== null) {
+          const item = list.get(workRequestId);
+          if (item) {
+            await list.describe(workRequestId, {
+              label,
+              taskType: item.taskType ?? '',
+              workspace: item.workspace ?? '',
+              rootId: item.rootId,
+            });
+          }
+        }
+        const item = list.get(workRequestId);
+        if (!item) throw new DebusineError('internal', 'The watch list lost the entry');
+        return entryOf(item);
+      },
+      'watch.remove': async ({ workRequestId }) => {
+        await needList().remove(workRequestId);
+        return undefined;
+      },
+      'notifications.getSettings': () => Promise.resolve(this.settings.get()),
+      'notifications.setSettings': async (changes) => {
+        const next = await this.settings.update(changes);
+        const stack = this.#stack;
+        if (stack) {
+          await stack.list.setMode(next.mode, next.workspaces);
+          // The router reads its options object on every completion, so the hook applies at once.
+          const hook = hookOf(next);
+          if (hook) stack.routerOptions.commandHook = hook;
+          else delete stack.routerOptions.commandHook;
+        }
+        return next;
+      },
+      'notifications.recent': () => Promise.resolve([...this.gate.recent]),
+    };
+  }
+}

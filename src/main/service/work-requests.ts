@@ -1,0 +1,203 @@
+/**
+ * Issue 4, work requests and workflows: DebusineClient calls, the paged listing with opaque
+ * cursors (the server's next URL stays in main), the "needs me" list, and automatic
+ * watching of everything the app starts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServiceHandlers } from '../bridge/dispatch';
+import type { EmitEvent } from '../bridge/event-outbox';
+import {
+  paginatedSchema,
+  workRequestResponseSchema,
+  type WorkRequestResponse,
+} from '../../shared/models';
+import { DebusineError } from '../../shared/errors';
+import type { SessionProvider } from './session';
+
+type Handlers = Pick<
+  ServiceHandlers,
+  | 'workRequests.list'
+  | 'workRequests.page'
+  | 'workRequests.needsMe'
+  | 'workRequests.get'
+  | 'workRequests.create'
+  | 'workRequests.retry'
+  | 'workRequests.abort'
+  | 'workRequests.setPriority'
+  | 'workRequests.unblock'
+  | 'workRequests.confirm'
+  | 'workRequests.externalDebsignGet'
+  | 'workRequests.externalDebsignComplete'
+  | 'workflows.create'
+>;
+
+export interface WorkRequestDeps {
+  session: SessionProvider;
+  emit: EmitEvent;
+  /** Watches what the app started (CompletionRouter.started through the watch service). */
+  started: (workRequest: WorkRequestResponse) => Promise<void>;
+}
+
+/** Wait tasks that wait for a person. */
+const NEEDS_INPUT_TASKS = new Set(['externaldebsign', 'confirm']);
+const NEEDS_ME_SCAN = 500;
+const MAX_CURSORS = 2000;
+
+interface Cursor {
+  serverId: string;
+  url: string;
+  /** Filters the client applies itself (servers that ignore the query). */
+  filter: (wr: WorkRequestResponse) => boolean;
+}
+
+export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
+  const { session, emit } = deps;
+  const cursors = new Map<string, Cursor>();
+  const client = () => session.client();
+  const changed = (...ids: number[]): void => {
+    emit('workRequests.changed', { ids: [...new Set(ids)] });
+  };
+  const start = async (wr: WorkRequestResponse): Promise<WorkRequestResponse> => {
+    await deps.started(wr);
+    changed(wr.id);
+    return wr;
+  };
+
+  const page: Handlers['workRequests.page'] = async (args) => {
+    const c = client();
+    const serverId = session.active()?.id ?? '';
+    let cursor: Cursor;
+    if (args?.cursor) {
+      const found = cursors.get(args.cursor);
+      if (found?.serverId !== serverId) {
+        throw new DebusineError(
+          'validation',
+          'This list position has expired: load the list again',
+          {
+            rule: 'cursor',
+          },
+        );
+      }
+      cursor = found;
+    } else {
+      const revision = await c.serverRevision();
+      const filters = args ?? {};
+      const ids = filters.ids ? new Set(filters.ids) : undefined;
+      if (filters.rootOnly && !revision.features.workRequestFilters) {
+        throw new DebusineError('unsupported', 'This server cannot list workflow roots only', {
+          operation: 'workRequests.page',
+        });
+      }
+      cursor = {
+        serverId,
+        url: c.http.url('/work-request/', {
+          query: {
+            status: filters.status,
+            task_type: filters.taskType,
+            root_only: filters.rootOnly ? 'true' : undefined,
+            ids: filters.ids?.join(','),
+          },
+        }),
+        // Earlier servers ignore the filters; the page is filtered here (it may come out short).
+        filter: revision.features.workRequestFilters
+          ? () => true
+          : (wr) =>
+              (filters.status === undefined || wr.status === filters.status) &&
+              (filters.taskType === undefined || wr.task_type === filters.taskType) &&
+              (ids === undefined || ids.has(wr.id)),
+      };
+    }
+    const result = await c.http.request({
+      operation: 'workRequestIter',
+      method: 'GET',
+      path: cursor.url,
+      schema: paginatedSchema(workRequestResponseSchema),
+    });
+    let nextCursor: string | null = null;
+    if (result.next) {
+      // The token only ever goes to the configured server, whatever host `next` names.
+      const api = new URL(c.apiUrl);
+      const next = new URL(result.next, api);
+      const url = new URL(next.pathname + next.search, api.origin).toString();
+      nextCursor = randomUUID();
+      cursors.set(nextCursor, { ...cursor, url });
+      if (cursors.size > MAX_CURSORS) {
+        const oldest = cursors.keys().next().value;
+        if (oldest !== undefined) cursors.delete(oldest);
+      }
+    }
+    return { items: result.results.filter(cursor.filter), nextCursor };
+  };
+
+  const scan = async (filters: { status: string; taskType?: string }) => {
+    const out: WorkRequestResponse[] = [];
+    let seen = 0;
+    for await (const wr of client().workRequestIter(filters)) {
+      out.push(wr);
+      if (++seen >= NEEDS_ME_SCAN) break;
+    }
+    return out;
+  };
+
+  return {
+    'workRequests.list': async (args) => {
+      const { limit = 50, ...filters } = args ?? {};
+      const out: WorkRequestResponse[] = [];
+      for await (const item of client().workRequestIter(filters)) {
+        out.push(item);
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+    'workRequests.page': page,
+    'workRequests.needsMe': async () => {
+      const waiting = (await scan({ status: 'running', taskType: 'Wait' })).filter((wr) =>
+        NEEDS_INPUT_TASKS.has(wr.task_name),
+      );
+      // Only current servers say how a blocked step unblocks; elsewhere it is not detectable.
+      const blocked = (await scan({ status: 'blocked' })).filter(
+        (wr) => (wr as Record<string, unknown>).unblock_strategy === 'manual',
+      );
+      return [...waiting, ...blocked].sort(
+        (a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id,
+      );
+    },
+    'workRequests.get': async ({ id }) => await client().workRequestGet(id),
+    'workRequests.create': async (request) => start(await client().workRequestCreate(request)),
+    'workRequests.retry': async ({ id }) => {
+      const wr = await client().workRequestRetry(id);
+      changed(id);
+      return start(wr);
+    },
+    'workRequests.abort': async ({ id }) => {
+      const wr = await client().workRequestAbort(id);
+      changed(id);
+      return wr;
+    },
+    'workRequests.setPriority': async ({ id, priorityAdjustment }) => {
+      const wr = await client().workRequestUpdate(id, priorityAdjustment);
+      changed(id);
+      return wr;
+    },
+    'workRequests.unblock': async ({ id, ...request }) => {
+      const wr = await client().workRequestUnblock(id, request);
+      changed(id);
+      return wr;
+    },
+    'workRequests.confirm': async ({ id, ...request }) => {
+      const wr = await client().workRequestConfirm(id, request);
+      changed(id);
+      return wr;
+    },
+    'workRequests.externalDebsignGet': async ({ id }) =>
+      await client().workRequestExternalDebsignGet(id),
+    'workRequests.externalDebsignComplete': async ({ id, signedArtifactId }) => {
+      const wr = await client().workRequestExternalDebsignComplete(id, {
+        signed_artifact: signedArtifactId,
+      });
+      changed(id);
+      return wr;
+    },
+    'workflows.create': async (request) => start(await client().workflowCreate(request)),
+  };
+}
