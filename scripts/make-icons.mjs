@@ -70,8 +70,13 @@ const GREY = [110, 118, 129];
 const GREEN = [26, 127, 55];
 const RED = [209, 36, 47];
 const BLUE = [9, 105, 218];
+const AMBER = [154, 103, 0];
 const shapes = {
   idle: (x, y) => (r(x, y) < 0.42 && r(x, y) > 0.28 ? GREY : null),
+  // A ring with a gap at the top right: the usual "in progress" spinner.
+  running: (x, y) => (r(x, y) < 0.42 && r(x, y) > 0.27 && !(x > 0.5 && y < 0.5) ? BLUE : null),
+  // A diamond: something waits for the user.
+  'needs-input': (x, y) => (Math.abs(x - 0.5) + Math.abs(y - 0.5) < 0.4 ? AMBER : null),
   ok: (x, y) => (r(x, y) < 0.42 ? GREEN : null),
   failed: (x, y) => (y > 0.12 && y < 0.88 && Math.abs(x - 0.5) < (y - 0.12) * 0.55 ? RED : null),
   offline: (x, y) => {

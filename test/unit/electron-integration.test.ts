@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { deepLinkFromArgv, parseDeepLink } from '../../src/main/app/deep-links';
-import { acknowledge, INITIAL_TRAY, reduceTray } from '../../src/main/app/tray-state';
+import {
+  acknowledge,
+  INITIAL_TRAY,
+  trayMenuTemplate,
+  trayView,
+  updateTray,
+  type TraySnapshot,
+} from '../../src/main/app/tray-state';
+import type { WatchEntry } from '../../src/shared/contract';
 import { fitToDisplays, parseWindowState } from '../../src/main/app/window-state';
-import type { EventMessage } from '../../src/main/bridge/event-outbox';
 
 describe('deep links', () => {
   it.each([
@@ -44,27 +51,69 @@ describe('deep links', () => {
   });
 });
 
-describe('the tray state', () => {
-  const completed = (result: string): EventMessage => ({
-    event: 'workRequest.completed',
-    payload: { workRequestId: 1, completedAt: '', result, workspace: null, workflowRoot: null },
+describe('the tray', () => {
+  const entry = (id: number, status: string, result = ''): WatchEntry => ({
+    workRequestId: id,
+    label: 'noop',
+    addedAt: '2026-11-21T12:00:00Z',
+    lastStatus: status,
+    lastResult: result,
+    source: 'started',
+    taskType: 'Worker',
+    workspace: 'System',
+    rootId: null,
   });
-  const connection = (status: string): EventMessage =>
-    ({
-      event: 'connection.state',
-      payload: { serverId: null, status, since: '', error: null },
-    }) as EventMessage;
+  const snap = (watched: WatchEntry[], extra: Partial<TraySnapshot> = {}): TraySnapshot => ({
+    online: true,
+    signedIn: true,
+    watched,
+    needsInput: 0,
+    ...extra,
+  });
 
-  it('shows failures until the window is seen, and offline above all', () => {
-    let m = reduceTray(INITIAL_TRAY, completed('success'));
-    expect(m.state).toBe('ok');
-    m = reduceTray(m, completed('failure'));
-    expect(m.state).toBe('failed');
-    m = reduceTray(m, connection('offline'));
-    expect(m.state).toBe('offline');
-    m = reduceTray(m, connection('online'));
-    expect(m.state).toBe('failed');
-    expect(acknowledge(m).state).toBe('ok');
+  it('says running, then all good, with counts', () => {
+    let m = updateTray(INITIAL_TRAY, snap([entry(1, 'running'), entry(2, 'pending')]));
+    expect(trayView(m)).toMatchObject({ state: 'running', counts: { running: 2, failed: 0 } });
+    m = updateTray(m, snap([entry(1, 'completed', 'success'), entry(2, 'completed', 'success')]));
+    expect(trayView(m).state).toBe('ok');
+    expect(trayView(updateTray(INITIAL_TRAY, snap([]))).state).toBe('idle');
+  });
+
+  it('shows a new failure until the window is seen, and offline above everything', () => {
+    let m = updateTray(INITIAL_TRAY, snap([entry(1, 'running')]));
+    m = updateTray(m, snap([entry(1, 'completed', 'failure')]));
+    expect(trayView(m)).toMatchObject({ state: 'failed', counts: { failed: 1 } });
+    expect(trayView(m).tooltip).toContain('1 failed');
+    m = updateTray(m, snap([entry(1, 'completed', 'failure')], { online: false }));
+    expect(trayView(m).state).toBe('offline');
+    m = updateTray(acknowledge(m), snap([entry(1, 'completed', 'failure')]));
+    // Seen once, the same failure does not come back on the next snapshot.
+    expect(trayView(m).state).toBe('ok');
+  });
+
+  it('puts steps waiting for the user before running ones', () => {
+    const m = updateTray(INITIAL_TRAY, snap([entry(1, 'running')], { needsInput: 2 }));
+    expect(trayView(m)).toMatchObject({ state: 'needs-input', counts: { needsInput: 2 } });
+    expect(trayView(updateTray(INITIAL_TRAY, snap([], { signedIn: false }))).state).toBe('idle');
+  });
+
+  it('lists the watched work requests in its menu, each opening its page', () => {
+    const opened: number[] = [];
+    const view = trayView(
+      updateTray(INITIAL_TRAY, snap([entry(7, 'running'), entry(9, 'completed', 'success')])),
+    );
+    const menu = trayMenuTemplate(view, {
+      showWindow: () => undefined,
+      quit: () => undefined,
+      openWorkRequest: (id) => opened.push(id),
+    });
+    const labels = menu.map((item) => item.label);
+    expect(labels[0]).toBe('1 running · 0 failed · 0 waiting for you');
+    expect(labels).toContain('#9 noop: success');
+    expect(labels).toContain('#7 noop: running');
+    const item = menu.find((i) => i.label === '#7 noop: running');
+    (item?.click as (() => void) | undefined)?.();
+    expect(opened).toEqual([7]);
   });
 });
 

@@ -20,7 +20,7 @@ import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
 import { createTray, installMenu, type TrayHandle } from './shell-integration';
-import { acknowledge, INITIAL_TRAY, reduceTray } from './tray-state';
+import { acknowledge, INITIAL_TRAY, trayView, updateTray } from './tray-state';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 
@@ -122,7 +122,7 @@ async function start(): Promise<void> {
     });
     win.on('focus', () => {
       trayModel = acknowledge(trayModel);
-      tray?.show(trayModel.state);
+      tray?.show(trayView(trayModel));
     });
     win.on('close', () => {
       const bounds = win.getNormalBounds();
@@ -138,11 +138,42 @@ async function start(): Promise<void> {
     return win;
   }
 
-  // Native notifications come from the service (CompletionRouter → ElectronNotifier);
-  // the tray only folds the events into its state.
+  // Native notifications come from the service (CompletionRouter → ElectronNotifier). The
+  // tray shows a snapshot (watch list, steps waiting for the user, connection) that is
+  // refreshed, at most a few times a second, when an event says something changed.
+  let connection = await service.handlers['connection.get'](undefined);
+  let refreshing: NodeJS.Timeout | undefined;
+  const refreshTray = (): void => {
+    clearTimeout(refreshing);
+    refreshing = setTimeout(() => {
+      void (async () => {
+        const signedIn = connection.status !== 'signed-out';
+        const [watched, waiting] = await Promise.all([
+          service.handlers['watch.list'](undefined).catch(() => []),
+          signedIn ? service.handlers['workRequests.needsMe'](undefined).catch(() => []) : [],
+        ]);
+        trayModel = updateTray(trayModel, {
+          online: connection.status !== 'offline',
+          signedIn,
+          watched,
+          needsInput: waiting.length,
+        });
+        tray?.show(trayView(trayModel));
+      })();
+    }, 300);
+  };
+  const TRAY_EVENTS = new Set([
+    'connection.state',
+    'session.changed',
+    'watch.changed',
+    'workRequest.completed',
+    'workRequests.changed',
+  ]);
   hub.listen((message: EventMessage) => {
-    trayModel = reduceTray(trayModel, message);
-    tray?.show(trayModel.state);
+    if (message.event === 'connection.state') {
+      connection = message.payload as EventMessage<'connection.state'>['payload'];
+    }
+    if (TRAY_EVENTS.has(message.event)) refreshTray();
   });
 
   const actions = {
@@ -150,10 +181,14 @@ async function start(): Promise<void> {
     quit: () => {
       app.quit();
     },
+    openWorkRequest: (id: number) => {
+      navigate({ kind: 'work-request', id, origin: null });
+    },
   };
   installMenu(actions, !app.isPackaged);
   tray = createTray(resources, actions);
-  tray?.show(trayModel.state);
+  tray?.show(trayView(trayModel));
+  refreshTray();
 
   mainWindow = openWindow();
   navigate(deepLinkFromArgv(process.argv.slice(1)));
@@ -169,6 +204,7 @@ async function start(): Promise<void> {
   app.on('activate', showWindow);
   app.on('before-quit', () => {
     tray?.destroy();
+    clearTimeout(refreshing);
     clearInterval(onlinePoll);
     void service.close();
   });

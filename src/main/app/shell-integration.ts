@@ -12,11 +12,13 @@ import {
   type MenuItemConstructorOptions,
 } from 'electron';
 import type { EventMessage } from '../bridge/event-outbox';
-import { TRAY_TOOLTIPS, type TrayState } from './tray-state';
+import { trayMenuTemplate, type TrayState, type TrayView } from './tray-state';
 
 export interface ShellActions {
   readonly showWindow: () => void;
   readonly quit: () => void;
+  /** Shows a work request's page in the window (tray menu items). */
+  readonly openWorkRequest?: (id: number) => void;
 }
 
 export function menuTemplate(actions: ShellActions, dev: boolean): MenuItemConstructorOptions[] {
@@ -61,7 +63,7 @@ export function trayIconPath(resources: string, state: TrayState): string {
 }
 
 export interface TrayHandle {
-  show(state: TrayState): void;
+  show(view: TrayView): void;
   destroy(): void;
 }
 
@@ -73,19 +75,18 @@ export function createTray(resources: string, actions: ShellActions): TrayHandle
   } catch {
     return null;
   }
-  // On Linux `click` is unreliable; the context menu is what always works.
-  tray.setContextMenu(
-    Menu.buildFromTemplate([
-      { label: 'Show Debusine Desktop', click: actions.showWindow },
-      { type: 'separator' },
-      { label: 'Quit', click: actions.quit },
-    ]),
-  );
+  // On Linux `click` is unreliable and a changed menu must be set again: the context menu is
+  // rebuilt on every update, and it is what always works.
   tray.on('click', actions.showWindow);
+  let shown: TrayState | null = null;
   return {
-    show(state) {
-      tray.setImage(nativeImage.createFromPath(trayIconPath(resources, state)));
-      tray.setToolTip(TRAY_TOOLTIPS[state]);
+    show(view) {
+      if (view.state !== shown) {
+        tray.setImage(nativeImage.createFromPath(trayIconPath(resources, view.state)));
+        shown = view.state;
+      }
+      tray.setToolTip(view.tooltip);
+      tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(view, actions)));
     },
     destroy() {
       tray.destroy();

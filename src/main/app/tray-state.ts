@@ -1,54 +1,145 @@
 /**
- * The aggregate state the tray icon shows, folded from main's events. Icons differ in
- * shape as well as colour (peers.md: colour alone is not enough).
+ * The aggregate state the tray icon shows: offline, failed, needs input, running, all good
+ * (or idle before anything is known). It is computed from a snapshot (the watch list, the
+ * steps waiting for the user, the connection) that main refreshes on its events, plus the
+ * failures the user has not looked at yet. Icons differ in shape as well as colour
+ * (peers.md: colour alone is not enough), and the tooltip and menu carry the counts.
  */
-import type { EventMessage } from '../bridge/event-outbox';
+import type { MenuItemConstructorOptions } from 'electron';
+import type { WatchEntry } from '../../shared/contract';
 
-export type TrayState = 'idle' | 'ok' | 'failed' | 'offline';
+export type TrayState = 'idle' | 'ok' | 'running' | 'needs-input' | 'failed' | 'offline';
 
 const FAILED_RESULTS = new Set(['failure', 'error', 'temporary failure']);
+const ACTIVE_STATUSES = new Set(['pending', 'running', 'blocked']);
 
-export interface TrayModel {
-  state: TrayState;
-  /** Failures seen since the user last looked at the window. */
-  unseenFailures: number;
+export interface TraySnapshot {
   online: boolean;
+  signedIn: boolean;
+  watched: readonly WatchEntry[];
+  /** Steps waiting for the user's input or signature. */
+  needsInput: number;
 }
 
-export const INITIAL_TRAY: TrayModel = { state: 'idle', unseenFailures: 0, online: true };
+export interface TrayModel {
+  snapshot: TraySnapshot;
+  /** Watched work requests that failed since the user last looked at the window. */
+  unseenFailures: ReadonlySet<number>;
+}
 
-export function reduceTray(model: TrayModel, message: EventMessage): TrayModel {
-  let next: TrayModel;
-  if (message.event === 'connection.state') {
-    const { status } = message.payload as EventMessage<'connection.state'>['payload'];
-    // Only a real outage counts: reconnecting after a blip is not "offline" yet.
-    next = { ...model, online: status !== 'offline' };
-  } else if (message.event === 'workRequest.completed') {
-    const { result } = message.payload as EventMessage<'workRequest.completed'>['payload'];
-    next = FAILED_RESULTS.has(result)
-      ? { ...model, unseenFailures: model.unseenFailures + 1 }
-      : { ...model, state: model.state === 'idle' ? 'ok' : model.state };
-  } else {
-    return model;
+export const INITIAL_TRAY: TrayModel = {
+  snapshot: { online: true, signedIn: false, watched: [], needsInput: 0 },
+  unseenFailures: new Set(),
+};
+
+export interface TrayItem {
+  workRequestId: number;
+  label: string;
+}
+
+export interface TrayView {
+  state: TrayState;
+  tooltip: string;
+  counts: { running: number; failed: number; needsInput: number };
+  /** The watched work requests, for the tray's menu (newest first). */
+  items: TrayItem[];
+}
+
+function isFailed(entry: WatchEntry): boolean {
+  return entry.lastStatus === 'completed' && FAILED_RESULTS.has(entry.lastResult ?? '');
+}
+
+/** A new snapshot: newly failed watched items count as unseen failures. */
+export function updateTray(model: TrayModel, snapshot: TraySnapshot): TrayModel {
+  const before = new Map(model.snapshot.watched.map((e) => [e.workRequestId, e]));
+  const unseen = new Set(
+    [...model.unseenFailures].filter((id) => snapshot.watched.some((e) => e.workRequestId === id)),
+  );
+  for (const entry of snapshot.watched) {
+    const previous = before.get(entry.workRequestId);
+    if (isFailed(entry) && !(previous && isFailed(previous))) unseen.add(entry.workRequestId);
   }
-  return { ...next, state: stateOf(next, next.state) };
+  return { snapshot, unseenFailures: unseen };
 }
 
 /** The window was shown: failures count as seen. */
 export function acknowledge(model: TrayModel): TrayModel {
-  const next = { ...model, unseenFailures: 0 };
-  return { ...next, state: stateOf(next, model.state === 'failed' ? 'ok' : model.state) };
+  return { ...model, unseenFailures: new Set() };
 }
 
-function stateOf(model: TrayModel, previous: TrayState): TrayState {
-  if (!model.online) return 'offline';
-  if (model.unseenFailures > 0) return 'failed';
-  return previous === 'offline' || previous === 'failed' ? 'ok' : previous;
+function describe(entry: WatchEntry): string {
+  const what = entry.label ?? `Work request ${String(entry.workRequestId)}`;
+  const status =
+    entry.lastStatus === 'completed'
+      ? (entry.lastResult ?? 'completed')
+      : (entry.lastStatus ?? 'unknown');
+  return `#${String(entry.workRequestId)} ${what}: ${status}`;
 }
 
-export const TRAY_TOOLTIPS: Record<TrayState, string> = {
-  idle: 'Debusine Desktop',
-  ok: 'Debusine Desktop: all good',
-  failed: 'Debusine Desktop: a work request failed',
-  offline: 'Debusine Desktop: offline',
-};
+export function trayView(model: TrayModel): TrayView {
+  const { snapshot } = model;
+  const running = snapshot.watched.filter((e) => ACTIVE_STATUSES.has(e.lastStatus ?? '')).length;
+  const failed = model.unseenFailures.size;
+  const counts = { running, failed, needsInput: snapshot.needsInput };
+  let state: TrayState;
+  let tooltip: string;
+  if (!snapshot.online) {
+    state = 'offline';
+    tooltip = 'Debusine Desktop: offline';
+  } else if (!snapshot.signedIn) {
+    state = 'idle';
+    tooltip = 'Debusine Desktop: not signed in';
+  } else if (failed > 0) {
+    state = 'failed';
+    tooltip = `Debusine Desktop: ${String(failed)} failed`;
+  } else if (snapshot.needsInput > 0) {
+    state = 'needs-input';
+    tooltip = `Debusine Desktop: ${String(snapshot.needsInput)} waiting for you`;
+  } else if (running > 0) {
+    state = 'running';
+    tooltip = `Debusine Desktop: ${String(running)} running`;
+  } else {
+    state = snapshot.watched.length > 0 ? 'ok' : 'idle';
+    tooltip = 'Debusine Desktop: all good';
+  }
+  const items = [...snapshot.watched]
+    .sort((a, b) => b.workRequestId - a.workRequestId)
+    .slice(0, 15)
+    .map((e) => ({ workRequestId: e.workRequestId, label: describe(e) }));
+  return { state, tooltip, counts, items };
+}
+
+export interface TrayActions {
+  readonly showWindow: () => void;
+  readonly quit: () => void;
+  readonly openWorkRequest?: (id: number) => void;
+}
+
+/** The tray's menu: the counts, the watched work requests, and the window. */
+export function trayMenuTemplate(
+  view: TrayView,
+  actions: TrayActions,
+): MenuItemConstructorOptions[] {
+  const { running, failed, needsInput } = view.counts;
+  const summary = `${String(running)} running · ${String(failed)} failed · ${String(needsInput)} waiting for you`;
+  const open = actions.openWorkRequest;
+  return [
+    { label: summary, enabled: false },
+    { type: 'separator' },
+    ...(view.items.length > 0
+      ? view.items.map((item): MenuItemConstructorOptions => ({
+          label: item.label,
+          ...(open
+            ? {
+                click: () => {
+                  open(item.workRequestId);
+                },
+              }
+            : { enabled: false }),
+        }))
+      : [{ label: 'Nothing watched yet', enabled: false }]),
+    { type: 'separator' },
+    { label: 'Show Debusine Desktop', click: actions.showWindow },
+    { label: 'Quit', click: actions.quit },
+  ];
+}
