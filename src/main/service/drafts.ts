@@ -24,7 +24,7 @@ import type {
   LocalArtifactDraft,
   LocalArtifactProblem,
 } from '../../shared/contract';
-import { DebusineError, serializeError } from '../../shared/errors';
+import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
 import type { StagedFiles } from './staged-files';
 
 type Handlers = Pick<
@@ -47,8 +47,19 @@ export interface Draft {
   excludedNames: string[];
 }
 
+function isSerialized(value: unknown): value is SerializedError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !(value instanceof Error) &&
+    typeof (value as { message?: unknown }).message === 'string' &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
+}
+
+/** Problems from a thrown error, or from one detection already serialised. */
 function problemsOf(error: unknown): LocalArtifactProblem[] {
-  const e = serializeError(error);
+  const e = isSerialized(error) ? error : serializeError(error);
   const rule = typeof e.details?.rule === 'string' ? e.details.rule : e.code;
   const file = typeof e.details?.file === 'string' ? basename(e.details.file) : undefined;
   return [{ rule, message: e.message, ...(file !== undefined ? { file } : {}) }];

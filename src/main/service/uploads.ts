@@ -48,9 +48,14 @@ function viewOf(job: StoredJob, draftId: string | null, resumed: boolean): Uploa
       state: done ? ('done' as const) : ('pending' as const),
     };
   });
+  // The file that names the artifact: an upload's .changes before the .dsc it lists, and
+  // so on down to any file.
+  const paths = Object.keys(job.files);
   const main =
-    Object.keys(job.files).find((p) => /\.(changes|dsc|deb|udeb|build)$/.test(p)) ??
-    Object.keys(job.files)[0] ??
+    ['.changes', '.dsc', '.build', '.deb', '.udeb']
+      .map((ending) => paths.find((p) => p.endsWith(ending)))
+      .find((p) => p !== undefined) ??
+    paths[0] ??
     `artifact ${String(job.artifactId)}`;
   return {
     jobId: job.id,
