@@ -27,6 +27,13 @@ export interface UploadFileSpec {
   signal?: AbortSignal;
   /** Bytes the server has or that are in flight; may go down after a failed chunk. */
   onBytes?: (bytes: number) => void;
+  /**
+   * Where to start without asking the server first: 0 for a file that an artifact just
+   * created lists in files_to_upload (nothing of it can be stored yet). The probe costs one
+   * request per file, which is most of the time of many small files. After a failure the
+   * server is asked again.
+   */
+  startAt?: number;
 }
 
 /** `Range: bytes=0-N`, where N is the count of bytes stored (not an inclusive end). */
@@ -103,7 +110,7 @@ export async function uploadFile(
   const where = `${spec.pathInArtifact} (artifact ${String(spec.artifactId)})`;
   let restarts = 0;
   let failures = 0;
-  let offset: number | undefined;
+  let offset: number | undefined = spec.startAt;
 
   const fail = async (error: unknown): Promise<void> => {
     const mapped = networkError('uploadFile', http.url('/'), error);

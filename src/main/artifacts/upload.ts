@@ -47,6 +47,8 @@ export interface UploadFilesOptions extends TransferOptions {
   baseDirectory?: string;
   /** Called after each file the server confirms (the job store records it). */
   onFileDone?: (path: string) => Promise<void>;
+  /** The artifact was just created and lists these files: start at 0, without a probe. */
+  fresh?: boolean;
 }
 
 async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
@@ -114,6 +116,7 @@ export async function uploadFiles(
           ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
           ...(options.retryBaseMs !== undefined ? { retryBaseMs: options.retryBaseMs } : {}),
           ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
+          ...(options.fresh ? { startAt: 0 } : {}),
           onBytes: (bytes) => {
             tracker.update(file.path, bytes);
           },
@@ -177,7 +180,7 @@ export async function uploadArtifact(
       files,
     });
   }
-  const result = await runJob(client, created.id, toUpload, options, job, options.jobStore);
+  const result = await runJob(client, created.id, toUpload, options, job, options.jobStore, true);
   const alreadyThere = artifact.paths().filter((p) => !created.files_to_upload.includes(p));
   return {
     id: created.id,
@@ -196,10 +199,12 @@ async function runJob(
   options: TransferOptions,
   job: UploadJob | undefined,
   store: UploadJobStore | undefined,
+  fresh: boolean,
 ): Promise<{ uploaded: string[]; present: string[] }> {
   try {
     const result = await uploadFiles(client, artifactId, files, {
       ...options,
+      fresh,
       onFileDone: async (path) => {
         if (!job || !store) return;
         job.done.push(path);
@@ -260,7 +265,8 @@ export async function resumeUploads(
       }
       job.state = 'uploading';
       job.error = null;
-      const result = await runJob(client, job.artifactId, pending, options, job, store);
+      // Resumed: the server may hold part of a file, so each file starts with a probe.
+      const result = await runJob(client, job.artifactId, pending, options, job, store, false);
       outcomes.push({ job, result });
     } catch (error) {
       const mapped =
