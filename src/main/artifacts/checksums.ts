@@ -1,10 +1,11 @@
 /**
- * Streaming checksums. Large reads (1 MiB) keep the per-chunk overhead low, so hashing runs
- * near OpenSSL's own speed; nothing holds more than one chunk of a file in memory.
+ * Streaming checksums. Two reused 1 MiB buffers: the next read runs (in libuv's pool) while
+ * the current chunk is hashed, and no buffer is allocated per chunk (a stream's fresh 1 MiB
+ * buffers cost page faults and GC, which made hashing of a 1 GiB file 0.6× OpenSSL's
+ * speed). Nothing holds more than two chunks of a file in memory.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { DebusineError } from '../../shared/errors';
 
 const READ_SIZE = 1024 * 1024;
@@ -21,20 +22,40 @@ export async function hashFile(
 ): Promise<{ size: number; digests: Record<string, string> }> {
   const hashes = algorithms.map((name) => createHash(name));
   let size = 0;
+  let handle: FileHandle | undefined;
+  let pending: Promise<{ bytesRead: number }> | undefined;
   try {
-    const stream = createReadStream(path, { highWaterMark: READ_SIZE, signal });
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      for (const hash of hashes) hash.update(chunk);
+    if (signal?.aborted) throw cancelled(path);
+    handle = await open(path, 'r');
+    let chunk = Buffer.allocUnsafe(READ_SIZE);
+    let spare = Buffer.allocUnsafe(READ_SIZE);
+    pending = handle.read(chunk, 0, READ_SIZE, 0);
+    for (;;) {
+      const { bytesRead } = await pending;
+      pending = undefined;
+      if (bytesRead === 0) break;
+      if (signal?.aborted) throw cancelled(path);
+      size += bytesRead;
+      pending = handle.read(spare, 0, READ_SIZE, size);
+      for (const hash of hashes) hash.update(chunk.subarray(0, bytesRead));
+      [chunk, spare] = [spare, chunk];
     }
   } catch (error) {
     throw fileError(path, error);
+  } finally {
+    // A read still in flight (after an error) must end before the handle closes.
+    await pending?.catch(() => undefined);
+    await handle?.close();
   }
   const digests: Record<string, string> = {};
   algorithms.forEach((name, i) => {
     digests[name] = hashes[i]?.digest('hex') ?? '';
   });
   return { size, digests };
+}
+
+function cancelled(path: string): DebusineError {
+  return new DebusineError('cancelled', `Reading ${path} was cancelled`, { file: path });
 }
 
 export async function sha256File(path: string, signal?: AbortSignal): Promise<FileDigest> {

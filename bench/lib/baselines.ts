@@ -1,0 +1,244 @@
+/**
+ * What the app is measured against: raw HTTP with curl, the Debusine CLI (in the server's
+ * chroot), and OpenSSL.
+ */
+import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import {
+  BENCH_CATEGORY,
+  createArtifactRaw,
+  runCli,
+  uploadUrl,
+  type BenchServer,
+  type FileDecl,
+} from './server';
+
+const exec = promisify(execFile);
+
+/**
+ * One PUT of a whole file (no Content-Range: the server takes it in one request). `-T`
+ * streams the file with a Content-Length (`--data-binary @file` would read it all into
+ * memory first); as `-T` appends the file name to a URL ending in `/`, the path goes in
+ * `--request-target`.
+ */
+async function curlPut(server: BenchServer, url: string, file: string): Promise<void> {
+  const target = new URL(url);
+  const { stdout } = await exec('curl', [
+    '-sS',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}',
+    '-T',
+    file,
+    '-H',
+    `Token: ${server.token}`,
+    '-H',
+    `X-Debusine-Scope: ${server.scope}`,
+    '-H',
+    'Expect:',
+    '--request-target',
+    target.pathname,
+    `${target.origin}/upload`,
+  ]);
+  if (stdout.trim() !== '201') throw new Error(`curl PUT ${url}: HTTP ${stdout.trim()}`);
+}
+
+/** The empty PUT (Content-Range with `*` as its range) that asks what the server holds. */
+async function curlProbe(server: BenchServer, url: string, size: number): Promise<void> {
+  const { stdout } = await exec('curl', [
+    '-sS',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}',
+    '-X',
+    'PUT',
+    '-H',
+    `Token: ${server.token}`,
+    '-H',
+    `X-Debusine-Scope: ${server.scope}`,
+    '-H',
+    `Content-Range: bytes */${String(size)}`,
+    '--data-binary',
+    '',
+    url,
+  ]);
+  if (stdout.trim() !== '206') throw new Error(`curl probe ${url}: HTTP ${stdout.trim()}`);
+}
+
+/**
+ * The file in PUTs of at most `chunk` bytes with Content-Range, as the protocol has
+ * clients do (the 50 MiB bound is Nginx's `client_max_body_size` on real servers).
+ */
+async function curlPutChunked(
+  server: BenchServer,
+  url: string,
+  file: string,
+  size: number,
+  chunk: number,
+): Promise<void> {
+  for (let start = 0; start < size; start += chunk) {
+    const end = Math.min(start + chunk, size) - 1;
+    const { stdout } = await exec(
+      'bash',
+      [
+        '-o',
+        'pipefail',
+        '-c',
+        'dd if="$FILE" bs=1M iflag=skip_bytes,count_bytes skip=$START count=$((END - START + 1)) status=none | ' +
+          'curl -sS -o /dev/null -w "%{http_code}" -X PUT -H "Token: $TOKEN" ' +
+          '-H "X-Debusine-Scope: $SCOPE" -H "Content-Range: bytes $START-$END/$SIZE" ' +
+          '-H "Expect:" --data-binary @- "$URL"',
+      ],
+      {
+        env: {
+          ...process.env,
+          START: String(start),
+          END: String(end),
+          SIZE: String(size),
+          FILE: file,
+          TOKEN: server.token,
+          SCOPE: server.scope,
+          URL: url,
+        },
+      },
+    );
+    const expected = end === size - 1 ? '201' : '200';
+    if (stdout.trim() !== expected) {
+      throw new Error(
+        `curl chunk ${String(start)}-${String(end)} of ${url}: HTTP ${stdout.trim()}`,
+      );
+    }
+  }
+}
+
+export interface CurlUploadOptions {
+  /** Parallel PUTs (files at a time). */
+  parallel: number;
+  /** Probe each file first, as the app and the CLI do. */
+  probe?: boolean;
+  /** Send each file in chunks of this size (with Content-Range) rather than in one PUT. */
+  chunk?: number;
+}
+
+/** Sizes and SHA-256 of files, with one `openssl dgst` for all of them. */
+export async function opensslDeclare(
+  paths: Record<string, string>,
+): Promise<Record<string, { path: string; decl: FileDecl }>> {
+  const entries = Object.entries(paths);
+  const { stdout } = await exec(
+    'openssl',
+    ['dgst', '-sha256', '-r', ...entries.map(([, p]) => p)],
+    {
+      maxBuffer: 64 * 2 ** 20,
+    },
+  );
+  const lines = stdout.trim().split('\n');
+  const out: Record<string, { path: string; decl: FileDecl }> = {};
+  for (const [i, [name, path]] of entries.entries()) {
+    const sha256 = lines[i]?.split(' ')[0];
+    if (!sha256) throw new Error(`openssl gave no digest for ${path}`);
+    out[name] = { path, decl: { size: (await stat(path)).size, sha256 } };
+  }
+  return out;
+}
+
+/**
+ * The raw-HTTP baseline: hash with OpenSSL, create the artifact, then PUT every file it
+ * asks for with curl, `parallel` at a time.
+ */
+export async function curlUpload(
+  server: BenchServer,
+  paths: Record<string, string>,
+  options: CurlUploadOptions,
+): Promise<void> {
+  const files = await opensslDeclare(paths);
+  const decls = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, v.decl]));
+  const { id, filesToUpload } = await createArtifactRaw(server, decls);
+  if (filesToUpload.length !== Object.keys(files).length) {
+    throw new Error(`the server already had some files (deduplicated): data not unique`);
+  }
+  const queue = [...filesToUpload];
+  const worker = async (): Promise<void> => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      const file = files[name];
+      if (!file) throw new Error(`server asked for unknown file ${name}`);
+      const url = uploadUrl(server, id, name);
+      if (options.probe) await curlProbe(server, url, file.decl.size);
+      if (options.chunk)
+        await curlPutChunked(server, url, file.path, file.decl.size, options.chunk);
+      else await curlPut(server, url, file.path);
+    }
+  };
+  await Promise.all(Array.from({ length: options.parallel }, worker));
+}
+
+/** `debusine artifact create --upload …` in the chroot: hashing, creation and upload. */
+export function cliUpload(
+  server: BenchServer,
+  chrootPaths: string[],
+  category = BENCH_CATEGORY,
+): number {
+  const out = runCli(server, [
+    'artifact',
+    'create',
+    '--yaml',
+    '-w',
+    server.workspace,
+    '--upload',
+    ...chrootPaths,
+    '--',
+    category,
+  ]);
+  const match = /artifact_id:\s*(\d+)/.exec(out) ?? /\bid:\s*(\d+)/.exec(out);
+  if (!match?.[1]) throw new Error(`cannot read the artifact id from the CLI's output:\n${out}`);
+  return Number(match[1]);
+}
+
+export function cliImportDsc(server: BenchServer, chrootDsc: string): void {
+  runCli(server, ['artifact', 'import-debian', '-w', server.workspace, chrootDsc]);
+}
+
+export function cliDownload(
+  server: BenchServer,
+  id: number,
+  chrootDir: string,
+  tarball: boolean,
+): void {
+  runCli(server, [
+    'artifact',
+    'download',
+    ...(tarball ? ['--tarball'] : []),
+    '--target-directory',
+    chrootDir,
+    String(id),
+  ]);
+}
+
+export function cliList(server: BenchServer, limit: number): string {
+  return runCli(server, ['work-request', 'list', '--yaml', '--limit', String(limit)]);
+}
+
+export async function curlDownloadExtract(
+  server: BenchServer,
+  url: string,
+  dir: string,
+): Promise<void> {
+  await exec(
+    'bash',
+    ['-o', 'pipefail', '-c', 'curl -sSf -H "Token: $TOKEN" "$URL" | tar -xz -C "$DIR"'],
+    {
+      env: { ...process.env, TOKEN: server.token, URL: url, DIR: dir },
+    },
+  );
+}
+
+export async function curlDownload(server: BenchServer, url: string, file: string): Promise<void> {
+  await exec('curl', ['-sSf', '-H', `Token: ${server.token}`, '-o', file, url]);
+}
+
+export async function opensslSha256(file: string): Promise<void> {
+  await exec('openssl', ['dgst', '-sha256', file]);
+}

@@ -1,0 +1,112 @@
+import { DebusineClient } from '../../src/main/api/client';
+import type { Measurement, Target } from './report';
+import type { BenchServer } from './server';
+import { measure, type Stats } from './stats';
+
+export interface Sizes {
+  bigFile: number;
+  smallFiles: number;
+  smallFileSize: number;
+  origTarball: number;
+  downloadFiles: number;
+  downloadFileSize: number;
+  hashFile: number;
+  workRequests: number;
+  rssUpload: number;
+}
+
+export const FULL: Sizes = {
+  bigFile: 512 * 2 ** 20,
+  smallFiles: 50,
+  smallFileSize: 200_000,
+  origTarball: 40 * 2 ** 20,
+  downloadFiles: 30,
+  downloadFileSize: 2 * 2 ** 20,
+  hashFile: 2 ** 30,
+  workRequests: 2000,
+  rssUpload: 2 ** 30,
+};
+
+export const QUICK: Sizes = {
+  bigFile: 64 * 2 ** 20,
+  smallFiles: 20,
+  smallFileSize: 200_000,
+  origTarball: 8 * 2 ** 20,
+  downloadFiles: 10,
+  downloadFileSize: 2 ** 20,
+  hashFile: 128 * 2 ** 20,
+  workRequests: 500,
+  rssUpload: 128 * 2 ** 20,
+};
+
+export class BenchContext {
+  readonly measurements: Measurement[] = [];
+  readonly targets: Target[] = [];
+  readonly notes: string[] = [];
+  readonly client: DebusineClient;
+
+  constructor(
+    readonly server: BenchServer,
+    readonly runs: number,
+    readonly sizes: Sizes,
+    readonly quick: boolean,
+  ) {
+    this.client = new DebusineClient({
+      apiUrl: server.apiUrl,
+      token: server.token,
+      scope: server.scope,
+    });
+  }
+
+  log(message: string): void {
+    process.stderr.write(`[bench] ${message}\n`);
+  }
+
+  /** Measures one subject of a scenario and records it. */
+  async measure<P>(
+    scenario: string,
+    subject: string,
+    prepare: (index: number) => Promise<P>,
+    run: (prepared: P, index: number) => Promise<void> | void,
+    extra: { bytes?: number; note?: string; runs?: number } = {},
+  ): Promise<Stats> {
+    const stats = await measure(extra.runs ?? this.runs, prepare, run);
+    this.record({ scenario, subject, stats, bytes: extra.bytes, note: extra.note });
+    return stats;
+  }
+
+  record(m: Measurement): void {
+    const { bytes, note, ...rest } = m;
+    this.measurements.push({
+      ...rest,
+      ...(bytes !== undefined ? { bytes } : {}),
+      ...(note !== undefined ? { note } : {}),
+    });
+    const s = m.stats;
+    this.log(
+      `${m.scenario} / ${m.subject}: median ${s.medianMs.toFixed(1)} ms (min ${s.minMs.toFixed(1)}, max ${s.maxMs.toFixed(1)})`,
+    );
+  }
+
+  median(scenario: string, subject: string): number {
+    const m = this.measurements.find((x) => x.scenario === scenario && x.subject === subject);
+    if (!m) throw new Error(`no measurement ${scenario} / ${subject}`);
+    return m.stats.medianMs;
+  }
+
+  /** A target on a ratio or a value: `met` is `value <= max` or `value >= min`. */
+  target(
+    scenario: string,
+    description: string,
+    value: number,
+    bound: { max?: number; min?: number; text: string },
+  ): void {
+    const met =
+      (bound.max === undefined || value <= bound.max) &&
+      (bound.min === undefined || value >= bound.min);
+    this.targets.push({ scenario, description, value, bound: bound.text, met });
+    this.log(
+      `target ${description}: ${value.toFixed(2)} (${bound.text}) ${met ? 'met' : 'MISSED'}`,
+    );
+  }
+}

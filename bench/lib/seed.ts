@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import type { BenchServer } from './server';
+
+/**
+ * Makes sure the server holds at least `count` completed work requests for listing
+ * benchmarks. They are written in bulk through Django's ORM (creating them through the API
+ * would queue thousands of tasks on the sandbox's single worker), marked so that a later
+ * run counts and reuses them.
+ */
+export function seedWorkRequests(server: BenchServer, count: number): number {
+  const script = `
+from django.utils import timezone
+from debusine.db.models import WorkRequest, Workspace
+from django.contrib.auth import get_user_model
+marker = {"debusine-desktop-bench": True}
+have = WorkRequest.objects.filter(dynamic_task_data=marker).count()
+missing = max(0, ${String(count)} - have)
+if missing:
+    ws = Workspace.objects.get(name=${JSON.stringify(server.workspace)}, scope__name=${JSON.stringify(server.scope)})
+    user = get_user_model().objects.get(username="alice")
+    now = timezone.now()
+    WorkRequest.objects.bulk_create([
+        WorkRequest(workspace=ws, created_by=user, task_type="Worker", task_name="noop",
+                    task_data={}, dynamic_task_data=marker, status="completed",
+                    result="success" if i % 7 else "failure", started_at=now, completed_at=now)
+        for i in range(missing)
+    ], batch_size=500)
+print(WorkRequest.objects.count())
+`;
+  const out = execFileSync(
+    'chroot',
+    [
+      '--userspec=debusine-server:debusine-server',
+      server.root,
+      '/usr/bin/env',
+      '-i',
+      'HOME=/var/lib/debusine/server',
+      'LANG=C.UTF-8',
+      'PATH=/usr/bin:/bin',
+      'debusine-admin',
+      'shell',
+      '-c',
+      script,
+    ],
+    { encoding: 'utf8' },
+  );
+  return Number(out.trim().split('\n').pop());
+}

@@ -1,0 +1,244 @@
+/**
+ * Uploads: one big file, many small files, a realistic source package. Each run sends new
+ * content (the server deduplicates by SHA-256 per workspace). Every subject's time covers
+ * the whole job: hashing, creating the artifact, sending the bytes.
+ */
+import { relative, join } from 'node:path';
+import {
+  LocalArtifact,
+  createSourcePackageFromDsc,
+  uploadArtifact,
+} from '../../src/main/artifacts';
+import { cliImportDsc, cliUpload, curlUpload } from '../lib/baselines';
+import { BENCH_CATEGORY } from '../lib/server';
+import type { BenchContext } from '../lib/context';
+import { cleanData, dataDir, makeUnique, writeRandomFile } from '../lib/data';
+import { makeSourcePackage } from '../lib/source-package';
+import { MAX_CHUNK } from '../../src/main/artifacts/upload-file';
+
+function mib(bytes: number): string {
+  return bytes >= 2 ** 20
+    ? `${String(Math.round(bytes / 2 ** 20))} MiB`
+    : `${String(Math.round(bytes / 1000))} kB`;
+}
+
+/** The path the Debusine CLI sees in the chroot. */
+export function inChroot(ctx: BenchContext, hostPath: string): string {
+  return '/' + relative(ctx.server.root, hostPath);
+}
+
+async function appUpload(
+  ctx: BenchContext,
+  artifact: LocalArtifact,
+  expectUploaded: number,
+): Promise<void> {
+  const result = await uploadArtifact(ctx.client, artifact, { workspace: ctx.server.workspace });
+  if (result.uploaded.length !== expectUploaded) {
+    throw new Error(
+      `the app uploaded ${String(result.uploaded.length)} of ${String(expectUploaded)} files (deduplicated: data not unique)`,
+    );
+  }
+}
+
+async function testArtifact(files: Record<string, string>): Promise<LocalArtifact> {
+  const artifact = new LocalArtifact(BENCH_CATEGORY);
+  for (const [name, path] of Object.entries(files)) {
+    await artifact.addLocalFile(path, { overrideName: name });
+  }
+  return artifact;
+}
+
+/** app, CLI, curl (and curl ×4 when there are several files) on the same file set. */
+async function uploadSubjects(
+  ctx: BenchContext,
+  scenario: string,
+  bytes: number,
+  fresh: () => Promise<Record<string, string>>,
+  parallel: boolean,
+): Promise<void> {
+  const count = Object.keys(await fresh()).length;
+  await ctx.measure(
+    scenario,
+    'app',
+    fresh,
+    async (files) => {
+      await appUpload(ctx, await testArtifact(files), count);
+    },
+    { bytes, note: 'hash + create + 4 files at a time' },
+  );
+  await ctx.measure(
+    scenario,
+    'Debusine CLI',
+    fresh,
+    (files) => {
+      cliUpload(
+        ctx.server,
+        Object.values(files).map((p) => inChroot(ctx, p)),
+      );
+    },
+    { bytes },
+  );
+  await ctx.measure(
+    scenario,
+    'curl',
+    fresh,
+    async (files) => {
+      await curlUpload(ctx.server, files, { parallel: 1 });
+    },
+    { bytes, note: 'openssl dgst + POST + one PUT per file' },
+  );
+  if (parallel) {
+    await ctx.measure(
+      scenario,
+      'curl ×4',
+      fresh,
+      async (files) => {
+        await curlUpload(ctx.server, files, { parallel: 4 });
+      },
+      { bytes, note: '4 PUTs in parallel' },
+    );
+    await ctx.measure(
+      scenario,
+      'curl ×4, probe first',
+      fresh,
+      async (files) => {
+        await curlUpload(ctx.server, files, { parallel: 4, probe: true });
+      },
+      { bytes, note: 'probe + PUT per file, as the app does' },
+    );
+  } else {
+    await ctx.measure(
+      scenario,
+      'curl, 50 MiB chunks',
+      fresh,
+      async (files) => {
+        await curlUpload(ctx.server, files, { parallel: 1, probe: true, chunk: MAX_CHUNK });
+      },
+      { bytes, note: 'probe + Content-Range chunks, as the protocol has clients do' },
+    );
+  }
+}
+
+export async function uploadBigFile(ctx: BenchContext): Promise<void> {
+  const { bigFile } = ctx.sizes;
+  const scenario = `upload 1 file of ${mib(bigFile)}`;
+  const dir = dataDir(ctx.server.root).host;
+  try {
+    const file = join(dir, 'big.bin');
+    await writeRandomFile(file, bigFile);
+    await uploadSubjects(
+      ctx,
+      scenario,
+      bigFile,
+      async () => {
+        await makeUnique(file);
+        return { 'big.bin': file };
+      },
+      false,
+    );
+    const ratio = ctx.median(scenario, 'app') / ctx.median(scenario, 'curl');
+    ctx.target(scenario, `one big file: app time / curl time`, ratio, {
+      max: 1.05,
+      text: '≤ 1.05',
+    });
+    const chunked = ctx.median(scenario, 'app') / ctx.median(scenario, 'curl, 50 MiB chunks');
+    ctx.target(scenario, 'one big file: app time / curl in 50 MiB chunks (informative)', chunked, {
+      max: 1.05,
+      text: '≤ 1.05',
+    });
+  } finally {
+    cleanData(ctx.server.root);
+  }
+}
+
+export async function uploadSmallFiles(ctx: BenchContext): Promise<void> {
+  const { smallFiles, smallFileSize } = ctx.sizes;
+  const scenario = `upload ${String(smallFiles)} files of ${mib(smallFileSize)}`;
+  const dir = dataDir(ctx.server.root).host;
+  try {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < smallFiles; i++) {
+      const name = `small-${String(i).padStart(3, '0')}.bin`;
+      files[name] = join(dir, name);
+      await writeRandomFile(join(dir, name), smallFileSize);
+    }
+    await uploadSubjects(
+      ctx,
+      scenario,
+      smallFiles * smallFileSize,
+      async () => {
+        for (const path of Object.values(files)) await makeUnique(path);
+        return files;
+      },
+      true,
+    );
+    const app = ctx.median(scenario, 'app');
+    ctx.target(
+      scenario,
+      'many small files: app time / curl ×4 time',
+      app / ctx.median(scenario, 'curl ×4'),
+      {
+        max: 1.2,
+        text: '≤ 1.20',
+      },
+    );
+    ctx.target(
+      scenario,
+      'many small files: CLI time / app time',
+      ctx.median(scenario, 'Debusine CLI') / app,
+      {
+        min: 3,
+        text: '≥ 3',
+      },
+    );
+  } finally {
+    cleanData(ctx.server.root);
+  }
+}
+
+export async function uploadSourcePackage(ctx: BenchContext): Promise<void> {
+  const { origTarball } = ctx.sizes;
+  const scenario = `upload source package (${mib(origTarball)} orig)`;
+  const dir = dataDir(ctx.server.root).host;
+  const fresh = () => makeSourcePackage(dir, origTarball);
+  try {
+    await ctx.measure(
+      scenario,
+      'app',
+      fresh,
+      async (pkg) => {
+        await appUpload(ctx, await createSourcePackageFromDsc(pkg.dsc), 3);
+      },
+      { bytes: origTarball, note: 'debian:source-package from the .dsc' },
+    );
+    await ctx.measure(
+      scenario,
+      'Debusine CLI',
+      fresh,
+      (pkg) => {
+        cliImportDsc(ctx.server, inChroot(ctx, pkg.dsc));
+      },
+      { bytes: origTarball, note: 'import-debian' },
+    );
+    await ctx.measure(
+      scenario,
+      'curl',
+      fresh,
+      async (pkg) => {
+        await curlUpload(ctx.server, pkg.files, { parallel: 1 });
+      },
+      { bytes: origTarball },
+    );
+    await ctx.measure(
+      scenario,
+      'curl ×4',
+      fresh,
+      async (pkg) => {
+        await curlUpload(ctx.server, pkg.files, { parallel: 4 });
+      },
+      { bytes: origTarball },
+    );
+  } finally {
+    cleanData(ctx.server.root);
+  }
+}
