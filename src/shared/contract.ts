@@ -40,13 +40,21 @@ const jobId = z.string().min(1).max(100);
 const byJob = z.strictObject({ jobId });
 const retention = z.number().int().nonnegative().nullable();
 
-const collectionNew = z.strictObject({
+const collectionFields = {
   name,
   category: name,
+  full_history_retention_period: retention,
+  metadata_only_retention_period: retention,
+  data: jsonObject,
+};
+const collectionNew = z.strictObject({
+  ...collectionFields,
   full_history_retention_period: retention.default(null),
   metadata_only_retention_period: retention.default(null),
-  data: jsonObject,
 });
+// An update sends only what the user changed: no defaults here, or a field left out would
+// be reset on the server (zod's partial() keeps defaults).
+const collectionChange = z.strictObject(collectionFields).partial().extend({ id });
 const templateNew = z.strictObject({
   name,
   task_name: name,
@@ -64,8 +72,16 @@ const templateNew = z.strictObject({
   restricted: z.boolean().optional(),
   priority: z.number().int().default(0),
 });
+const templateChange = templateNew
+  .extend({ priority: z.number().int() })
+  .omit({ task_name: true })
+  .partial()
+  .extend({ id });
 const lookupRequest = {
-  work_request: id,
+  // Earlier servers (0.11) resolve for a work request (with its worker's token); current
+  // ones resolve in a workspace (the server's default when null) and ignore work_request.
+  work_request: id.nullable().default(null),
+  workspace: workspace.nullable().default(null),
   expect_type: z.enum(['any', 'artifact', 'artifact-or-promise', 'bare', 'collection']),
   default_category: z.string().nullable().default(null),
 };
@@ -221,7 +237,7 @@ export const requests = {
     z.strictObject({ workspace, template: templateNew }),
   ),
   'workflowTemplates.update': request<T.WorkflowTemplateData>()(
-    z.strictObject({ workspace, template: templateNew.partial().extend({ id }) }),
+    z.strictObject({ workspace, template: templateChange }),
   ),
   'workflowTemplates.delete': request<undefined>()(
     z.strictObject({ workspace, template: z.union([id, name]) }),
@@ -269,7 +285,7 @@ export const requests = {
     z.strictObject({ workspace, collection: collectionNew }),
   ),
   'collections.update': request<T.CollectionData>()(
-    z.strictObject({ workspace, collection: collectionNew.partial().extend({ id }) }),
+    z.strictObject({ workspace, collection: collectionChange }),
   ),
   'collections.delete': request<undefined>()(
     z.strictObject({ workspace, category: name, name, force: z.boolean().default(false) }),

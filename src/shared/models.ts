@@ -303,8 +303,18 @@ export const collectionDataNewSchema = z.strictObject({
 });
 export type CollectionDataNew = z.input<typeof collectionDataNewSchema>;
 
-/** Update: the id names the collection; every other field is optional (PATCH). */
-export const collectionUpdateRequestSchema = collectionDataNewSchema
+/**
+ * Update: the id names the collection; every other field is optional (PATCH) and has no
+ * default, so that a field left out is not sent (and not reset on the server).
+ */
+export const collectionUpdateRequestSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    category: z.string().min(1),
+    full_history_retention_period: z.number().int().nullable(),
+    metadata_only_retention_period: z.number().int().nullable(),
+    data: objectSchema,
+  })
   .partial()
   .extend({ id: z.number().int() });
 export type CollectionUpdateRequest = z.input<typeof collectionUpdateRequestSchema>;
@@ -463,7 +473,9 @@ export const workflowTemplateDataNewSchema = z.strictObject({
 });
 export type WorkflowTemplateDataNew = z.input<typeof workflowTemplateDataNewSchema>;
 
+/** Update (PATCH): only the fields given are sent; none has a default here. */
 export const workflowTemplateUpdateRequestSchema = workflowTemplateDataNewSchema
+  .extend({ task_data: objectSchema, priority: z.number().int() })
   .omit({ task_name: true })
   .partial()
   .extend({ id: z.number().int() });

@@ -63,7 +63,8 @@ export async function openPage(
   // A context of its own (axe needs one), closed with the page.
   const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  page.once('close', () => void context.close());
+  // The browser may already be gone when the page closes: nothing is left to close then.
+  page.once('close', () => void context.close().catch(() => undefined));
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(app.url);

@@ -138,3 +138,23 @@ describe('response models', () => {
     expect(lookupSingleResponseSchema.safeParse({ result_type: 'z' }).success).toBe(false);
   });
 });
+
+describe('update requests send only what changed', () => {
+  it('leaves out collection fields that were not given (no reset to null)', async () => {
+    const { collectionUpdateRequestSchema } = await import('../../src/shared/models');
+    expect(
+      collectionUpdateRequestSchema.parse({ id: 1, metadata_only_retention_period: 3 }),
+    ).toEqual({
+      id: 1,
+      metadata_only_retention_period: 3,
+    });
+  });
+
+  it('leaves out template fields that were not given (no priority 0, no empty task data)', async () => {
+    const { workflowTemplateUpdateRequestSchema } = await import('../../src/shared/models');
+    expect(workflowTemplateUpdateRequestSchema.parse({ id: 4, name: 'renamed' })).toEqual({
+      id: 4,
+      name: 'renamed',
+    });
+  });
+});

@@ -54,12 +54,9 @@ export function resourceHandlers(session: SessionProvider): Handlers {
       await client().workflowTemplateGet(workspace, template),
     'workflowTemplates.create': async ({ workspace, template }) =>
       await client().workflowTemplateCreate(workspace, template),
-    'workflowTemplates.update': async ({ workspace, template }) => {
-      // The task name of a template cannot change (the server's update has no such field).
-      const changes = { ...template };
-      delete changes.task_name;
-      return await client().workflowTemplateUpdate(workspace, changes);
-    },
+    // The task name of a template cannot change: the contract's update has no such field.
+    'workflowTemplates.update': async ({ workspace, template }) =>
+      await client().workflowTemplateUpdate(workspace, template),
     'workflowTemplates.delete': async ({ workspace, template }) => {
       await client().workflowTemplateDelete(workspace, template);
       return undefined;
