@@ -1,9 +1,11 @@
 import { SCREENS } from './screens';
 import { areaInfo } from './shell/areas';
 import { CommandPalette } from './shell/command-palette';
+import { OfflineBanner } from './shell/offline-banner';
 import { useGlobalShortcuts } from './shell/shortcuts';
 import { Sidebar } from './shell/sidebar';
 import { useApplyTheme } from './shell/theme';
+import { WindowDropTarget } from './shell/window-drop';
 import { TopBar } from './shell/top-bar';
 import { useSessionSummary } from './shell/use-session';
 import { useBridgeEvents } from './queries/invalidation';
@@ -24,9 +26,11 @@ export function App(): React.JSX.Element {
       <Sidebar />
       <main className="content" aria-labelledby="area-title">
         <h1 id="area-title">{info.label}</h1>
+        <OfflineBanner />
         <Screen />
       </main>
       <CommandPalette />
+      <WindowDropTarget />
     </div>
   );
 }

@@ -1,44 +1,25 @@
-import { Command as CommandIcon, Server } from 'lucide-react';
+import { Command as CommandIcon } from 'lucide-react';
 import { ConnectionIndicator, type ConnectionState } from '../components/connection-indicator';
 import { useUiStore } from '../state/ui-store';
+import { ServerSwitcher } from './server-switcher';
 
 export interface SessionSummary {
   serverName?: string;
   scope?: string;
   username?: string;
   connection: ConnectionState;
+  /** E.g. "next attempt in 4 s" while reconnecting. */
+  connectionDetail?: string;
 }
 
 export function TopBar(props: { session: SessionSummary }): React.JSX.Element {
-  const setArea = useUiStore((s) => s.setArea);
   const setPaletteOpen = useUiStore((s) => s.setPaletteOpen);
   const { session } = props;
   const isMac = navigator.platform.startsWith('Mac');
   return (
     <header className="top-bar">
       <span className="brand">Debusine Desktop</span>
-      <button
-        type="button"
-        className="server-switcher"
-        aria-label={
-          session.serverName
-            ? `Server ${session.serverName}, scope ${session.scope ?? ''}: change`
-            : 'No server: add one'
-        }
-        onClick={() => {
-          setArea('settings');
-        }}
-      >
-        <Server size={14} aria-hidden="true" />
-        {session.serverName ? (
-          <>
-            <span>{session.serverName}</span>
-            <span className="muted">/ {session.scope}</span>
-          </>
-        ) : (
-          <span className="muted">No server</span>
-        )}
-      </button>
+      <ServerSwitcher serverName={session.serverName} scope={session.scope} />
       <span className="top-bar-spacer" />
       <button
         type="button"
@@ -61,7 +42,10 @@ export function TopBar(props: { session: SessionSummary }): React.JSX.Element {
           {session.username}
         </span>
       ) : null}
-      <ConnectionIndicator state={session.connection} />
+      <ConnectionIndicator
+        state={session.connection}
+        {...(session.connectionDetail ? { detail: session.connectionDetail } : {})}
+      />
     </header>
   );
 }

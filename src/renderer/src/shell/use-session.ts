@@ -1,8 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useBridge } from '../bridge';
 import type { ConnectionState as IndicatorState } from '../components/connection-indicator';
 import { keys } from '../queries/keys';
 import type { SessionSummary } from './top-bar';
+
+/** "next attempt in 4 s" (or "retrying now"), ticking once a second. */
+function useNextAttempt(iso: string | null | undefined): string | undefined {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!iso) return;
+    const timer = setInterval(() => {
+      setNow(Date.now());
+    }, 1000);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [iso]);
+  if (!iso) return undefined;
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  return seconds > 0 ? `next attempt in ${String(seconds)} s` : 'retrying now';
+}
 
 /** The top bar's view of the session: active server, user, connection state. */
 export function useSessionSummary(): SessionSummary {
@@ -19,16 +37,20 @@ export function useSessionSummary(): SessionSummary {
     retry: false,
   });
   const server = whoami.data?.server ?? null;
-  let state: IndicatorState = 'signed-out';
   const status = connection.data?.status;
+  let state: IndicatorState = 'signed-out';
   if (whoami.data?.authenticated) {
-    if (status === 'offline' || status === 'error') state = 'offline';
-    else if (status === 'connecting') state = 'reconnecting';
+    if (status === 'offline') state = 'offline';
+    else if (status === 'reconnecting' || status === 'connecting') state = 'reconnecting';
+    else if (status === 'signed-out') state = 'signed-out';
     else state = whoami.isError ? 'offline' : 'connected';
   } else if (whoami.isError && server) state = 'offline';
+  const next = useNextAttempt(status === 'reconnecting' ? connection.data?.nextAttemptAt : null);
+  const detail = status === 'connecting' && state === 'reconnecting' ? 'connecting…' : next;
   return {
     ...(server ? { serverName: server.name, scope: server.scope ?? '' } : {}),
     ...(whoami.data?.user ? { username: whoami.data.user } : {}),
     connection: state,
+    ...(detail ? { connectionDetail: detail } : {}),
   };
 }

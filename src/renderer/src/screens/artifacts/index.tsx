@@ -1,5 +1,117 @@
-import { NotBuiltYet } from '../placeholder';
+import { Boxes, Search } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { EmptyState } from '../../components/empty-state';
+import { artifactIdFrom } from '../../shell/command-palette';
+import { useIntent } from '../../shell/palette-registry';
+import { RequireServer } from '../../shell/require-server';
+import { useUiStore } from '../../state/ui-store';
+import { ArtifactPage } from './artifact-page';
+import { useRecentArtifacts } from './recent-store';
+import './artifacts.css';
 
+/** Look an artifact up by id or web URL, and show its page. */
 export function ArtifactsScreen(): React.JSX.Element {
-  return <NotBuiltYet what="The artifact browser" />;
+  return (
+    <RequireServer what="Looking up artifacts">
+      <Artifacts />
+    </RequireServer>
+  );
+}
+
+function Artifacts(): React.JSX.Element {
+  const detail = useUiStore((s) => s.detail);
+  const openArtifact = useUiStore((s) => s.openArtifact);
+  const recent = useRecentArtifacts((s) => s.ids);
+  const remember = useRecentArtifacts((s) => s.remember);
+  const artifactId = detail?.kind === 'artifact' ? detail.id : null;
+
+  useEffect(() => {
+    if (artifactId !== null) remember(artifactId);
+  }, [artifactId, remember]);
+
+  return (
+    <div className="artifacts">
+      <LookupBar onOpen={openArtifact} />
+      {artifactId !== null ? (
+        <ArtifactPage key={artifactId} id={artifactId} />
+      ) : (
+        <EmptyState icon={Boxes} title="Open an artifact">
+          <p>
+            Type its id, or paste its web page address (…/artifact/<span className="mono">42</span>
+            /). Artifacts you upload open here too.
+          </p>
+          {recent.length > 0 ? (
+            <div className="recent">
+              <span>Recently opened:</span>
+              {recent.map((id) => (
+                <button
+                  key={id}
+                  type="button"
+                  className="button small mono"
+                  onClick={() => {
+                    openArtifact(id);
+                  }}
+                >
+                  #{id}
+                </button>
+              ))}
+            </div>
+          ) : null}
+        </EmptyState>
+      )}
+    </div>
+  );
+}
+
+function LookupBar(props: { onOpen: (id: number) => void }): React.JSX.Element {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  useIntent('artifacts.lookup', () => {
+    input.current?.focus();
+    input.current?.select();
+  });
+  const submit = (event: React.SyntheticEvent): void => {
+    event.preventDefault();
+    const found = artifactIdFrom(text);
+    if (found === null) {
+      setError('Enter an artifact id (a number) or its web page URL, …/artifact/42/.');
+      return;
+    }
+    setError(null);
+    setText('');
+    props.onOpen(found);
+  };
+  return (
+    <form className="toolbar lookup" role="search" onSubmit={submit}>
+      <label htmlFor={`${id}-q`} className="visually-hidden">
+        Artifact id or URL
+      </label>
+      <div className="lookup-input">
+        <Search size={14} aria-hidden="true" className="muted" />
+        <input
+          ref={input}
+          id={`${id}-q`}
+          className="input mono"
+          placeholder="Artifact id or web URL"
+          value={text}
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-err` : undefined}
+          onChange={(event) => {
+            setText(event.target.value);
+          }}
+        />
+      </div>
+      <button type="submit" className="button">
+        Open
+      </button>
+      {error ? (
+        <span id={`${id}-err`} className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
 }

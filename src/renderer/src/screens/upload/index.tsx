@@ -1,5 +1,124 @@
-import { NotBuiltYet } from '../placeholder';
+import { FilePlus2, FolderPlus, UploadCloud } from 'lucide-react';
+import { useRef } from 'react';
+import { useBridge } from '../../bridge';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+import { useIntent } from '../../shell/palette-registry';
+import { RequireServer } from '../../shell/require-server';
+import { DraftCard } from './draft-card';
+import { UploadQueue } from './upload-queue';
+import { useUploadDrafts } from './upload-store';
+import { usePrepare } from './use-prepare';
+import './upload.css';
 
+/** Drop or pick packages, check them as local artifacts, upload them, watch the queue. */
 export function UploadScreen(): React.JSX.Element {
-  return <NotBuiltYet what="Uploading" />;
+  return (
+    <RequireServer what="Uploading">
+      <Uploader />
+    </RequireServer>
+  );
+}
+
+function Uploader(): React.JSX.Element {
+  const bridge = useBridge();
+  const drafts = useUploadDrafts((s) => s.drafts);
+  const prepare = usePrepare();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const electron = bridge.transport === 'electron';
+
+  const pickFiles = (): void => {
+    if (electron) {
+      void bridge.files
+        .pick({ multiple: true, title: 'Choose packages to upload' })
+        .then((staged) => {
+          if (staged.length > 0) prepare.mutate({ staged });
+        });
+    } else fileInput.current?.click();
+  };
+  useIntent('upload.pick', pickFiles);
+  useIntent('upload.dropped', (intent) => {
+    prepare.mutate({ files: intent.files });
+  });
+
+  const onInput = (input: HTMLInputElement): void => {
+    const files = [...(input.files ?? [])];
+    input.value = '';
+    if (files.length > 0) prepare.mutate({ files });
+  };
+
+  const compact = drafts.length > 0;
+  return (
+    <div className="upload">
+      <div
+        className={compact ? 'drop-zone compact' : 'drop-zone'}
+        data-testid="drop-zone"
+        aria-describedby="drop-zone-text"
+      >
+        <UploadCloud size={compact ? 20 : 36} aria-hidden="true" className="drop-zone-icon" />
+        <div className="drop-zone-text" id="drop-zone-text">
+          <strong>Drop a .changes, .dsc, .deb or build log here</strong>
+          <span className="muted">
+            {compact
+              ? 'Dropping more adds another artifact.'
+              : 'Or a folder. The files become a local artifact of the kind they make; every rule is checked before anything is sent.'}
+          </span>
+        </div>
+        <div className="drop-zone-actions">
+          <button type="button" className="button primary" onClick={pickFiles}>
+            <FilePlus2 size={14} aria-hidden="true" />
+            Choose files…
+          </button>
+          {electron ? null : (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                folderInput.current?.click();
+              }}
+            >
+              <FolderPlus size={14} aria-hidden="true" />
+              Choose folder…
+            </button>
+          )}
+        </div>
+        {electron ? null : (
+          <>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              data-testid="file-input"
+              aria-label="Files to upload"
+              onChange={(event) => {
+                onInput(event.currentTarget);
+              }}
+            />
+            <input
+              ref={folderInput}
+              type="file"
+              hidden
+              aria-label="Folder to upload"
+              {...{ webkitdirectory: '' }}
+              onChange={(event) => {
+                onInput(event.currentTarget);
+              }}
+            />
+          </>
+        )}
+      </div>
+      {prepare.isPending ? <LoadingState label="Reading the files and checking them…" /> : null}
+      {prepare.isError ? (
+        <ErrorState error={prepare.error}>
+          <p className="muted">Nothing was sent. Drop the files again once fixed.</p>
+        </ErrorState>
+      ) : null}
+      {drafts.map((draft) => (
+        <DraftCard key={draft.draftId} draft={draft} />
+      ))}
+      <UploadQueue />
+    </div>
+  );
 }

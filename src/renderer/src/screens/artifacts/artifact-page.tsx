@@ -1,0 +1,220 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  CircleCheck,
+  Download,
+  ExternalLink,
+  FileArchive,
+  FolderDown,
+  Terminal,
+} from 'lucide-react';
+import { useMemo } from 'react';
+import type { ArtifactResponse } from '../../../../shared/contract';
+import { useBridge } from '../../bridge';
+import { CopyButton } from '../../components/copy-button';
+import { ErrorState } from '../../components/error-state';
+import { formatBytes } from '../../components/format';
+import { JsonView } from '../../components/json-view';
+import { LoadingState } from '../../components/loading-state';
+import { RelationsGraph } from '../../components/relations-graph';
+import { StartWorkflowForm } from '../../components/start-workflow-form';
+import { TimeAgo } from '../../components/time-ago';
+import { keys } from '../../queries/keys';
+import { useUiStore } from '../../state/ui-store';
+import { usePaletteCommands, type PaletteCommand } from '../../shell/palette-registry';
+import { DownloadList } from './download-list';
+import { FileTable } from './file-table';
+import { useArtifactDownloads } from './use-downloads';
+import { useUploadDrafts } from '../upload/upload-store';
+
+/** The `debusine` CLI command that does what this page's download does. */
+export function cliDownloadCommand(id: number, tarball = false): string {
+  return `debusine artifact download --target-directory .${tarball ? ' --tarball' : ''} ${String(id)}`;
+}
+
+/** One artifact: what it is, its files, its relations and data; download and open it. */
+export function ArtifactPage(props: { id: number }): React.JSX.Element {
+  const bridge = useBridge();
+  const artifact = useQuery({
+    queryKey: keys.artifacts.detail(props.id),
+    queryFn: () => bridge.artifacts.get({ id: props.id }),
+  });
+  if (artifact.isPending) return <LoadingState label={`Loading artifact ${String(props.id)}…`} />;
+  if (artifact.isError) {
+    return (
+      <ErrorState error={artifact.error} onRetry={() => void artifact.refetch()}>
+        <p className="muted">
+          Looked up: artifact <span className="mono">#{props.id}</span> on the active server.
+        </p>
+      </ErrorState>
+    );
+  }
+  return <ArtifactView artifact={artifact.data} />;
+}
+
+function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element {
+  const { artifact } = props;
+  const bridge = useBridge();
+  const downloads = useArtifactDownloads(artifact.id);
+  const webPath = artifact.url ?? `/${artifact.workspace}/artifact/${String(artifact.id)}/`;
+  const webUrl = useQuery({
+    queryKey: [...keys.artifacts.detail(artifact.id), 'webui'],
+    queryFn: () => bridge.links.webui({ path: webPath }),
+    staleTime: Infinity,
+  });
+  const files = Object.entries(artifact.files).sort(([a], [b]) => a.localeCompare(b));
+  const totalSize = files.reduce((sum, [, f]) => sum + f.size, 0);
+  const pending = artifact.files_to_upload;
+  const cli = cliDownloadCommand(artifact.id);
+  const justUploaded = useUploadDrafts((s) =>
+    s.uploadedArtifacts.some((u) => u.artifactId === artifact.id),
+  );
+  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+
+  const openInBrowser = (): void => {
+    if (webUrl.data) void bridge.app.openExternal({ url: webUrl.data });
+  };
+  const downloadEach = (): void => {
+    for (const [path] of files) downloads.downloadFile(path);
+  };
+  const commands = useMemo<PaletteCommand[]>(
+    () => [
+      {
+        id: 'download-tarball',
+        label: `Download artifact ${String(artifact.id)} as .tar.gz`,
+        icon: FileArchive,
+        run: () => {
+          downloads.downloadAll(true);
+        },
+      },
+      {
+        id: 'copy-cli',
+        label: 'Copy the debusine CLI download command',
+        icon: Terminal,
+        run: () => void navigator.clipboard.writeText(cli),
+      },
+    ],
+    // downloads' functions are stable per artifact.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [artifact.id, cli],
+  );
+  usePaletteCommands('artifact-page', `Artifact ${String(artifact.id)}`, commands);
+
+  return (
+    <article className="artifact-page" aria-labelledby="artifact-title">
+      <header className="artifact-head">
+        <div>
+          <h2 id="artifact-title">
+            <span className="mono">#{artifact.id}</span> <span>{artifact.category}</span>
+          </h2>
+        </div>
+        <div className="artifact-actions">
+          {bridge.transport === 'web' ? (
+            webUrl.data ? (
+              <a className="button" href={webUrl.data} target="_blank" rel="noreferrer">
+                <ExternalLink size={14} aria-hidden="true" />
+                Open in browser
+              </a>
+            ) : null
+          ) : (
+            <button
+              type="button"
+              className="button"
+              disabled={!webUrl.data}
+              onClick={openInBrowser}
+            >
+              <ExternalLink size={14} aria-hidden="true" />
+              Open in browser
+            </button>
+          )}
+          <CopyButton text={cli} label="Copy CLI command" />
+          <button
+            type="button"
+            className="button"
+            disabled={files.length === 0}
+            onClick={() => {
+              downloads.downloadAll(true);
+            }}
+          >
+            <FileArchive size={14} aria-hidden="true" />
+            Download .tar.gz
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={files.length === 0}
+            onClick={() => {
+              if (downloads.web) downloadEach();
+              else downloads.downloadAll(false);
+            }}
+          >
+            <FolderDown size={14} aria-hidden="true" />
+            Download all files
+          </button>
+        </div>
+      </header>
+      <dl className="facts">
+        <div>
+          <dt>Workspace</dt>
+          <dd className="mono">{artifact.workspace}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>
+            <TimeAgo iso={artifact.created_at} />
+          </dd>
+        </div>
+        <div>
+          <dt>Expires</dt>
+          <dd>{artifact.expire_at ? <TimeAgo iso={artifact.expire_at} /> : 'Never'}</dd>
+        </div>
+        <div>
+          <dt>Files</dt>
+          <dd>
+            {files.length} · {formatBytes(totalSize)}
+            {pending.length > 0 ? (
+              <span className="tone-attention"> · {pending.length} not uploaded yet</span>
+            ) : null}
+          </dd>
+        </div>
+      </dl>
+      <p className="cli-line">
+        <Terminal size={13} aria-hidden="true" className="muted" />
+        <code className="mono">{cli}</code>
+      </p>
+      <DownloadList rows={downloads.rows} onDismiss={downloads.dismiss} />
+      {justUploaded ? (
+        <section className="just-uploaded" aria-labelledby="start-workflow-title">
+          <h3 id="start-workflow-title">
+            <CircleCheck size={15} aria-hidden="true" className="tone-success" /> Uploaded. Start a
+            workflow on it?
+          </h3>
+          <StartWorkflowForm
+            workspace={artifact.workspace}
+            initialTaskData={{ source_artifact: artifact.id }}
+            onStarted={openWorkRequest}
+          />
+        </section>
+      ) : null}
+
+      <section aria-labelledby="artifact-files" className="artifact-section">
+        <h3 id="artifact-files">Files</h3>
+        <FileTable
+          files={files}
+          notUploaded={pending}
+          onDownload={downloads.downloadFile}
+          downloadIcon={Download}
+        />
+      </section>
+
+      {/* Relations to and from, with their type: the shared graph, list and editor. */}
+      <div className="artifact-section">
+        <RelationsGraph artifactId={artifact.id} />
+      </div>
+
+      <section aria-labelledby="artifact-data" className="artifact-section">
+        <h3 id="artifact-data">Data</h3>
+        <JsonView value={artifact.data} label={`Data of artifact ${String(artifact.id)}`} />
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,64 @@
+import { CircleCheck, CircleX, Download, X } from 'lucide-react';
+import { formatBytes } from '../../components/format';
+import { ErrorState } from '../../components/error-state';
+import type { DownloadRow } from './use-downloads';
+
+/** The downloads started from this page, with progress (Electron) or "handed over" (web). */
+export function DownloadList(props: {
+  rows: DownloadRow[];
+  onDismiss: (key: string) => void;
+}): React.JSX.Element | null {
+  if (props.rows.length === 0) return null;
+  return (
+    <ul className="download-list" aria-label="Downloads">
+      {props.rows.map((row) => {
+        const job = row.job;
+        const total = job?.totalBytes ?? null;
+        const done = job?.receivedBytes ?? 0;
+        let status: React.ReactNode = 'Starting…';
+        if (row.error) status = null;
+        else if (row.handedToBrowser) status = 'Saved by the browser';
+        else if (job?.state === 'completed') {
+          status = (
+            <span className="status-badge tone-success">
+              <CircleCheck size={13} aria-hidden="true" /> Done · {formatBytes(done)}
+            </span>
+          );
+        } else if (job?.state === 'failed' || job?.state === 'cancelled') {
+          status = (
+            <span className="status-badge tone-danger">
+              <CircleX size={13} aria-hidden="true" /> {job.error?.message ?? job.state}
+            </span>
+          );
+        } else if (job) {
+          status = `${formatBytes(done)}${total ? ` of ${formatBytes(total)}` : ''}`;
+        }
+        return (
+          <li key={row.key} className="download-row">
+            <Download size={14} aria-hidden="true" className="muted" />
+            <span className="mono download-label">{row.label}</span>
+            {job?.state === 'running' ? (
+              <progress
+                value={done}
+                max={total ?? undefined}
+                aria-label={`Downloading ${row.label}`}
+              />
+            ) : null}
+            <span className="download-status">{status}</span>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Dismiss ${row.label}`}
+              onClick={() => {
+                props.onDismiss(row.key);
+              }}
+            >
+              <X size={13} aria-hidden="true" />
+            </button>
+            {row.error ? <ErrorState error={row.error} /> : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

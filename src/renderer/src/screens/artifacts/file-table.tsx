@@ -1,0 +1,78 @@
+import type { LucideIcon } from 'lucide-react';
+import type { ArtifactResponse } from '../../../../shared/contract';
+import { CopyButton } from '../../components/copy-button';
+import { EmptyState } from '../../components/empty-state';
+import { formatBytes } from '../../components/format';
+import { FileX } from 'lucide-react';
+
+type FileEntry = [string, ArtifactResponse['files'][string]];
+
+/** An artifact's files: path, size, content type, SHA-256; download each. */
+export function FileTable(props: {
+  files: FileEntry[];
+  notUploaded: string[];
+  onDownload: (path: string) => void;
+  downloadIcon: LucideIcon;
+}): React.JSX.Element {
+  const Icon = props.downloadIcon;
+  if (props.files.length === 0) {
+    return (
+      <EmptyState icon={FileX} title="No files">
+        This artifact carries data only.
+      </EmptyState>
+    );
+  }
+  return (
+    <table className="table file-table" aria-label="Files">
+      <thead>
+        <tr>
+          <th scope="col">Path</th>
+          <th scope="col" className="num">
+            Size
+          </th>
+          <th scope="col">Content type</th>
+          <th scope="col">SHA-256</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.files.map(([path, file]) => {
+          const sha256 = file.checksums.sha256 ?? Object.values(file.checksums)[0] ?? '';
+          const missing = props.notUploaded.includes(path);
+          return (
+            <tr key={path} data-testid="artifact-file">
+              <td className="mono file-path">
+                {path}
+                {missing ? <span className="tone-attention"> (not uploaded)</span> : null}
+              </td>
+              <td className="mono num">{formatBytes(file.size)}</td>
+              <td className="mono muted">{file.content_type ?? '—'}</td>
+              <td className="mono checksum" title={sha256}>
+                {sha256.slice(0, 16)}…
+              </td>
+              <td>
+                <div className="row-actions">
+                  <CopyButton text={sha256} label="SHA-256" />
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={missing}
+                    aria-label={`Download ${path}`}
+                    onClick={() => {
+                      props.onDownload(path);
+                    }}
+                  >
+                    <Icon size={13} aria-hidden="true" />
+                    Download
+                  </button>
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,45 @@
+import { Monitor, Moon, Sun } from 'lucide-react';
+import { useUiStore, type ThemePreference } from '../../state/ui-store';
+
+const CHOICES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[] = [
+  { id: 'system', label: 'System', icon: Monitor },
+  { id: 'light', label: 'Light', icon: Sun },
+  { id: 'dark', label: 'Dark', icon: Moon },
+];
+
+/** The theme: follow the system, or force light or dark. */
+export function AppearanceSection(): React.JSX.Element {
+  const theme = useUiStore((s) => s.theme);
+  const setTheme = useUiStore((s) => s.setTheme);
+  return (
+    <section className="settings-section" aria-labelledby="settings-appearance">
+      <h2 id="settings-appearance">Appearance</h2>
+      <div role="radiogroup" aria-labelledby="settings-theme-label" className="segmented">
+        <span id="settings-theme-label" className="segmented-label">
+          Theme
+        </span>
+        {CHOICES.map((choice) => {
+          const Icon = choice.icon;
+          return (
+            <label key={choice.id} className="segmented-option">
+              <input
+                type="radio"
+                name="theme"
+                value={choice.id}
+                checked={theme === choice.id}
+                onChange={() => {
+                  setTheme(choice.id);
+                }}
+              />
+              <Icon size={14} aria-hidden="true" />
+              <span>{choice.label}</span>
+            </label>
+          );
+        })}
+      </div>
+      <p className="field-hint">
+        System follows your desktop&apos;s light or dark setting and changes with it.
+      </p>
+    </section>
+  );
+}

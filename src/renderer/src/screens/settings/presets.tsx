@@ -1,0 +1,75 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FileCog, FlaskConical, Globe } from 'lucide-react';
+import type { ServerPreset } from '../../../../shared/contract';
+import { useBridge } from '../../bridge';
+import { ErrorState } from '../../components/error-state';
+import { keys } from '../../queries/keys';
+
+const SOURCES: Record<ServerPreset['source'], { label: string; icon: typeof Globe }> = {
+  'cli-config': { label: 'From the Debusine CLI config', icon: FileCog },
+  sandbox: { label: 'Local sandbox', icon: FlaskConical },
+  public: { label: 'Public server', icon: Globe },
+};
+
+/**
+ * Suggested servers: those of the Debusine CLI's config.ini, a running local sandbox, and
+ * debusine.debian.net. Ones already added are left out.
+ */
+export function PresetList(props: { firstStart: boolean }): React.JSX.Element | null {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const presets = useQuery({
+    queryKey: [...keys.servers.all(), 'presets'],
+    queryFn: () => bridge.servers.presets(),
+  });
+  const add = useMutation({
+    mutationFn: (presetId: string) => bridge.servers.addPreset({ presetId, makeActive: true }),
+    onSuccess: () => void queryClient.invalidateQueries(),
+  });
+  if (presets.isError) {
+    return props.firstStart ? (
+      <ErrorState error={presets.error} onRetry={() => void presets.refetch()} />
+    ) : null;
+  }
+  const fresh = (presets.data ?? []).filter((p) => p.existingServerId === null);
+  if (fresh.length === 0) return null;
+  return (
+    <div className="presets" aria-labelledby="presets-title">
+      <h3 id="presets-title">Suggested servers</h3>
+      <ul className="preset-list">
+        {fresh.map((preset) => {
+          const source = SOURCES[preset.source];
+          const Icon = source.icon;
+          return (
+            <li key={preset.presetId} className="preset" data-testid={`preset-${preset.source}`}>
+              <Icon size={18} aria-hidden="true" className="preset-icon" />
+              <div className="preset-text">
+                <div>
+                  <strong>{preset.name}</strong> <span className="muted">· {source.label}</span>
+                </div>
+                <div className="mono muted">
+                  {preset.apiUrl}
+                  {preset.scope ? ` · scope ${preset.scope}` : ''}
+                </div>
+              </div>
+              <span className="preset-token muted">
+                {preset.hasToken ? 'Token included' : 'Sign in after adding'}
+              </span>
+              <button
+                type="button"
+                className="button"
+                disabled={add.isPending}
+                onClick={() => {
+                  add.mutate(preset.presetId);
+                }}
+              >
+                Add {preset.name}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {add.isError ? <ErrorState error={add.error} /> : null}
+    </div>
+  );
+}

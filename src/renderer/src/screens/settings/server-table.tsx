@@ -1,0 +1,172 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, KeyRound, LogOut, Pencil, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import type { ServerProfile } from '../../../../shared/contract';
+import { useBridge } from '../../bridge';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ErrorState } from '../../components/error-state';
+import { EditServerForm } from './add-server';
+
+/** The server profiles: which is active, which has a token; switch, edit, sign in or out. */
+export function ServerTable(props: {
+  servers: ServerProfile[];
+  signInFor: string | null;
+  onSignIn: (id: string) => void;
+}): React.JSX.Element {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<ServerProfile | null>(null);
+  const refresh = (): void => void queryClient.invalidateQueries();
+  const setActive = useMutation({
+    mutationFn: (id: string) => bridge.servers.setActive({ id }),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => bridge.servers.remove({ id }),
+    onSuccess: refresh,
+  });
+  const signOut = useMutation({
+    mutationFn: (serverId: string) => bridge.session.signOut({ serverId }),
+    onSuccess: refresh,
+  });
+  const failed = setActive.error ?? remove.error ?? signOut.error;
+
+  return (
+    <>
+      <table className="table servers-table" aria-label="Servers">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">API URL</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Default workspace</th>
+            <th scope="col">Sign-in</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.servers.map((server) =>
+            editing === server.id ? (
+              <tr key={server.id}>
+                <td colSpan={6}>
+                  <EditServerForm
+                    server={server}
+                    onDone={() => {
+                      setEditing(null);
+                    }}
+                  />
+                </td>
+              </tr>
+            ) : (
+              <tr key={server.id} data-testid={`server-row-${server.name}`}>
+                <td>
+                  <span className="server-name">{server.name}</span>
+                  {server.active ? (
+                    <span className="badge badge-accent">
+                      <CircleCheck size={12} aria-hidden="true" /> Active
+                    </span>
+                  ) : null}
+                </td>
+                <td className="mono">{server.apiUrl}</td>
+                <td className="mono">{server.scope ?? <span className="muted">—</span>}</td>
+                <td className="mono">
+                  {server.defaultWorkspace ?? <span className="muted">—</span>}
+                </td>
+                <td>
+                  {server.hasToken ? (
+                    <span className="status-badge tone-success">
+                      <KeyRound size={14} aria-hidden="true" /> Token stored
+                    </span>
+                  ) : (
+                    <span className="status-badge tone-muted">
+                      <LogOut size={14} aria-hidden="true" /> Signed out
+                    </span>
+                  )}
+                </td>
+                <td>
+                  <div className="row-actions">
+                    {server.active ? null : (
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => {
+                          setActive.mutate(server.id);
+                        }}
+                      >
+                        Use
+                      </button>
+                    )}
+                    {server.hasToken ? (
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => {
+                          signOut.mutate(server.id);
+                        }}
+                      >
+                        Sign out
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button small primary"
+                        aria-pressed={props.signInFor === server.id}
+                        onClick={() => {
+                          props.onSignIn(server.id);
+                        }}
+                      >
+                        Sign in…
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Edit ${server.name}`}
+                      title="Edit"
+                      onClick={() => {
+                        setEditing(server.id);
+                      }}
+                    >
+                      <Pencil size={14} aria-hidden="true" />
+                    </button>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      aria-label={`Remove ${server.name}`}
+                      title="Remove"
+                      onClick={() => {
+                        setRemoving(server);
+                      }}
+                    >
+                      <Trash2 size={14} aria-hidden="true" />
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ),
+          )}
+        </tbody>
+      </table>
+      {failed ? <ErrorState error={failed} /> : null}
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.name ?? 'the server'}?`}
+        confirmLabel="Remove"
+        danger
+        onCancel={() => {
+          setRemoving(null);
+        }}
+        onConfirm={() => {
+          if (removing) remove.mutate(removing.id);
+          setRemoving(null);
+        }}
+      >
+        The profile and its stored token are deleted from this computer. The token stays valid on
+        the server until you disable it there.
+      </ConfirmDialog>
+    </>
+  );
+}

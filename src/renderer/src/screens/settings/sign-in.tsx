@@ -1,0 +1,225 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ExternalLink, Globe, KeyRound, X } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import type { EnrollStarted, ServerProfile } from '../../../../shared/contract';
+import { DebusineError } from '../../../../shared/errors';
+import { useBridge } from '../../bridge';
+import { ErrorState } from '../../components/error-state';
+import { LoadingState } from '../../components/loading-state';
+
+type Method = 'enroll' | 'token';
+
+/**
+ * Signs in to a server: enrollment (the app shows a challenge, the user confirms it on the
+ * server's web page, main receives the token) or a pasted token.
+ */
+export function SignInPanel(props: {
+  server: ServerProfile;
+  onDone: () => void;
+}): React.JSX.Element {
+  const [method, setMethod] = useState<Method>('enroll');
+  const id = useId();
+  return (
+    <section className="sign-in" aria-labelledby={`${id}-title`} data-testid="sign-in-panel">
+      <div className="section-head">
+        <h3 id={`${id}-title`}>Sign in to {props.server.name}</h3>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Close sign-in"
+          onClick={props.onDone}
+        >
+          <X size={14} aria-hidden="true" />
+        </button>
+      </div>
+      <div role="radiogroup" aria-label="How to sign in" className="segmented">
+        <label className="segmented-option">
+          <input
+            type="radio"
+            name={`${id}-method`}
+            checked={method === 'enroll'}
+            onChange={() => {
+              setMethod('enroll');
+            }}
+          />
+          <Globe size={14} aria-hidden="true" />
+          <span>Enroll with the web browser</span>
+        </label>
+        <label className="segmented-option">
+          <input
+            type="radio"
+            name={`${id}-method`}
+            checked={method === 'token'}
+            onChange={() => {
+              setMethod('token');
+            }}
+          />
+          <KeyRound size={14} aria-hidden="true" />
+          <span>Paste a token</span>
+        </label>
+      </div>
+      {method === 'enroll' ? (
+        <Enroll server={props.server} onDone={props.onDone} />
+      ) : (
+        <PasteToken server={props.server} onDone={props.onDone} />
+      )}
+    </section>
+  );
+}
+
+function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX.Element {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const [started, setStarted] = useState<EnrollStarted | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const start = useMutation({
+    mutationFn: () => bridge.enroll.start({ serverId: props.server.id }),
+    onSuccess: (s) => {
+      setFailure(null);
+      setStarted(s);
+    },
+  });
+
+  useEffect(() => {
+    if (!started) return;
+    return bridge.on('enroll.finished', (event) => {
+      if (event.enrollId !== started.enrollId) return;
+      setStarted(null);
+      if (event.outcome === 'confirm') {
+        void queryClient.invalidateQueries();
+        props.onDone();
+      } else if (event.outcome === 'cancel') {
+        setFailure(
+          new DebusineError('cancelled', 'The enrollment was cancelled on the confirmation page.'),
+        );
+      } else {
+        setFailure(
+          event.error
+            ? DebusineError.fromJSON(event.error)
+            : new DebusineError('internal', 'The enrollment failed.'),
+        );
+      }
+    });
+  }, [bridge, started, queryClient, props]);
+
+  const cancel = (): void => {
+    if (started) void bridge.enroll.cancel({ enrollId: started.enrollId }).catch(() => undefined);
+    setStarted(null);
+  };
+
+  if (started) {
+    return (
+      <div className="enroll-waiting" data-testid="enroll-waiting">
+        <p>Check that the server&apos;s confirmation page shows this phrase, then confirm there:</p>
+        <p className="challenge mono" data-testid="enroll-challenge">
+          {started.challenge}
+        </p>
+        {started.browserOpened ? (
+          <p className="muted">The confirmation page was opened in your browser.</p>
+        ) : (
+          <p>
+            <a
+              href={started.confirmUrl}
+              target="_blank"
+              rel="noreferrer"
+              className="button primary"
+              data-testid="enroll-link"
+            >
+              <ExternalLink size={14} aria-hidden="true" />
+              Open the confirmation page
+            </a>{' '}
+            <span className="mono muted confirm-url">{started.confirmUrl}</span>
+          </p>
+        )}
+        <LoadingState label="Waiting for you to confirm on the server…" />
+        <button type="button" className="button" onClick={cancel}>
+          Cancel enrollment
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="enroll-start">
+      <p className="muted">
+        The app asks {props.server.name} for a token; you confirm the request on its web page,
+        signed in there as yourself. The token is stored on this computer, never shown.
+      </p>
+      {failure ? <ErrorState error={failure} /> : null}
+      {start.isError ? <ErrorState error={start.error} /> : null}
+      <button
+        type="button"
+        className="button primary"
+        disabled={start.isPending}
+        onClick={() => {
+          start.mutate();
+        }}
+      >
+        {start.isPending ? 'Starting…' : 'Start enrollment'}
+      </button>
+    </div>
+  );
+}
+
+function PasteToken(props: { server: ServerProfile; onDone: () => void }): React.JSX.Element {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [token, setToken] = useState('');
+  const signIn = useMutation({
+    mutationFn: async (value: string) => {
+      const info = await bridge.session.signInWithToken({
+        serverId: props.server.id,
+        token: value,
+      });
+      if (!info.authenticated) {
+        throw new DebusineError('auth', 'The server did not accept this token.');
+      }
+      return info;
+    },
+    onSuccess: () => {
+      setToken('');
+      void queryClient.invalidateQueries();
+      props.onDone();
+    },
+  });
+  const tooShort = token.trim().length > 0 && token.trim().length < 8;
+  return (
+    <form
+      className="paste-token"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (token.trim().length >= 8) signIn.mutate(token.trim());
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-token`}>Token</label>
+        <input
+          id={`${id}-token`}
+          className="input mono"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={token}
+          aria-invalid={tooShort ? true : undefined}
+          aria-describedby={`${id}-token-hint`}
+          onChange={(event) => {
+            setToken(event.target.value);
+          }}
+        />
+        <span id={`${id}-token-hint`} className={tooShort ? 'field-error' : 'field-hint'}>
+          {tooShort
+            ? 'A token is at least 8 characters.'
+            : 'Create one on the server’s web page under your user’s tokens.'}
+        </span>
+      </div>
+      {signIn.isError ? <ErrorState error={signIn.error} /> : null}
+      <button
+        type="submit"
+        className="button primary"
+        disabled={signIn.isPending || token.trim().length < 8}
+      >
+        {signIn.isPending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

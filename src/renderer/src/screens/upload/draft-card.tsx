@@ -1,0 +1,212 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CircleAlert, CircleCheck, Trash2, Upload } from 'lucide-react';
+import { useId, useState } from 'react';
+import type { LocalArtifactDraft, UploadJob } from '../../../../shared/contract';
+import { useBridge } from '../../bridge';
+import { ErrorState } from '../../components/error-state';
+import { JsonView } from '../../components/json-view';
+import { formatBytes } from '../../components/format';
+import { keys } from '../../queries/keys';
+import { DraftFiles, rowsOf } from './draft-files';
+import { UploadOptions, expiryToIso, type Expiry } from './upload-options';
+import { useUploadDrafts } from './upload-store';
+
+const NONE: readonly string[] = [];
+
+/** One local artifact about to be uploaded: its kind, files, data, checks and options. */
+export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Element {
+  const { draft } = props;
+  const id = useId();
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const staged = useUploadDrafts((s) => s.staged);
+  const replaceDraft = useUploadDrafts((s) => s.replaceDraft);
+  const userExcluded = useUploadDrafts((s) => s.excluded[draft.draftId]) ?? NONE;
+  const setExcluded = useUploadDrafts((s) => s.setExcluded);
+  const removeDraft = useUploadDrafts((s) => s.removeDraft);
+  const jobStarted = useUploadDrafts((s) => s.jobStarted);
+  const active = useQuery({
+    queryKey: keys.servers.active(),
+    queryFn: () => bridge.servers.active(),
+  });
+  const kinds = useQuery({
+    queryKey: ['localArtifacts', 'kinds'],
+    queryFn: () => bridge.localArtifacts.kinds(),
+    staleTime: Infinity,
+  });
+  const [workspace, setWorkspace] = useState<string | null>(null);
+  const [expiry, setExpiry] = useState<Expiry>({ preset: 'never', custom: '' });
+
+  const update = useMutation({
+    mutationFn: (change: { kind?: string; excludeFiles?: string[]; allowRemote?: boolean }) =>
+      bridge.localArtifacts.update({ draftId: draft.draftId, ...change }),
+    onSuccess: replaceDraft,
+  });
+  const discard = useMutation({
+    mutationFn: () => bridge.localArtifacts.discard({ draftId: draft.draftId }),
+    onSettled: () => {
+      removeDraft(draft.draftId);
+    },
+  });
+  const effectiveWorkspace = workspace ?? active.data?.defaultWorkspace ?? '';
+  const start = useMutation({
+    mutationFn: () =>
+      bridge.uploads.start({
+        draftId: draft.draftId,
+        workspace: effectiveWorkspace.trim() || null,
+        expireAt: expiryToIso(expiry),
+      }),
+    onSuccess: (job) => {
+      jobStarted(job.jobId);
+      queryClient.setQueryData<UploadJob[]>(keys.uploads.list(), (jobs) => [
+        job,
+        ...(jobs ?? []).filter((j) => j.jobId !== job.jobId),
+      ]);
+      removeDraft(draft.draftId);
+    },
+  });
+
+  const total = draft.files.reduce((sum, f) => sum + f.size, 0);
+  const { general } = rowsOf(draft, staged, userExcluded);
+  const busy = update.isPending || start.isPending;
+  const expiryInvalid = expiry.preset === 'custom' && expiryToIso(expiry) === null;
+  const problemCount = draft.problems.length;
+
+  return (
+    <section className="draft" aria-labelledby={`${id}-title`} data-testid="draft">
+      <header className="draft-head">
+        <div className="draft-title">
+          <h2 id={`${id}-title`}>
+            {draft.category ? (
+              <span className="mono">{draft.category}</span>
+            ) : (
+              <span>No kind fits these files</span>
+            )}
+          </h2>
+          <p className="muted draft-reason">{draft.reason}</p>
+        </div>
+        <div className="draft-verdict">
+          {draft.ready ? (
+            <span className="status-badge tone-success" data-testid="draft-ready">
+              <CircleCheck size={15} aria-hidden="true" /> Ready to upload
+            </span>
+          ) : (
+            <span className="status-badge tone-danger" data-testid="draft-blocked">
+              <CircleAlert size={15} aria-hidden="true" />
+              {problemCount === 1 ? '1 problem' : `${String(problemCount)} problems`}
+            </span>
+          )}
+          <span className="muted">
+            {draft.files.length > 0
+              ? `${String(draft.files.length)} ${draft.files.length === 1 ? 'file' : 'files'} · ${formatBytes(total)}`
+              : 'Nothing to upload yet'}
+          </span>
+        </div>
+      </header>
+
+      <div className="draft-body">
+        <div className="draft-main">
+          <div className="field field-inline">
+            <label htmlFor={`${id}-kind`}>Kind</label>
+            <select
+              id={`${id}-kind`}
+              className="select mono"
+              value={draft.kind ?? ''}
+              disabled={busy || !kinds.data}
+              onChange={(event) => {
+                update.mutate({ kind: event.target.value });
+              }}
+            >
+              {draft.kind === null ? <option value="">Choose a kind…</option> : null}
+              {(
+                kinds.data ??
+                (draft.kind ? [{ kind: draft.kind, category: draft.category ?? '' }] : [])
+              ).map((k) => (
+                <option key={k.kind} value={k.kind}>
+                  {k.category}
+                </option>
+              ))}
+            </select>
+          </div>
+          {general.length > 0 ? (
+            <ul className="problems general" aria-label="Problems with this artifact">
+              {general.map((p) => (
+                <li key={`${p.rule}:${p.message}`} className="problem">
+                  <CircleAlert size={14} aria-hidden="true" className="tone-danger" />
+                  <span>
+                    {p.message} <span className="mono muted rule">{p.rule}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <DraftFiles
+            draft={draft}
+            staged={staged}
+            userExcluded={userExcluded}
+            busy={busy}
+            onToggle={(fileId, include) => {
+              const excluded = new Set(userExcluded);
+              if (include) excluded.delete(fileId);
+              else excluded.add(fileId);
+              setExcluded(draft.draftId, [...excluded]);
+              update.mutate({ excludeFiles: [...excluded] });
+            }}
+          />
+          {Object.keys(draft.data).length > 0 ? (
+            <details className="draft-data" open>
+              <summary>Data ({Object.keys(draft.data).length} fields)</summary>
+              <JsonView value={draft.data} label="Artifact data" />
+            </details>
+          ) : (
+            <p className="muted draft-data">No data until the files make a valid artifact.</p>
+          )}
+        </div>
+        <UploadOptions
+          idPrefix={id}
+          workspace={effectiveWorkspace}
+          onWorkspace={setWorkspace}
+          expiry={expiry}
+          onExpiry={setExpiry}
+          allowRemote={draft.allowRemote}
+          onAllowRemote={(allowRemote) => {
+            update.mutate({ allowRemote });
+          }}
+          busy={busy}
+        />
+      </div>
+      {update.isError ? <ErrorState error={update.error} /> : null}
+      {start.isError ? <ErrorState error={start.error} /> : null}
+      <footer className="draft-actions">
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => {
+            discard.mutate();
+          }}
+        >
+          <Trash2 size={14} aria-hidden="true" />
+          Discard
+        </button>
+        <button
+          type="button"
+          className="button primary"
+          disabled={!draft.ready || busy || expiryInvalid}
+          aria-describedby={draft.ready ? undefined : `${id}-why`}
+          onClick={() => {
+            start.mutate();
+          }}
+        >
+          <Upload size={14} aria-hidden="true" />
+          {start.isPending ? 'Starting…' : 'Upload'}
+        </button>
+        {draft.ready ? null : (
+          <span id={`${id}-why`} className="field-hint">
+            Fix the problems above, change the kind, or leave files out, then upload.
+          </span>
+        )}
+      </footer>
+    </section>
+  );
+}

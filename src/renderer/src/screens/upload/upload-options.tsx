@@ -1,0 +1,119 @@
+import { useQuery } from '@tanstack/react-query';
+import { useBridge } from '../../bridge';
+import { keys } from '../../queries/keys';
+
+export interface Expiry {
+  preset: 'never' | '1' | '7' | '30' | 'custom';
+  /** datetime-local value, for `custom`. */
+  custom: string;
+}
+
+export function expiryToIso(expiry: Expiry): string | null {
+  if (expiry.preset === 'never') return null;
+  if (expiry.preset === 'custom') {
+    const time = new Date(expiry.custom).getTime();
+    return Number.isNaN(time) || time <= Date.now() ? null : new Date(time).toISOString();
+  }
+  return new Date(Date.now() + Number(expiry.preset) * 86_400_000).toISOString();
+}
+
+/** Where the artifact goes and how long it lives; whether remote files may be referenced. */
+export function UploadOptions(props: {
+  idPrefix: string;
+  workspace: string;
+  onWorkspace: (workspace: string) => void;
+  expiry: Expiry;
+  onExpiry: (expiry: Expiry) => void;
+  allowRemote: boolean;
+  onAllowRemote: (allow: boolean) => void;
+  busy: boolean;
+}): React.JSX.Element {
+  const bridge = useBridge();
+  const id = props.idPrefix;
+  // Workspaces this app has already uploaded to, as suggestions (the API has no list).
+  const jobs = useQuery({
+    queryKey: keys.uploads.list(),
+    queryFn: () => bridge.uploads.list(),
+  });
+  const known = [...new Set((jobs.data ?? []).map((j) => j.workspace).filter(Boolean))];
+  const customInvalid = props.expiry.preset === 'custom' && expiryToIso(props.expiry) === null;
+  return (
+    <fieldset className="upload-options">
+      <legend>Upload options</legend>
+      <div className="field">
+        <label htmlFor={`${id}-ws`}>Workspace</label>
+        <input
+          id={`${id}-ws`}
+          className="input mono"
+          list={`${id}-ws-list`}
+          value={props.workspace}
+          placeholder="The server’s default"
+          spellCheck={false}
+          onChange={(event) => {
+            props.onWorkspace(event.target.value);
+          }}
+        />
+        <datalist id={`${id}-ws-list`}>
+          {known.map((w) => (
+            <option key={w} value={w} />
+          ))}
+        </datalist>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-exp`}>Expires</label>
+        <select
+          id={`${id}-exp`}
+          className="select"
+          value={props.expiry.preset}
+          onChange={(event) => {
+            props.onExpiry({ ...props.expiry, preset: event.target.value as Expiry['preset'] });
+          }}
+        >
+          <option value="never">Never (workspace default)</option>
+          <option value="1">In 1 day</option>
+          <option value="7">In 7 days</option>
+          <option value="30">In 30 days</option>
+          <option value="custom">At a date…</option>
+        </select>
+        {props.expiry.preset === 'custom' ? (
+          <>
+            <label htmlFor={`${id}-exp-at`} className="visually-hidden">
+              Expiry date and time
+            </label>
+            <input
+              id={`${id}-exp-at`}
+              type="datetime-local"
+              className="input"
+              value={props.expiry.custom}
+              aria-invalid={customInvalid ? true : undefined}
+              aria-describedby={`${id}-exp-hint`}
+              onChange={(event) => {
+                props.onExpiry({ ...props.expiry, custom: event.target.value });
+              }}
+            />
+            <span id={`${id}-exp-hint`} className={customInvalid ? 'field-error' : 'field-hint'}>
+              {customInvalid ? 'Choose a time in the future.' : 'Local time.'}
+            </span>
+          </>
+        ) : null}
+      </div>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={props.allowRemote}
+          disabled={props.busy}
+          onChange={(event) => {
+            props.onAllowRemote(event.target.checked);
+          }}
+        />
+        <span>
+          Allow remote files
+          <span className="field-hint block">
+            Files the .changes lists but you did not drop are taken from the server when it already
+            has them.
+          </span>
+        </span>
+      </label>
+    </fieldset>
+  );
+}

@@ -1,0 +1,153 @@
+import {
+  Ban,
+  CircleCheck,
+  CircleX,
+  Clock,
+  LoaderCircle,
+  Pause,
+  Play,
+  RotateCcw,
+  X,
+  type LucideIcon,
+} from 'lucide-react';
+import type { TransferState, UploadJob } from '../../../../shared/contract';
+import { formatBytes, formatDuration } from '../../components/format';
+import { TimeAgo } from '../../components/time-ago';
+
+const LOOK: Record<TransferState, { label: string; icon: LucideIcon; tone: string }> = {
+  queued: { label: 'Queued', icon: Clock, tone: 'muted' },
+  running: { label: 'Uploading', icon: LoaderCircle, tone: 'accent' },
+  paused: { label: 'Paused', icon: Pause, tone: 'attention' },
+  completed: { label: 'Uploaded', icon: CircleCheck, tone: 'success' },
+  failed: { label: 'Failed', icon: CircleX, tone: 'danger' },
+  cancelled: { label: 'Cancelled', icon: Ban, tone: 'muted' },
+};
+
+type Action = 'pause' | 'resume' | 'cancel' | 'retry';
+
+/** One upload: state, total and per-file progress, speed, time left, and its actions. */
+export function UploadRow(props: {
+  job: UploadJob;
+  busy: boolean;
+  startedHere: boolean;
+  onAction: (action: Action) => void;
+  onOpen: (artifactId: number) => void;
+}): React.JSX.Element {
+  const { job } = props;
+  const look = LOOK[job.state];
+  const Icon = look.icon;
+  const percent = job.totalBytes > 0 ? Math.floor((job.sentBytes / job.totalBytes) * 100) : 100;
+  const live = job.state === 'running' || job.state === 'queued';
+  const button = (action: Action, label: string, ActionIcon: LucideIcon) => (
+    <button
+      type="button"
+      className="button small"
+      disabled={props.busy}
+      aria-label={`${label} ${job.label}`}
+      onClick={() => {
+        props.onAction(action);
+      }}
+    >
+      <ActionIcon size={13} aria-hidden="true" />
+      {label}
+    </button>
+  );
+  return (
+    <li className="upload-row" data-testid="upload-row" data-state={job.state}>
+      <div className="upload-row-main">
+        <span className={`status-badge tone-${look.tone}`}>
+          <Icon size={14} aria-hidden="true" className={job.state === 'running' ? 'spin' : ''} />
+          <span>{look.label}</span>
+        </span>
+        <span className="mono upload-label" title={job.label}>
+          {job.label}
+        </span>
+        <span className="mono muted">{job.category}</span>
+        <span className="muted">
+          in <span className="mono">{job.workspace}</span>
+        </span>
+        {job.resumed ? <span className="tag">resumed after restart</span> : null}
+        <span className="upload-row-spacer" />
+        {job.state === 'running' || job.state === 'queued' ? button('pause', 'Pause', Pause) : null}
+        {job.state === 'paused' ? button('resume', 'Resume', Play) : null}
+        {job.state === 'failed' ? button('retry', 'Retry', RotateCcw) : null}
+        {live || job.state === 'paused' || job.state === 'failed'
+          ? button('cancel', 'Cancel', X)
+          : null}
+        {job.state === 'completed' && job.artifactId !== null ? (
+          <button
+            type="button"
+            className="button small primary"
+            onClick={() => {
+              if (job.artifactId !== null) props.onOpen(job.artifactId);
+            }}
+          >
+            Open artifact <span className="mono">#{job.artifactId}</span>
+          </button>
+        ) : null}
+      </div>
+      <div className="upload-progress">
+        <progress
+          value={job.sentBytes}
+          max={Math.max(job.totalBytes, 1)}
+          aria-label={`Upload of ${job.label}`}
+          aria-valuetext={`${String(percent)}%`}
+        />
+        <span className="mono progress-figures" data-testid="upload-progress">
+          {formatBytes(job.sentBytes)} / {formatBytes(job.totalBytes)} · {percent}%
+        </span>
+        {job.state === 'running' ? (
+          <span className="muted progress-figures">
+            {formatBytes(job.speed)}/s ·{' '}
+            {job.eta === null ? 'estimating…' : `${formatDuration(job.eta)} left`}
+          </span>
+        ) : (
+          <span className="muted progress-figures">
+            started <TimeAgo iso={job.createdAt} />
+          </span>
+        )}
+      </div>
+      {job.error ? (
+        <p className="upload-error tone-danger" role="alert">
+          {job.error.message}
+          {job.state === 'failed' ? ' Retry continues from what the server already has.' : ''}
+        </p>
+      ) : null}
+      {job.files.length > 0 ? (
+        <details className="upload-files" open={props.startedHere && live}>
+          <summary>
+            {job.files.length} {job.files.length === 1 ? 'file' : 'files'}
+          </summary>
+          <table className="table compact" aria-label={`Files of ${job.label}`}>
+            <tbody>
+              {job.files.map((file) => (
+                <tr key={file.path}>
+                  <td className="mono">{file.path}</td>
+                  <td className="file-progress">
+                    <progress
+                      value={file.sentBytes}
+                      max={Math.max(file.totalBytes, 1)}
+                      aria-label={`Upload of ${file.path}`}
+                    />
+                  </td>
+                  <td className="mono num">
+                    {formatBytes(file.sentBytes)} / {formatBytes(file.totalBytes)}
+                  </td>
+                  <td className="muted">{FILE_STATE[file.state]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      ) : null}
+    </li>
+  );
+}
+
+const FILE_STATE: Record<UploadJob['files'][number]['state'], string> = {
+  pending: 'Waiting',
+  active: 'Sending',
+  done: 'Sent',
+  skipped: 'Already on the server',
+  failed: 'Failed',
+};

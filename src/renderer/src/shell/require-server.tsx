@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { KeyRound, ServerCog } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useBridge } from '../bridge';
+import { EmptyState } from '../components/empty-state';
+import { ErrorState } from '../components/error-state';
+import { LoadingState } from '../components/loading-state';
+import { keys } from '../queries/keys';
+import { useUiStore } from '../state/ui-store';
+
+/**
+ * Shows its children only with an active, signed-in server; otherwise says what to do
+ * (first start: add a server; signed out: sign in), with the way to do it.
+ */
+export function RequireServer(props: { what: string; children: ReactNode }): React.JSX.Element {
+  const bridge = useBridge();
+  const setArea = useUiStore((s) => s.setArea);
+  const active = useQuery({
+    queryKey: keys.servers.active(),
+    queryFn: () => bridge.servers.active(),
+  });
+  if (active.isPending) return <LoadingState />;
+  if (active.isError) {
+    return <ErrorState error={active.error} onRetry={() => void active.refetch()} />;
+  }
+  const server = active.data;
+  if (server?.hasToken) return <>{props.children}</>;
+  const go = (
+    <button
+      type="button"
+      className="button primary"
+      onClick={() => {
+        setArea('settings');
+      }}
+    >
+      {server ? 'Sign in' : 'Add a server'}
+    </button>
+  );
+  return server ? (
+    <EmptyState icon={KeyRound} title={`Sign in to ${server.name}`} action={go}>
+      {props.what} needs you signed in. Enroll through the server&apos;s web page, or paste a token,
+      in Settings.
+    </EmptyState>
+  ) : (
+    <EmptyState icon={ServerCog} title="No server yet" action={go}>
+      {props.what} needs a Debusine server. Add one in Settings: debusine.debian.net, one from your
+      Debusine CLI configuration, or your own.
+    </EmptyState>
+  );
+}

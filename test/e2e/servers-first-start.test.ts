@@ -1,0 +1,124 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import { hasServer, testServer } from '../support/sandbox';
+
+async function goToSettings(page: Page): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Areas' })
+    .getByRole('button', { name: 'Settings' })
+    .click();
+  await page.getByRole('heading', { name: 'Servers', level: 2 }).waitFor();
+}
+
+/** Adds the sandbox by its API URL and scope through the form. */
+async function addServer(page: Page, name: string): Promise<void> {
+  const server = testServer('current');
+  const form = page.getByRole('form', { name: /add a server/i });
+  await form.getByLabel('API URL').fill(server.apiUrl);
+  await form.getByLabel('Scope').fill(server.scope);
+  await form.getByLabel('Name').fill(name);
+  await form.getByRole('button', { name: 'Add server' }).click();
+  await page.getByTestId(`server-row-${name}`).waitFor();
+}
+
+describe.runIf(hasServer('current'))('first start: adding a server and signing in', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  const server = testServer('current');
+
+  beforeAll(async () => {
+    app = await startApp(null);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await app.stop();
+  });
+
+  it('offers presets, adds a server and signs in with a pasted token', async () => {
+    const { page, errors } = await openPage(browser, app, 'light');
+    // Upload says what to do without a server.
+    await page
+      .getByRole('navigation', { name: 'Areas' })
+      .getByRole('button', { name: 'Upload' })
+      .click();
+    await page.getByRole('heading', { name: 'No server yet' }).waitFor();
+    await screenshot(page, 'upload-no-server-light');
+    await page.getByRole('button', { name: 'Add a server' }).click();
+    await page.getByRole('heading', { name: 'Servers', level: 2 }).waitFor();
+    await page.getByTestId('preset-public').waitFor();
+    await expect(page.getByTestId('preset-public').textContent()).resolves.toContain(
+      'debusine.debian.net',
+    );
+    await page.getByTestId('token-store').waitFor();
+    await screenshot(page, 'settings-first-start-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await addServer(page, 'sandbox');
+    const panel = page.getByTestId('sign-in-panel');
+    await panel.waitFor();
+    await panel.getByText('Paste a token').click();
+    await panel.getByRole('textbox', { name: 'Token' }).fill(server.users.owner.token);
+    await panel.getByRole('button', { name: 'Sign in' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await page.getByTestId('session-status').getByText(server.users.owner.username).waitFor();
+    await page.getByTestId('server-row-sandbox').getByText('Token stored').waitFor();
+    await screenshot(page, 'settings-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('switches servers from the top bar and enrolls through the real web UI', async () => {
+    const { page, errors } = await openPage(browser, app, 'dark');
+    await goToSettings(page);
+    await page.getByRole('button', { name: 'Add server…' }).click();
+    await addServer(page, 'enrolled');
+
+    // The switcher lists both; pick the new one.
+    await page.getByTestId('server-switcher').click();
+    const menu = page.getByRole('menu', { name: 'Servers' });
+    await menu.waitFor();
+    await screenshot(page, 'server-switcher-dark');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await menu.getByRole('menuitemradio', { name: /enrolled/ }).click();
+    await page.getByTestId('server-row-enrolled').getByText('Active').waitFor();
+
+    // Enroll: the web host shows the confirmation link for the user to open.
+    await page.getByTestId('server-row-enrolled').getByRole('button', { name: 'Sign in…' }).click();
+    const panel = page.getByTestId('sign-in-panel');
+    await panel.getByRole('button', { name: 'Start enrollment' }).click();
+    const link = panel.getByTestId('enroll-link');
+    await link.waitFor();
+    const challenge = (await panel.getByTestId('enroll-challenge').textContent()) ?? '';
+    const confirmUrl = (await link.getAttribute('href')) ?? '';
+    expect(confirmUrl).toMatch(new RegExp(`^${server.webUrl}/-/enroll/confirm/`));
+    await screenshot(page, 'settings-enroll-dark');
+
+    const web = await browser.newPage();
+    try {
+      await web.goto(`${server.webUrl}/-/login/`);
+      await web.fill('#id_username', server.users.owner.username);
+      await web.fill('#id_password', server.users.owner.password ?? '');
+      await Promise.all([
+        web.waitForURL((url) => !url.pathname.startsWith('/-/login/')),
+        web.click('input[type=submit][value=Login]'),
+      ]);
+      await web.goto(confirmUrl);
+      await expect(web.getByText(challenge).first().isVisible()).resolves.toBe(true);
+      await web.click('button[name=outcome][value=confirm]');
+    } finally {
+      await web.close();
+    }
+    await panel.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByTestId('server-row-enrolled').getByText('Token stored').waitFor();
+    await page.getByTestId('session-status').getByText(server.users.owner.username).waitFor();
+    await screenshot(page, 'settings-dark');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import {
+  debianFixtures,
+  missingDebianTools,
+  type DebianFixtures,
+} from '../support/debian-fixtures';
+import { hasServer } from '../support/sandbox';
+
+/** Drops real files on the page the way a file manager does: a drop event with a DataTransfer. */
+async function dropFiles(page: Page, paths: string[]): Promise<void> {
+  const files = paths.map((p) => ({
+    name: basename(p),
+    base64: readFileSync(p).toString('base64'),
+  }));
+  // The test files have no DOM types: the page-side code goes over as source text.
+  const transfer = await page.evaluateHandle(`(() => {
+    const data = new DataTransfer();
+    for (const f of ${JSON.stringify(files)}) {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+      data.items.add(new File([bytes], f.name));
+    }
+    return data;
+  })()`);
+  const zone = page.getByTestId('drop-zone');
+  await zone.dispatchEvent('dragenter', { dataTransfer: transfer });
+  await zone.dispatchEvent('dragover', { dataTransfer: transfer });
+  await zone.dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
+  'dropping and uploading real Debian packages',
+  () => {
+    let app: RunningApp;
+    let browser: Browser;
+    let fx: DebianFixtures;
+
+    beforeAll(async () => {
+      fx = debianFixtures();
+      app = await startApp('current');
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser.close();
+      await app.stop();
+    });
+
+    it('shows a broken .changes set’s failing rule next to the file, before sending', async () => {
+      const { page, errors } = await openPage(browser, app, 'light');
+      await page
+        .getByRole('navigation', { name: 'Areas' })
+        .getByRole('button', { name: 'Upload' })
+        .click();
+      // The .changes without the second binary package it lists.
+      const broken = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, fx.debs[0] ?? ''];
+      await dropFiles(page, broken);
+      const draft = page.getByTestId('draft');
+      await draft.waitFor();
+      await expect(draft.getByRole('heading', { level: 2 }).textContent()).resolves.toContain(
+        'debian:upload',
+      );
+      await page.getByTestId('draft-blocked').waitFor();
+      const missing = basename(fx.debs[1] ?? '');
+      const row = page.getByTestId('draft-file').filter({ hasText: missing });
+      await expect(row.getByTestId('file-problems').textContent()).resolves.toMatch(/\S/);
+      await expect(
+        draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
+      ).resolves.toBe(true);
+      await screenshot(page, 'upload-problem-light');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await draft.getByRole('button', { name: 'Discard' }).click();
+      await draft.waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    it('uploads a source package picked with the file input, with progress, then downloads it back', async () => {
+      const { page, errors } = await openPage(browser, app, 'light');
+      await page
+        .getByRole('navigation', { name: 'Areas' })
+        .getByRole('button', { name: 'Upload' })
+        .click();
+      await page.getByTestId('drop-zone').waitFor();
+      await screenshot(page, 'upload-light');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByTestId('file-input').setInputFiles([fx.dsc, fx.sourceTarball]);
+      const draft = page.getByTestId('draft');
+      await draft.waitFor();
+      await page.getByTestId('draft-ready').waitFor();
+      await expect(draft.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
+        'debian:source-package',
+      );
+      await expect(draft.getByTestId('draft-file').count()).resolves.toBe(2);
+      await screenshot(page, 'upload-draft-light');
+      await draft.getByRole('button', { name: 'Upload', exact: true }).click();
+
+      const row = page.getByTestId('upload-row').first();
+      await row.waitFor();
+      await expect(row.getByTestId('upload-progress').textContent()).resolves.toMatch(/%/);
+      // A finished upload opens its artifact's page.
+      await page
+        .getByRole('heading', { name: /^#\d+ debian:source-package$/ })
+        .waitFor({ timeout: 60_000 });
+      const files = page.getByTestId('artifact-file');
+      await expect(files.count()).resolves.toBe(2);
+      const text = (await files.allTextContents()).join('\n');
+      expect(text).toContain(basename(fx.dsc));
+      expect(text).toContain(basename(fx.sourceTarball));
+      await screenshot(page, 'artifact-uploaded-light');
+
+      // The download link gives back the same bytes.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: `Download ${basename(fx.dsc)}` }).click(),
+      ]);
+      const saved = await download.path();
+      expect(download.suggestedFilename()).toBe(basename(fx.dsc));
+      expect(readFileSync(saved).equals(readFileSync(fx.dsc))).toBe(true);
+
+      // The queue keeps the completed job.
+      await page
+        .getByRole('navigation', { name: 'Areas' })
+        .getByRole('button', { name: 'Upload' })
+        .click();
+      await expect(page.getByTestId('upload-row').first().getAttribute('data-state')).resolves.toBe(
+        'completed',
+      );
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    it('uploads a .changes set dropped on the window', async () => {
+      const { page, errors } = await openPage(browser, app, 'dark');
+      const set = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs];
+      // Dropped while another area is shown: the window takes it to Upload.
+      await page
+        .getByRole('navigation', { name: 'Areas' })
+        .getByRole('button', { name: 'Upload' })
+        .click();
+      await page.getByTestId('drop-zone').waitFor();
+      await screenshot(page, 'upload-dark');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await dropFiles(page, set);
+      const draft = page.getByTestId('draft');
+      await page.getByTestId('draft-ready').waitFor();
+      await expect(draft.getByTestId('draft-file').count()).resolves.toBe(set.length);
+      await screenshot(page, 'upload-draft-dark');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await draft.getByRole('button', { name: 'Upload', exact: true }).click();
+      await page
+        .getByRole('heading', { name: /^#\d+ debian:upload$/ })
+        .waitFor({ timeout: 90_000 });
+      await expect(page.getByTestId('artifact-file').count()).resolves.toBe(set.length);
+      await screenshot(page, 'artifact-uploaded-dark');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page
+        .getByRole('navigation', { name: 'Areas' })
+        .getByRole('button', { name: 'Upload' })
+        .click();
+      await page.getByTestId('upload-row').first().waitFor();
+      await screenshot(page, 'upload-queue-dark');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  },
+);
