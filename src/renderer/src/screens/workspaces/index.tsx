@@ -1,5 +1,15 @@
-import { NotBuiltYet } from '../placeholder';
+import { lazy, Suspense } from 'react';
+import { LoadingState } from '../../components/loading-state';
+
+// Loaded when the area opens: the editors bring CodeMirror, YAML and diff.
+const Screen = lazy(() =>
+  import('./workspaces-screen').then((m) => ({ default: m.WorkspacesArea })),
+);
 
 export function WorkspacesScreen(): React.JSX.Element {
-  return <NotBuiltYet what="The workspace editor" />;
+  return (
+    <Suspense fallback={<LoadingState label="Loading the workspace editor…" />}>
+      <Screen />
+    </Suspense>
+  );
 }

@@ -1,0 +1,175 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Pencil, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CopyButton } from '../../components/copy-button';
+import { ErrorState } from '../../components/error-state';
+import { JsonView } from '../../components/json-view';
+import { LoadingState } from '../../components/loading-state';
+import { useBridge } from '../../bridge';
+import { keys } from '../../queries/keys';
+import type { CollectionData } from '../../../../shared/contract';
+import { ProblemBanner } from './kit/problem-banner';
+import { problemOf } from './kit/errors';
+import { formatRetention } from './collections-tab';
+import { useCollectionsUi } from './ui';
+
+export function CollectionDetail(props: {
+  workspace: string;
+  collection: CollectionData;
+}): React.JSX.Element {
+  const { workspace, collection } = props;
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const setEditing = useCollectionsUi((s) => s.setEditing);
+  const select = useCollectionsUi((s) => s.select);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const remove = useMutation({
+    mutationFn: (force: boolean) =>
+      bridge.collections.delete({
+        workspace,
+        category: collection.category,
+        name: collection.name,
+        force,
+      }),
+    onSuccess: async () => {
+      setConfirmDelete(false);
+      select(null);
+      await queryClient.invalidateQueries({ queryKey: keys.collections.all(workspace) });
+    },
+    onError: () => {
+      setConfirmDelete(false);
+    },
+  });
+  const label = `${collection.name}@${collection.category}`;
+  return (
+    <>
+      <div className="pane-header">
+        <h2 className="mono" title={label}>
+          {label}
+        </h2>
+        <div className="pane-actions">
+          <CopyButton text={label} label="Copy lookup" />
+          <button
+            type="button"
+            className="button small"
+            onClick={() => {
+              setEditing(true);
+            }}
+          >
+            <Pencil size={14} aria-hidden="true" />
+            Edit
+          </button>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => {
+              setConfirmDelete(true);
+            }}
+          >
+            <Trash2 size={14} aria-hidden="true" />
+            Delete
+          </button>
+        </div>
+      </div>
+      <div className="pane-body">
+        <ProblemBanner
+          problem={remove.isError ? problemOf(remove.error) : null}
+          heading="The server did not delete it"
+        />
+        <dl className="props">
+          <dt>Id</dt>
+          <dd className="mono">{collection.id}</dd>
+          <dt>Name</dt>
+          <dd className="mono">{collection.name}</dd>
+          <dt>Category</dt>
+          <dd className="mono">{collection.category}</dd>
+          <dt>Full history kept</dt>
+          <dd>{formatRetention(collection.full_history_retention_period)}</dd>
+          <dt>Metadata kept</dt>
+          <dd>{formatRetention(collection.metadata_only_retention_period)}</dd>
+        </dl>
+        <h3 className="section-title">Data</h3>
+        <JsonView value={collection.data} label={`Data of ${label}`} />
+        <CollectionItems workspace={workspace} collection={collection} />
+      </div>
+      <ConfirmDialog
+        open={confirmDelete}
+        title={`Delete ${label}?`}
+        confirmLabel="Delete collection"
+        danger
+        onConfirm={() => {
+          remove.mutate(false);
+        }}
+        onCancel={() => {
+          setConfirmDelete(false);
+        }}
+      >
+        <p>
+          The server refuses to delete a collection that still has items. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function CollectionItems(props: {
+  workspace: string;
+  collection: CollectionData;
+}): React.JSX.Element {
+  const bridge = useBridge();
+  const { workspace, collection } = props;
+  const items = useQuery({
+    queryKey: keys.collections.items(workspace, collection.category, collection.name),
+    queryFn: () =>
+      bridge.collections.items({
+        workspace,
+        category: collection.category,
+        name: collection.name,
+        limit: 200,
+      }),
+    retry: false,
+  });
+  return (
+    <>
+      <h3 className="section-title">
+        Items {items.data ? <span className="count-badge">{items.data.length}</span> : null}
+      </h3>
+      {items.isPending ? (
+        <LoadingState label="Loading items…" />
+      ) : items.isError ? (
+        <ErrorState error={items.error} onRetry={() => void items.refetch()} />
+      ) : items.data.length === 0 ? (
+        <p className="muted">No active items.</p>
+      ) : (
+        <table className="table list-table" aria-label={`Items of ${collection.name}`}>
+          <colgroup>
+            <col style={{ width: '38%' }} />
+            <col style={{ width: '22%' }} />
+            <col />
+          </colgroup>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Category</th>
+              <th scope="col">Data</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.data.map((item) => (
+              <tr key={item.name}>
+                <td className="mono cell-ellipsis" title={item.name}>
+                  {item.name}
+                </td>
+                <td className="mono muted cell-ellipsis">{item.category}</td>
+                <td className="truncate-json" title={JSON.stringify(item.data)}>
+                  {JSON.stringify(item.data)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

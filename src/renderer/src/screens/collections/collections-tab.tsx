@@ -1,0 +1,164 @@
+import { useQuery } from '@tanstack/react-query';
+import { Library, Plus, RefreshCw } from 'lucide-react';
+import { EmptyState } from '../../components/empty-state';
+import { LoadingState } from '../../components/loading-state';
+import { useBridge } from '../../bridge';
+import { keys } from '../../queries/keys';
+import { canLeave } from '../../state/leave-guard';
+import type { CollectionData } from '../../../../shared/contract';
+import { FeatureError } from './kit/not-offered';
+import { CollectionDetail } from './collection-detail';
+import { CollectionEditor } from './collection-editor';
+import { useCollectionsUi } from './ui';
+
+export function formatRetention(days: number | null | undefined): string {
+  if (days === null || days === undefined) return 'unlimited';
+  return `${String(days)} ${days === 1 ? 'day' : 'days'}`;
+}
+
+export function useCollections(workspace: string) {
+  const bridge = useBridge();
+  return useQuery({
+    queryKey: keys.collections.all(workspace),
+    queryFn: () => bridge.collections.list({ workspace }),
+    retry: false,
+  });
+}
+
+/** The collections of a workspace on the left; the selected one, or the editor, on the right. */
+export function CollectionsTabView(props: { workspace: string }): React.JSX.Element {
+  const list = useCollections(props.workspace);
+  const selected = useCollectionsUi((s) => s.selected);
+  const editing = useCollectionsUi((s) => s.editing);
+  const select = useCollectionsUi((s) => s.select);
+
+  if (list.isPending) return <LoadingState label="Loading collections…" />;
+  if (list.isError) {
+    return (
+      <FeatureError
+        error={list.error}
+        feature="Collections"
+        since="0.13"
+        onRetry={() => void list.refetch()}
+      />
+    );
+  }
+  const collections = list.data;
+  const current =
+    selected?.kind === 'collection' ? collections.find((c) => c.id === selected.id) : undefined;
+
+  return (
+    <div className="split">
+      <section className="pane" aria-labelledby="collections-list-title">
+        <div className="pane-header">
+          <h2 id="collections-list-title">
+            Collections <span className="count-badge">{collections.length}</span>
+          </h2>
+          <button
+            type="button"
+            className="button small icon-only ghost"
+            aria-label="Reload collections"
+            title="Reload"
+            onClick={() => void list.refetch()}
+          >
+            <RefreshCw size={14} aria-hidden="true" className={list.isFetching ? 'spin' : ''} />
+          </button>
+          <button
+            type="button"
+            className="button small primary"
+            onClick={() => {
+              if (canLeave()) select({ kind: 'new' }, true);
+            }}
+          >
+            <Plus size={14} aria-hidden="true" />
+            New collection
+          </button>
+        </div>
+        {collections.length === 0 ? (
+          <EmptyState icon={Library} title="No collections">
+            This workspace has no collections yet.
+          </EmptyState>
+        ) : (
+          <CollectionTable
+            collections={collections}
+            selectedId={current?.id ?? null}
+            onSelect={(c) => {
+              if (c.id !== current?.id && canLeave()) select({ kind: 'collection', id: c.id });
+            }}
+          />
+        )}
+      </section>
+      <section className="pane" aria-label="Collection">
+        {selected?.kind === 'new' ? (
+          <CollectionEditor
+            workspace={props.workspace}
+            original={null}
+            onDone={(saved) => {
+              select(saved ? { kind: 'collection', id: saved.id } : null);
+            }}
+          />
+        ) : current && editing ? (
+          <CollectionEditor
+            workspace={props.workspace}
+            original={current}
+            key={current.id}
+            onDone={() => {
+              select({ kind: 'collection', id: current.id });
+            }}
+          />
+        ) : current ? (
+          <CollectionDetail workspace={props.workspace} collection={current} key={current.id} />
+        ) : (
+          <EmptyState icon={Library} title="No collection selected">
+            Pick a collection on the left to see its data and items, or create one.
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function CollectionTable(props: {
+  collections: CollectionData[];
+  selectedId: number | null;
+  onSelect: (c: CollectionData) => void;
+}): React.JSX.Element {
+  return (
+    <table className="table list-table" aria-label="Collections">
+      <colgroup>
+        <col style={{ width: '40%' }} />
+        <col />
+        <col style={{ width: 64 }} />
+      </colgroup>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Category</th>
+          <th scope="col">Id</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.collections.map((c) => (
+          <tr key={c.id} aria-selected={c.id === props.selectedId}>
+            <td>
+              <button
+                type="button"
+                className="row-button mono"
+                aria-current={c.id === props.selectedId ? 'true' : undefined}
+                onClick={() => {
+                  props.onSelect(c);
+                }}
+              >
+                {c.name}
+              </button>
+            </td>
+            <td className="cell-ellipsis mono muted" title={c.category}>
+              {c.category}
+            </td>
+            <td className="mono muted">{c.id}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

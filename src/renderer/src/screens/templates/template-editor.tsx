@@ -1,0 +1,346 @@
+/**
+ * Creates or edits a workflow template in the form its server speaks: static and runtime
+ * parameters, extra groups and `restricted` on 0.13+ servers; `task_data` on 0.11/0.12.
+ * A diff against the server's version comes before the save; a refused save keeps the edit.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CircleDot, Eye, X } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
+import { useBridge } from '../../bridge';
+import { keys } from '../../queries/keys';
+import { useUnsavedChanges } from '../../state/leave-guard';
+import type { WorkflowTemplateData } from '../../../../shared/contract';
+import {
+  fieldMessages,
+  otherFieldMessages,
+  problemOf,
+  type Problem,
+} from '../collections/kit/errors';
+import { ProblemBanner } from '../collections/kit/problem-banner';
+import { ReviewDialog } from '../collections/kit/review-dialog';
+import { StructuredField } from '../collections/kit/structured-field';
+import { isPlainObject, sameJson, toText } from '../collections/kit/text';
+import {
+  body,
+  checkRuntimeParameters,
+  draftOf,
+  WORKFLOW_NAMES,
+  type RuntimeParameters,
+  type TemplateDraft,
+} from './model';
+
+const FIELDS = [
+  'name',
+  'task_name',
+  'priority',
+  'static_parameters',
+  'runtime_parameters',
+  'extra_groups',
+  'restricted',
+  'task_data',
+];
+
+export function TemplateEditor(props: {
+  workspace: string;
+  original: WorkflowTemplateData | null;
+  form: 'current' | 'earlier';
+  onDone: (saved: WorkflowTemplateData | null) => void;
+}): React.JSX.Element {
+  const { workspace, original, form } = props;
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const base = useMemo(() => draftOf(original, form), [original, form]);
+  const [draft, setDraft] = useState<TemplateDraft>(base);
+  const [invalid, setInvalid] = useState<Set<string>>(new Set());
+  const [reviewing, setReviewing] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [priorityText, setPriorityText] = useState(String(base.priority));
+  const [groupsText, setGroupsText] = useState(
+    base.form === 'current' ? base.extra_groups.join('\n') : '',
+  );
+  const id = useId();
+  const dirty = !sameJson(body(draft), body(base));
+  useUnsavedChanges(
+    dirty,
+    original ? `Unsaved changes to template ${original.name}.` : 'The new template is not saved.',
+  );
+
+  const save = useMutation({
+    mutationFn: async (d: TemplateDraft): Promise<WorkflowTemplateData> => {
+      const fields = body(d);
+      if (original === null) {
+        return bridge.workflowTemplates.create({
+          workspace,
+          template: fields as Parameters<typeof bridge.workflowTemplates.create>[0]['template'],
+        });
+      }
+      // Every field but the task name (which cannot change) is sent: the bridge's update
+      // schema defaults missing ones (priority 0, empty task data), which would clear them.
+      const changes = Object.fromEntries(Object.entries(fields).filter(([k]) => k !== 'task_name'));
+      return bridge.workflowTemplates.update({
+        workspace,
+        template: { id: original.id, ...changes },
+      });
+    },
+    onSuccess: async (saved) => {
+      setReviewing(false);
+      setProblem(null);
+      await queryClient.invalidateQueries({ queryKey: keys.workflowTemplates.all(workspace) });
+      props.onDone(saved);
+    },
+    onError: (error) => {
+      setReviewing(false);
+      setProblem(problemOf(error));
+    },
+  });
+
+  const setValidity = (key: string, valid: boolean): void => {
+    setInvalid((s) => {
+      if (valid === !s.has(key)) return s;
+      const next = new Set(s);
+      if (valid) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  };
+  const patch = (changes: Partial<TemplateDraft>): void => {
+    setDraft((d) => ({ ...d, ...changes }) as TemplateDraft);
+  };
+  const errs = (f: string): string[] => fieldMessages(problem, f);
+  const canSave = invalid.size === 0 && draft.name.trim() !== '' && draft.task_name.trim() !== '';
+  const title = original ? `Edit ${original.name}` : 'New workflow template';
+
+  const input = (
+    key: 'name' | 'task_name',
+    label: string,
+    extra: { readOnly?: boolean; list?: string; hint?: string } = {},
+  ) => (
+    <div className="field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <input
+        id={`${id}-${key}`}
+        className="input mono"
+        value={draft[key]}
+        required
+        readOnly={extra.readOnly}
+        list={extra.list}
+        aria-invalid={errs(key).length > 0 || undefined}
+        aria-describedby={`${id}-${key}-hint ${id}-${key}-error`}
+        onChange={(event) => {
+          patch({ [key]: event.target.value });
+        }}
+      />
+      <span className="field-hint" id={`${id}-${key}-hint`}>
+        {extra.hint ?? ''}
+      </span>
+      {errs(key).length ? (
+        <span className="field-error" id={`${id}-${key}-error`}>
+          {errs(key).join(' · ')}
+        </span>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <>
+      <div className="pane-header">
+        <h2 className={original ? 'mono' : ''}>{title}</h2>
+        <span className="tag">
+          {form === 'current' ? 'Debusine 0.13+ form' : 'Debusine 0.11/0.12 form'}
+        </span>
+      </div>
+      <form
+        className="pane-body"
+        aria-label={title}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (canSave) setReviewing(true);
+        }}
+      >
+        <ProblemBanner problem={problem} extra={otherFieldMessages(problem, FIELDS)} />
+        <div className="form-grid">
+          {input('name', 'Name', { hint: 'Unique in the workspace' })}
+          {input('task_name', 'Workflow', {
+            readOnly: original !== null,
+            list: `${id}-workflows`,
+            hint: original ? 'A template keeps its workflow.' : 'The workflow task it starts',
+          })}
+          <datalist id={`${id}-workflows`}>
+            {WORKFLOW_NAMES.map((w) => (
+              <option key={w} value={w} />
+            ))}
+          </datalist>
+          <div className="field">
+            <label htmlFor={`${id}-priority`}>Priority</label>
+            <input
+              id={`${id}-priority`}
+              className="input mono"
+              inputMode="numeric"
+              value={priorityText}
+              aria-invalid={
+                !/^-?\d+$/.test(priorityText.trim()) || errs('priority').length > 0 || undefined
+              }
+              aria-describedby={`${id}-priority-hint`}
+              onChange={(event) => {
+                const t = event.target.value;
+                setPriorityText(t);
+                const ok = /^-?\d+$/.test(t.trim());
+                setValidity('priority', ok);
+                if (ok) patch({ priority: Number(t) });
+              }}
+            />
+            <span className="field-hint" id={`${id}-priority-hint`}>
+              Above 0 needs the right to manage priorities
+            </span>
+            {[
+              ...(/^-?\d+$/.test(priorityText.trim()) ? [] : ['A whole number.']),
+              ...errs('priority'),
+            ].map((m) => (
+              <span key={m} className="field-error">
+                {m}
+              </span>
+            ))}
+          </div>
+          {draft.form === 'current' ? (
+            <div className="field">
+              <span className="field-label">Who may start it</span>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={draft.restricted}
+                  onChange={(event) => {
+                    patch({ restricted: event.target.checked });
+                  }}
+                />
+                Restricted: only workspace owners
+              </label>
+              {errs('restricted').map((m) => (
+                <span key={m} className="field-error">
+                  {m}
+                </span>
+              ))}
+            </div>
+          ) : (
+            <div />
+          )}
+        </div>
+        {draft.form === 'current' ? (
+          <>
+            <StructuredField
+              label="Static parameters"
+              format="yaml"
+              value={draft.static_parameters}
+              minLines={7}
+              testId="template-static-editor"
+              hint="Task data fixed by the template"
+              errors={errs('static_parameters')}
+              check={(v) => (isPlainObject(v) ? null : 'A mapping of task data.')}
+              onChange={(v, ok) => {
+                setValidity('static', ok);
+                if (ok && isPlainObject(v)) patch({ static_parameters: v });
+              }}
+            />
+            <StructuredField
+              label="Runtime parameters"
+              format="yaml"
+              value={draft.runtime_parameters}
+              minLines={4}
+              testId="template-runtime-editor"
+              hint='What a user may set when starting: "any", or key: [allowed values] or key: any'
+              errors={errs('runtime_parameters')}
+              check={checkRuntimeParameters}
+              onChange={(v, ok) => {
+                setValidity('runtime', ok);
+                if (ok) patch({ runtime_parameters: v as RuntimeParameters });
+              }}
+            />
+            <div className="field">
+              <label htmlFor={`${id}-groups`}>Extra groups</label>
+              <textarea
+                id={`${id}-groups`}
+                className="textarea mono"
+                rows={2}
+                value={groupsText}
+                aria-describedby={`${id}-groups-hint`}
+                aria-invalid={errs('extra_groups').length > 0 || undefined}
+                onChange={(event) => {
+                  setGroupsText(event.target.value);
+                  patch({
+                    extra_groups: event.target.value
+                      .split(/[\n,]/)
+                      .map((g) => g.trim())
+                      .filter(Boolean),
+                  });
+                }}
+              />
+              <span className="field-hint" id={`${id}-groups-hint`}>
+                One per line: scope/name or scope/workspace/name, granted while the workflow runs
+              </span>
+              {errs('extra_groups').map((m) => (
+                <span key={m} className="field-error">
+                  {m}
+                </span>
+              ))}
+            </div>
+          </>
+        ) : (
+          <StructuredField
+            label="Task data"
+            format="yaml"
+            value={draft.task_data}
+            minLines={8}
+            testId="template-task-data-editor"
+            hint="This server merges the user's task data into it when a workflow starts"
+            errors={errs('task_data')}
+            check={(v) => (isPlainObject(v) ? null : 'A mapping of task data.')}
+            onChange={(v, ok) => {
+              setValidity('task_data', ok);
+              if (ok && isPlainObject(v)) patch({ task_data: v });
+            }}
+          />
+        )}
+        <div className="form-actions">
+          {dirty && original ? (
+            <span className="dirty-note">
+              <CircleDot size={12} aria-hidden="true" />
+              Unsaved changes
+            </span>
+          ) : null}
+          <span className="spacer" />
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              props.onDone(null);
+            }}
+          >
+            <X size={14} aria-hidden="true" />
+            {dirty ? 'Discard' : 'Close'}
+          </button>
+          <button
+            type="submit"
+            className="button primary"
+            disabled={!canSave || (original !== null && !dirty)}
+          >
+            <Eye size={14} aria-hidden="true" />
+            Review and save…
+          </button>
+        </div>
+      </form>
+      <ReviewDialog
+        open={reviewing}
+        title={original ? `Changes to template ${original.name}` : 'New workflow template'}
+        before={original ? toText(body(base), 'yaml') : ''}
+        after={toText(body(draft), 'yaml')}
+        saving={save.isPending}
+        confirmLabel={original ? 'Save to server' : 'Create template'}
+        onConfirm={() => {
+          save.mutate(draft);
+        }}
+        onCancel={() => {
+          setReviewing(false);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,404 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FolderOpen, LayoutTemplate, Pencil, Play, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorState } from '../../components/error-state';
+import { JsonView } from '../../components/json-view';
+import { LoadingState } from '../../components/loading-state';
+import { StartWorkflowForm } from '../../components/start-workflow-form';
+import { useBridge } from '../../bridge';
+import { keys } from '../../queries/keys';
+import { canLeave } from '../../state/leave-guard';
+import type { WorkflowTemplateData } from '../../../../shared/contract';
+import { isUnsupported, problemOf } from '../collections/kit/errors';
+import { ProblemBanner } from '../collections/kit/problem-banner';
+import { WorkspacePicker } from '../collections/kit/workspace-picker';
+import { useCurrentWorkspace } from '../collections/kit/workspace';
+import { isCurrentForm } from './model';
+import { TemplateEditor } from './template-editor';
+import '../collections/kit/kit.css';
+import './templates.css';
+
+type Mode = 'view' | 'edit' | 'new' | 'start';
+
+export function TemplatesArea(): React.JSX.Element {
+  const { workspace, loading } = useCurrentWorkspace();
+  return (
+    <div className="editor-area">
+      <div className="area-bar">
+        <p className="area-lead muted">Workflow templates of a workspace: what users start.</p>
+        <WorkspacePicker />
+      </div>
+      {loading ? (
+        <LoadingState />
+      ) : workspace === null ? (
+        <EmptyState icon={LayoutTemplate} title="No workspace">
+          Add a server in Settings, or type a workspace above.
+        </EmptyState>
+      ) : (
+        <Templates workspace={workspace} key={workspace} />
+      )}
+    </div>
+  );
+}
+
+function Templates(props: { workspace: string }): React.JSX.Element {
+  const { workspace } = props;
+  const bridge = useBridge();
+  const list = useQuery({
+    queryKey: keys.workflowTemplates.all(workspace),
+    queryFn: () => bridge.workflowTemplates.list({ workspace }),
+    retry: false,
+  });
+  // Earlier servers (0.11/0.12) cannot list templates: the ones opened by id are kept here.
+  const [opened, setOpened] = useState<WorkflowTemplateData[]>([]);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [mode, setMode] = useState<Mode>('view');
+  const earlier = list.isError && isUnsupported(list.error);
+  const form: 'current' | 'earlier' = earlier ? 'earlier' : 'current';
+  const templates = list.data ?? opened;
+  const current = templates.find((t) => t.id === selectedId) ?? null;
+  const go = (id: number | null, next: Mode): void => {
+    if (canLeave()) {
+      setSelectedId(id);
+      setMode(next);
+    }
+  };
+  const remember = (t: WorkflowTemplateData): void => {
+    setOpened((o) => [...o.filter((x) => x.id !== t.id), t]);
+  };
+
+  if (list.isPending) return <LoadingState label="Loading templates…" />;
+  if (list.isError && !earlier) {
+    return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  }
+
+  return (
+    <div className="split">
+      <section className="pane" aria-labelledby="templates-list-title">
+        <div className="pane-header">
+          <h2 id="templates-list-title">
+            Templates <span className="count-badge">{templates.length}</span>
+          </h2>
+          {!earlier ? (
+            <button
+              type="button"
+              className="button small icon-only ghost"
+              aria-label="Reload templates"
+              title="Reload"
+              onClick={() => void list.refetch()}
+            >
+              <RefreshCw size={14} aria-hidden="true" className={list.isFetching ? 'spin' : ''} />
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button small"
+            onClick={() => {
+              go(null, 'start');
+            }}
+          >
+            <Play size={14} aria-hidden="true" />
+            Start workflow
+          </button>
+          <button
+            type="button"
+            className="button small primary"
+            onClick={() => {
+              go(null, 'new');
+            }}
+          >
+            <Plus size={14} aria-hidden="true" />
+            New
+          </button>
+        </div>
+        {earlier ? (
+          <OpenById
+            workspace={workspace}
+            message={list.error instanceof Error ? list.error.message : ''}
+            onOpened={(t) => {
+              remember(t);
+              go(t.id, 'view');
+            }}
+          />
+        ) : null}
+        {templates.length === 0 ? (
+          earlier ? null : (
+            <EmptyState icon={LayoutTemplate} title="No templates">
+              This workspace has no workflow templates yet.
+            </EmptyState>
+          )
+        ) : (
+          <table className="table list-table" aria-label="Workflow templates">
+            <colgroup>
+              <col style={{ width: '38%' }} />
+              <col />
+              <col style={{ width: 64 }} />
+              <col style={{ width: 52 }} />
+            </colgroup>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Workflow</th>
+                <th scope="col">Priority</th>
+                <th scope="col">Id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {templates.map((t) => (
+                <tr key={t.id} aria-selected={t.id === selectedId}>
+                  <td>
+                    <button
+                      type="button"
+                      className="row-button mono"
+                      aria-current={t.id === selectedId ? 'true' : undefined}
+                      onClick={() => {
+                        if (t.id !== selectedId || mode !== 'view') go(t.id, 'view');
+                      }}
+                    >
+                      {t.name}
+                    </button>
+                  </td>
+                  <td className="mono cell-ellipsis">
+                    {t.task_name}
+                    {(t as { restricted?: unknown }).restricted === true ? (
+                      <span className="tag attention restricted-tag">restricted</span>
+                    ) : null}
+                  </td>
+                  <td className="mono muted">{t.priority}</td>
+                  <td className="mono muted">{t.id}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="pane" aria-label="Template">
+        {mode === 'new' ? (
+          <TemplateEditor
+            workspace={workspace}
+            original={null}
+            form={form}
+            onDone={(saved) => {
+              if (saved) remember(saved);
+              setSelectedId(saved?.id ?? null);
+              setMode('view');
+            }}
+          />
+        ) : mode === 'start' ? (
+          <>
+            <div className="pane-header">
+              <h2>Start a workflow</h2>
+            </div>
+            <div className="pane-body">
+              <StartWorkflowForm
+                workspace={workspace}
+                {...(current ? { initialTemplate: current.name } : {})}
+              />
+            </div>
+          </>
+        ) : current && mode === 'edit' ? (
+          <TemplateEditor
+            workspace={workspace}
+            original={current}
+            form={isCurrentForm(current) ? 'current' : 'earlier'}
+            key={current.id}
+            onDone={(saved) => {
+              if (saved) remember(saved);
+              setMode('view');
+            }}
+          />
+        ) : current ? (
+          <TemplateDetail
+            workspace={workspace}
+            template={current}
+            onEdit={() => {
+              setMode('edit');
+            }}
+            onStart={() => {
+              setMode('start');
+            }}
+            onDeleted={() => {
+              setOpened((o) => o.filter((x) => x.id !== current.id));
+              setSelectedId(null);
+            }}
+          />
+        ) : (
+          <EmptyState icon={LayoutTemplate} title="No template selected">
+            Pick a template to see its parameters, edit it or start a workflow from it.
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function OpenById(props: {
+  workspace: string;
+  message: string;
+  onOpened: (t: WorkflowTemplateData) => void;
+}): React.JSX.Element {
+  const bridge = useBridge();
+  const id = useId();
+  const [text, setText] = useState('');
+  const open = useMutation({
+    mutationFn: () =>
+      bridge.workflowTemplates.get({ workspace: props.workspace, template: Number(text) }),
+    onSuccess: (t) => {
+      setText('');
+      props.onOpened(t);
+    },
+  });
+  return (
+    <div className="pane-body earlier-note">
+      <div className="info-banner" role="note">
+        <p>
+          Listing templates is not offered by this server
+          {/\(Debusine ([^)]+)\)/.exec(props.message)?.[1]
+            ? ` (Debusine ${/\(Debusine ([^)]+)\)/.exec(props.message)?.[1] ?? ''})`
+            : ''}
+          : open one by its id, or create one. Its templates use task data.
+        </p>
+      </div>
+      <form
+        className="row"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (/^\d+$/.test(text.trim())) open.mutate();
+        }}
+      >
+        <div className="field grow">
+          <label htmlFor={`${id}-id`}>Template id</label>
+          <input
+            id={`${id}-id`}
+            className="input mono"
+            inputMode="numeric"
+            value={text}
+            onChange={(event) => {
+              setText(event.target.value);
+            }}
+          />
+        </div>
+        <button type="submit" className="button" disabled={!/^\d+$/.test(text.trim())}>
+          <FolderOpen size={14} aria-hidden="true" />
+          Open
+        </button>
+      </form>
+      <ProblemBanner
+        problem={open.isError ? problemOf(open.error) : null}
+        heading="Could not open it"
+        keep={false}
+      />
+    </div>
+  );
+}
+
+function TemplateDetail(props: {
+  workspace: string;
+  template: WorkflowTemplateData;
+  onEdit: () => void;
+  onStart: () => void;
+  onDeleted: () => void;
+}): React.JSX.Element {
+  const { workspace, template: t } = props;
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const [confirm, setConfirm] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => bridge.workflowTemplates.delete({ workspace, template: t.id }),
+    onSuccess: async () => {
+      setConfirm(false);
+      props.onDeleted();
+      await queryClient.invalidateQueries({ queryKey: keys.workflowTemplates.all(workspace) });
+    },
+    onError: () => {
+      setConfirm(false);
+    },
+  });
+  const current = isCurrentForm(t);
+  const groups = (t as { extra_groups?: unknown }).extra_groups;
+  return (
+    <>
+      <div className="pane-header">
+        <h2 className="mono">{t.name}</h2>
+        <div className="pane-actions">
+          <button type="button" className="button small" onClick={props.onStart}>
+            <Play size={14} aria-hidden="true" />
+            Start
+          </button>
+          <button type="button" className="button small" onClick={props.onEdit}>
+            <Pencil size={14} aria-hidden="true" />
+            Edit
+          </button>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => {
+              setConfirm(true);
+            }}
+          >
+            <Trash2 size={14} aria-hidden="true" />
+            Delete
+          </button>
+        </div>
+      </div>
+      <div className="pane-body">
+        <ProblemBanner
+          problem={remove.isError ? problemOf(remove.error) : null}
+          heading="The server did not delete it"
+          keep={false}
+        />
+        <dl className="props">
+          <dt>Id</dt>
+          <dd className="mono">{t.id}</dd>
+          <dt>Workflow</dt>
+          <dd className="mono">{t.task_name}</dd>
+          <dt>Priority</dt>
+          <dd className="mono">{t.priority}</dd>
+          {current ? (
+            <>
+              <dt>Restricted</dt>
+              <dd>
+                {(t as { restricted?: unknown }).restricted === true
+                  ? 'Yes: only workspace owners may start it'
+                  : 'No'}
+              </dd>
+              <dt>Extra groups</dt>
+              <dd className="mono">
+                {Array.isArray(groups) && groups.length ? groups.map(String).join(', ') : '—'}
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {current ? (
+          <>
+            <h3 className="section-title">Static parameters</h3>
+            <JsonView value={t.static_parameters ?? {}} label="Static parameters" />
+            <h3 className="section-title">Runtime parameters</h3>
+            <JsonView value={t.runtime_parameters ?? {}} label="Runtime parameters" />
+          </>
+        ) : (
+          <>
+            <h3 className="section-title">Task data</h3>
+            <JsonView value={t.task_data} label="Task data" />
+          </>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirm}
+        title={`Delete template ${t.name}?`}
+        confirmLabel="Delete template"
+        danger
+        onConfirm={() => {
+          remove.mutate();
+        }}
+        onCancel={() => {
+          setConfirm(false);
+        }}
+      >
+        <p>Workflows already started from it keep running.</p>
+      </ConfirmDialog>
+    </>
+  );
+}

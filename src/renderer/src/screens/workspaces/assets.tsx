@@ -1,0 +1,440 @@
+/**
+ * Assets of a workspace (signing keys, cloud accounts, APT credentials): a filtered list, a
+ * create form with the data as YAML, and the permission check with the server's answer.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, CircleX, KeyRound, Plus, Search, ShieldQuestion } from 'lucide-react';
+import { useId, useState } from 'react';
+import { EmptyState } from '../../components/empty-state';
+import { LoadingState } from '../../components/loading-state';
+import { TimeAgo } from '../../components/time-ago';
+import { useBridge } from '../../bridge';
+import { keys } from '../../queries/keys';
+import { useUnsavedChanges } from '../../state/leave-guard';
+import type { AssetPermissionCheck } from '../../../../shared/contract';
+import {
+  fieldMessages,
+  otherFieldMessages,
+  problemOf,
+  type Problem,
+} from '../collections/kit/errors';
+import { FeatureError } from '../collections/kit/not-offered';
+import { ProblemBanner } from '../collections/kit/problem-banner';
+import { StructuredField } from '../collections/kit/structured-field';
+import { isPlainObject, sameJson } from '../collections/kit/text';
+
+/** Asset categories and a starting point for their data (protocol §12). */
+const CATEGORIES: Record<string, Record<string, unknown>> = {
+  'debusine:signing-key': {
+    purpose: 'openpgp',
+    fingerprint: '',
+    public_key: '',
+    description: null,
+  },
+  'debusine:cloud-provider-account': {
+    provider_type: 'aws',
+    name: '',
+    configuration: { region_name: '' },
+    credentials: { access_key_id: '', secret_access_key: '' },
+  },
+  'debian:apt-authentication': {
+    auth_scheme: 'basic',
+    name: '',
+    credentials: { username: '', password: '' },
+  },
+};
+
+interface Filters {
+  workspace: string;
+  assetId: string;
+  workRequest: string;
+}
+
+function numberOrUndefined(text: string): number | undefined {
+  return /^\d+$/.test(text.trim()) && Number(text) > 0 ? Number(text) : undefined;
+}
+
+export function AssetsTab(props: { workspace: string }): React.JSX.Element {
+  const [filters, setFilters] = useState<Filters>({
+    workspace: props.workspace,
+    assetId: '',
+    workRequest: '',
+  });
+  const [applied, setApplied] = useState(filters);
+  const id = useId();
+  return (
+    <div className="stack">
+      <AssetList
+        filters={applied}
+        header={
+          <form
+            className="assets-filters"
+            aria-label="Asset filters"
+            onSubmit={(event) => {
+              event.preventDefault();
+              setApplied(filters);
+            }}
+          >
+            {(
+              [
+                ['workspace', 'Workspace'],
+                ['assetId', 'Asset id'],
+                ['workRequest', 'Work request'],
+              ] as const
+            ).map(([key, label]) => (
+              <div className="field" key={key}>
+                <label htmlFor={`${id}-${key}`}>{label}</label>
+                <input
+                  id={`${id}-${key}`}
+                  className="input mono"
+                  value={filters[key]}
+                  inputMode={key === 'workspace' ? undefined : 'numeric'}
+                  onChange={(event) => {
+                    setFilters({ ...filters, [key]: event.target.value });
+                  }}
+                />
+              </div>
+            ))}
+            <button type="submit" className="button">
+              <Search size={14} aria-hidden="true" />
+              Filter
+            </button>
+          </form>
+        }
+      />
+      <div className="split assets-forms">
+        <CreateAsset workspace={props.workspace} />
+        <PermissionCheck workspace={props.workspace} />
+      </div>
+    </div>
+  );
+}
+
+function AssetList(props: { filters: Filters; header: React.ReactNode }): React.JSX.Element {
+  const bridge = useBridge();
+  const { filters } = props;
+  const args = {
+    ...(filters.workspace.trim() ? { workspace: filters.workspace.trim() } : {}),
+    ...(numberOrUndefined(filters.assetId) ? { assetId: numberOrUndefined(filters.assetId) } : {}),
+    ...(numberOrUndefined(filters.workRequest)
+      ? { workRequest: numberOrUndefined(filters.workRequest) }
+      : {}),
+  };
+  const list = useQuery({
+    queryKey: keys.assets.list(args),
+    queryFn: () => bridge.assets.list(args),
+    retry: false,
+  });
+  return (
+    <section className="pane" aria-labelledby="assets-title">
+      <div className="pane-header">
+        <h2 id="assets-title">
+          Assets {list.data ? <span className="count-badge">{list.data.length}</span> : null}
+        </h2>
+      </div>
+      <div className="pane-body">
+        {props.header}
+        <div className="assets-table" tabIndex={0} role="region" aria-label="Asset list">
+          {list.isPending ? (
+            <LoadingState label="Loading assets…" />
+          ) : list.isError ? (
+            <FeatureError error={list.error} feature="Assets" onRetry={() => void list.refetch()} />
+          ) : list.data.length === 0 ? (
+            <EmptyState icon={KeyRound} title="No assets">
+              No asset matches these filters.
+            </EmptyState>
+          ) : (
+            <table className="table list-table" aria-label="Assets" data-testid="assets-table">
+              <colgroup>
+                <col style={{ width: 60 }} />
+                <col style={{ width: '24%' }} />
+                <col style={{ width: '14%' }} />
+                <col />
+                <col style={{ width: 110 }} />
+                <col style={{ width: 130 }} />
+              </colgroup>
+              <thead>
+                <tr>
+                  <th scope="col">Id</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Workspace</th>
+                  <th scope="col">Data</th>
+                  <th scope="col">Work request</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.map((a) => (
+                  <tr key={a.id}>
+                    <td className="mono">{a.id}</td>
+                    <td className="mono cell-ellipsis">{a.category}</td>
+                    <td className="mono cell-ellipsis">{a.workspace}</td>
+                    <td className="truncate-json" title={JSON.stringify(a.data)}>
+                      {summary(a.data)}
+                    </td>
+                    <td className="mono muted">{a.work_request ?? '—'}</td>
+                    <td>
+                      <TimeAgo iso={typeof a.created_at === 'string' ? a.created_at : undefined} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** The identifying part of an asset's data; secrets are not shown in the table. */
+function summary(data: Record<string, unknown>): string {
+  const parts = ['purpose', 'fingerprint', 'provider_type', 'auth_scheme', 'name', 'description']
+    .filter((k) => typeof data[k] === 'string' && data[k] !== '')
+    .map((k) => `${k}: ${String(data[k])}`);
+  return parts.length ? parts.join(' · ') : JSON.stringify(data);
+}
+
+function CreateAsset(props: { workspace: string }): React.JSX.Element {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [category, setCategory] = useState('debusine:signing-key');
+  const [data, setData] = useState<Record<string, unknown>>(
+    CATEGORIES['debusine:signing-key'] ?? {},
+  );
+  const [valid, setValid] = useState(true);
+  const [workspace, setWorkspace] = useState(props.workspace);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [created, setCreated] = useState<number | null>(null);
+  const dirty = !sameJson(data, CATEGORIES[category] ?? {});
+  useUnsavedChanges(dirty, 'The new asset has not been created.');
+  const create = useMutation({
+    mutationFn: () => bridge.assets.create({ category, data, workspace, work_request: null }),
+    onSuccess: async (asset) => {
+      setProblem(null);
+      setCreated(asset.id);
+      setData(CATEGORIES[category] ?? {});
+      await queryClient.invalidateQueries({ queryKey: ['assets'] });
+    },
+    onError: (error) => {
+      setCreated(null);
+      setProblem(problemOf(error));
+    },
+  });
+  return (
+    <form
+      className="pane"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (valid) create.mutate();
+      }}
+    >
+      <div className="pane-header">
+        <h2 id={`${id}-title`}>New asset</h2>
+      </div>
+      <div className="pane-body">
+        <ProblemBanner
+          problem={problem}
+          extra={otherFieldMessages(problem, ['category', 'workspace', 'data'])}
+        />
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor={`${id}-category`}>Category</label>
+            <select
+              id={`${id}-category`}
+              className="select mono"
+              value={category}
+              onChange={(event) => {
+                setCategory(event.target.value);
+                setData(CATEGORIES[event.target.value] ?? {});
+              }}
+            >
+              {Object.keys(CATEGORIES).map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-workspace`}>Workspace</label>
+            <input
+              id={`${id}-workspace`}
+              className="input mono"
+              value={workspace}
+              aria-invalid={fieldMessages(problem, 'workspace').length > 0 || undefined}
+              onChange={(event) => {
+                setWorkspace(event.target.value);
+              }}
+            />
+          </div>
+        </div>
+        <StructuredField
+          label="Data"
+          format="yaml"
+          value={data}
+          minLines={7}
+          testId="asset-data-editor"
+          errors={fieldMessages(problem, 'data')}
+          check={(v) => (isPlainObject(v) ? null : 'Data must be a mapping.')}
+          onChange={(v, ok) => {
+            setValid(ok);
+            if (ok && isPlainObject(v)) setData(v);
+          }}
+        />
+        <div className="form-actions">
+          {created !== null ? (
+            <span className="saved-note" role="status">
+              <CircleCheck size={14} aria-hidden="true" />
+              Created asset #{created}
+            </span>
+          ) : null}
+          <span className="spacer" />
+          <button type="submit" className="button primary" disabled={!valid || create.isPending}>
+            <Plus size={14} aria-hidden="true" />
+            {create.isPending ? 'Creating…' : 'Create asset'}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function PermissionCheck(props: { workspace: string }): React.JSX.Element {
+  const bridge = useBridge();
+  const id = useId();
+  const [form, setForm] = useState({
+    assetCategory: 'debusine:signing-key',
+    assetSlug: '',
+    permissionName: 'sign_with',
+    artifactId: '',
+    workRequestId: '',
+    workspace: props.workspace,
+  });
+  const check = useMutation({
+    mutationFn: (): Promise<AssetPermissionCheck> =>
+      bridge.assets.checkPermission({
+        ...form,
+        artifactId: Number(form.artifactId),
+        workRequestId: Number(form.workRequestId),
+      }),
+  });
+  const complete =
+    form.assetSlug.trim() !== '' &&
+    numberOrUndefined(form.artifactId) !== undefined &&
+    numberOrUndefined(form.workRequestId) !== undefined &&
+    form.workspace.trim() !== '';
+  const text = (key: keyof typeof form, label: string, hint?: string) => (
+    <div className="field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <input
+        id={`${id}-${key}`}
+        className="input mono"
+        value={form[key]}
+        aria-describedby={hint ? `${id}-${key}-hint` : undefined}
+        onChange={(event) => {
+          setForm({ ...form, [key]: event.target.value });
+        }}
+      />
+      {hint ? (
+        <span className="field-hint" id={`${id}-${key}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+  return (
+    <form
+      className="pane"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (complete) check.mutate();
+      }}
+    >
+      <div className="pane-header">
+        <h2 id={`${id}-title`}>Permission check</h2>
+      </div>
+      <div className="pane-body">
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor={`${id}-cat`}>Asset category</label>
+            <select
+              id={`${id}-cat`}
+              className="select mono"
+              value={form.assetCategory}
+              onChange={(event) => {
+                setForm({ ...form, assetCategory: event.target.value });
+              }}
+            >
+              {Object.keys(CATEGORIES).map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+          {text('assetSlug', 'Asset slug', 'Signing key: purpose:fingerprint')}
+          <div className="field">
+            <label htmlFor={`${id}-perm`}>Permission</label>
+            <select
+              id={`${id}-perm`}
+              className="select mono"
+              value={form.permissionName}
+              onChange={(event) => {
+                setForm({ ...form, permissionName: event.target.value });
+              }}
+            >
+              <option value="sign_with">sign_with</option>
+              <option value="sign_repository_with">sign_repository_with</option>
+            </select>
+          </div>
+          {text('workspace', 'Workspace')}
+          {text('artifactId', 'Artifact id')}
+          {text('workRequestId', 'Work request id')}
+        </div>
+        <div className="form-actions">
+          <span className="muted">Servers answer only a running signing task&apos;s token.</span>
+          <span className="spacer" />
+          <button type="submit" className="button" disabled={!complete || check.isPending}>
+            <ShieldQuestion size={14} aria-hidden="true" />
+            Check
+          </button>
+        </div>
+        <div role="status" aria-live="polite" data-testid="permission-answer">
+          {check.isSuccess ? (
+            <>
+              <p
+                className={`permission-answer ${check.data.has_permission ? 'tone-success' : 'tone-danger'}`}
+              >
+                {check.data.has_permission ? (
+                  <CircleCheck size={16} aria-hidden="true" />
+                ) : (
+                  <CircleX size={16} aria-hidden="true" />
+                )}
+                {check.data.has_permission ? 'Permitted' : 'Not permitted'}
+              </p>
+              <dl className="props">
+                <dt>User</dt>
+                <dd className="mono">
+                  {check.data.username ?? '—'}{' '}
+                  {check.data.user_id !== null ? `(#${String(check.data.user_id)})` : ''}
+                </dd>
+                <dt>Resource</dt>
+                <dd className="mono">
+                  {check.data.resource ? JSON.stringify(check.data.resource) : '—'}
+                </dd>
+              </dl>
+            </>
+          ) : null}
+        </div>
+        <ProblemBanner
+          problem={check.isError ? problemOf(check.error) : null}
+          heading="The server answered with an error"
+        />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,108 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import { ownerClient, unique } from '../support/clients';
+import { hasServer } from '../support/sandbox';
+
+/** Closes the page's own context (openPage's close hook would race the browser's close). */
+async function closePage(page: Page): Promise<void> {
+  page.removeAllListeners('close');
+  await page.context().close();
+}
+
+const WORKSPACE = 'System';
+const NAME = 'default';
+
+async function goTo(page: Page, area: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
+}
+
+describe.runIf(hasServer('current'))('task configuration (current server)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  const client = ownerClient('current');
+  let original: Awaited<ReturnType<typeof client.fetchTaskConfigurationCollection>>;
+
+  beforeAll(async () => {
+    original = await client.fetchTaskConfigurationCollection(WORKSPACE, NAME);
+    app = await startApp('current');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    const { id, data } = original.collection;
+    await client
+      .pushTaskConfigurationCollection(WORKSPACE, {
+        collection: { id, name: NAME, data },
+        items: original.items,
+      })
+      .catch(() => undefined);
+    await browser.close();
+    await app.stop();
+    await client.close();
+  });
+
+  it('fetches, edits an item, dry-runs (refused, then counted) and pushes', async () => {
+    const { page, errors } = await openPage(browser, app);
+    const subject = unique('e2e-subject');
+    await goTo(page, 'Collections');
+    await page.getByRole('tab', { name: 'Task configuration' }).click();
+    await page
+      .getByRole('table', { name: 'Task configuration items' })
+      .or(page.getByText('No items'))
+      .first()
+      .waitFor();
+    const before = original.items.length;
+
+    await page.getByRole('button', { name: 'Add item' }).click();
+    const editor = page.getByTestId('task-config-item-editor').locator('.cm-content');
+    await editor.waitFor();
+    // An unknown field: the server refuses the dry run; the edit stays.
+    await editor.fill(
+      `task_type: Worker\ntask_name: noop\nsubject: ${subject}\nbogus_field: 1\ncomment: from e2e\n`,
+    );
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByTestId('problem-banner').waitFor();
+    await expect(editor.innerText()).resolves.toContain('bogus_field');
+
+    await editor.fill(
+      `task_type: Worker\ntask_name: noop\nsubject: ${subject}\ndefault_values:\n  result: success\ncomment: from e2e\n`,
+    );
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByText('Dry run: this is what a push would change.').waitFor();
+    await expect(page.getByTestId('count-added').innerText()).resolves.toContain('1');
+    await expect(page.getByTestId('count-unchanged').innerText()).resolves.toContain(
+      String(before),
+    );
+    await screenshot(page, 'task-config-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // Nothing changed on the server yet.
+    expect((await client.fetchTaskConfigurationCollection(WORKSPACE, NAME)).items).toHaveLength(
+      before,
+    );
+
+    await page.getByRole('button', { name: 'Push', exact: true }).click();
+    await page.getByText(/Pushed: the server replaced the items/).waitFor();
+    const after = await client.fetchTaskConfigurationCollection(WORKSPACE, NAME);
+    const added = after.items.find((i) => i.subject === subject);
+    expect(added).toMatchObject({
+      task_type: 'Worker',
+      task_name: 'noop',
+      default_values: { result: 'success' },
+      comment: 'from e2e',
+    });
+    expect(errors).toEqual([]);
+    await closePage(page);
+  });
+
+  it('looks finished in the dark theme', async () => {
+    const { page } = await openPage(browser, app, 'dark');
+    await goTo(page, 'Collections');
+    await page.getByRole('tab', { name: 'Task configuration' }).click();
+    await page.getByRole('heading', { name: 'Push to the server' }).waitFor();
+    await screenshot(page, 'task-config-dark');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await closePage(page);
+  });
+});

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import { ownerClient, unique } from '../support/clients';
+import { hasServer } from '../support/sandbox';
+
+/** Closes the page's own context (openPage's close hook would race the browser's close). */
+async function closePage(page: Page): Promise<void> {
+  page.removeAllListeners('close');
+  await page.context().close();
+}
+
+const WORKSPACE = 'System';
+const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
+
+async function goTo(page: Page, area: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
+}
+
+describe.runIf(hasServer('current'))('the lookup playground (current server)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  const client = ownerClient('current');
+  let artifactId = 0;
+
+  beforeAll(async () => {
+    const artifact = await client.artifactCreate({
+      category: 'debusine:test',
+      workspace: WORKSPACE,
+      files: {
+        [`${unique('lk')}.txt`]: { size: 0, checksums: { sha256: EMPTY_SHA256 }, type: 'file' },
+      },
+      data: {},
+    });
+    artifactId = artifact.id;
+    app = await startApp('current');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await app.stop();
+    await client.close();
+  });
+
+  it('resolves single and multiple lookups, linking to artifacts and collections', async () => {
+    const { page, errors } = await openPage(browser, app);
+    await goTo(page, 'Collections');
+    await page.getByRole('tab', { name: 'Lookups' }).click();
+
+    await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const results = page.getByTestId('lookup-results');
+    await results.getByRole('button', { name: `Artifact #${String(artifactId)}` }).waitFor();
+
+    // No match: the server's answer is shown.
+    await page.getByLabel('Lookup expression').fill('nothing-here@debian:suite');
+    await page.getByLabel('Expected type').selectOption('collection');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByTestId('problem-banner').waitFor();
+
+    // Multiple: a collection result links to the collection in this area.
+    await page.getByRole('button', { name: 'Multiple' }).click();
+    const editor = page.getByTestId('lookup-multiple-editor').locator('.cm-content');
+    await editor.fill('- _@debian:archive\n- default@debusine:task-configuration\n');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await results.getByRole('button', { name: '_@debian:archive' }).waitFor();
+    await expect(results.locator('tbody tr').count()).resolves.toBe(2);
+    await screenshot(page, 'lookups-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await results.getByRole('button', { name: '_@debian:archive' }).click();
+    await page.getByRole('heading', { name: '_@debian:archive' }).waitFor();
+    await expect(
+      page.getByRole('tab', { name: 'Collections' }).getAttribute('aria-selected'),
+    ).resolves.toBe('true');
+    expect(errors).toEqual([]);
+    await closePage(page);
+  });
+
+  it('looks finished in the dark theme', async () => {
+    const { page } = await openPage(browser, app, 'dark');
+    await goTo(page, 'Collections');
+    await page.getByRole('tab', { name: 'Lookups' }).click();
+    await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByTestId('lookup-results').waitFor();
+    await screenshot(page, 'lookups-dark');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await closePage(page);
+  });
+});

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import { ownerClient, unique } from '../support/clients';
+import { hasServer } from '../support/sandbox';
+
+/** Closes the page's own context (openPage's close hook would race the browser's close). */
+async function closePage(page: Page): Promise<void> {
+  page.removeAllListeners('close');
+  await page.context().close();
+}
+
+const WORKSPACE = 'System';
+const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
+
+async function goTo(page: Page, area: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
+}
+
+describe.runIf(hasServer('current'))('the relations graph (current server)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  const client = ownerClient('current');
+  const ids: number[] = [];
+
+  async function newArtifact(): Promise<number> {
+    const a = await client.artifactCreate({
+      category: 'debusine:test',
+      workspace: WORKSPACE,
+      files: {
+        [`${unique('rel')}.txt`]: { size: 0, checksums: { sha256: EMPTY_SHA256 }, type: 'file' },
+      },
+      data: {},
+    });
+    return a.id;
+  }
+
+  async function showGraph(page: Page, id: number): Promise<void> {
+    await goTo(page, 'Collections');
+    await page.getByRole('tab', { name: 'Lookups' }).click();
+    await page.getByLabel('Lookup expression').fill(`${String(id)}@artifacts`);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByTestId('lookup-results').getByRole('button', { name: 'Relations' }).click();
+  }
+
+  beforeAll(async () => {
+    for (let i = 0; i < 4; i++) ids.push(await newArtifact());
+    const [self, a, b] = ids as [number, number, number];
+    await client.relationCreate({ artifact: self, target: a, type: 'extends' });
+    await client.relationCreate({ artifact: b, target: self, type: 'built-using' });
+    app = await startApp('current');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await app.stop();
+    await client.close();
+  });
+
+  it('draws the relations, lists them, and creates one', async () => {
+    const [self, a, b, c] = ids as [number, number, number, number];
+    const { page, errors } = await openPage(browser, app);
+    await showGraph(page, self);
+    const list = page.getByTestId('relations-list');
+    await list.waitFor();
+    await page.getByTestId('relations-svg').waitFor();
+    await expect(list.textContent()).resolves.toContain(`#${String(a)}`);
+    await expect(list.textContent()).resolves.toContain(`#${String(b)}`);
+
+    const form = page.getByRole('form', { name: `Add a relation to artifact ${String(self)}` });
+    await form.getByLabel('Type').selectOption('relates-to');
+    await form.getByLabel('Other artifact id').fill(String(c));
+    await form.getByRole('button', { name: 'Add relation' }).click();
+    await list.getByRole('button', { name: `#${String(c)}` }).waitFor();
+    const stored = await client.relationList({ artifactId: self });
+    expect(stored.map((r) => [r.target, r.type])).toContainEqual([c, 'relates-to']);
+
+    // An artifact that does not exist: the server's refusal is shown.
+    await form.getByLabel('Other artifact id').fill('999999999');
+    await form.getByRole('button', { name: 'Add relation' }).click();
+    await form.getByRole('alert').waitFor();
+    await page.getByTestId('relations-svg').scrollIntoViewIfNeeded();
+    await screenshot(page, 'relations-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await closePage(page);
+  });
+
+  it('looks finished in the dark theme', async () => {
+    const { page } = await openPage(browser, app, 'dark');
+    await showGraph(page, ids[0] ?? 0);
+    await page.getByTestId('relations-svg').scrollIntoViewIfNeeded();
+    await screenshot(page, 'relations-dark');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await closePage(page);
+  });
+});

@@ -1,0 +1,204 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import { ownerClient, rejection, unique } from '../support/clients';
+import { hasServer } from '../support/sandbox';
+
+/** Closes the page's own context (openPage's close hook would race the browser's close). */
+async function closePage(page: Page): Promise<void> {
+  page.removeAllListeners('close');
+  await page.context().close();
+}
+
+const WORKSPACE = 'System';
+
+async function goTo(page: Page, area: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
+}
+
+async function setEditor(page: Page, testId: string, text: string): Promise<void> {
+  const content = page.getByTestId(testId).locator('.cm-content');
+  await content.waitFor();
+  await content.fill(text);
+}
+
+async function saveFromReview(page: Page, label: string): Promise<void> {
+  await page.getByRole('button', { name: 'Review and save…' }).click();
+  await page.getByRole('dialog').getByTestId('diff-view').waitFor();
+  await page.getByRole('dialog').getByRole('button', { name: label }).click();
+}
+
+describe.runIf(hasServer('current'))('the template editor (current server)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  const client = ownerClient('current');
+  const names: string[] = [];
+
+  beforeAll(async () => {
+    app = await startApp('current');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const n of names) await client.workflowTemplateDelete(WORKSPACE, n).catch(() => undefined);
+    await browser.close();
+    await app.stop();
+    await client.close();
+  });
+
+  it('creates (refused first), edits, starts a workflow from, and deletes a template', async () => {
+    const { page, errors } = await openPage(browser, app);
+    const name = unique('e2e-tpl');
+    names.push(name);
+    await goTo(page, 'Templates');
+    await page.getByRole('heading', { name: /Templates/ }).waitFor();
+
+    // A workflow that does not exist: the server refuses; the edit stays.
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Workflow', { exact: true }).fill('no-such-workflow');
+    await setEditor(
+      page,
+      'template-runtime-editor',
+      'task_configuration:\n  - default@debusine:task-configuration\n  - default\n',
+    );
+    await saveFromReview(page, 'Create template');
+    await page.getByTestId('problem-banner').waitFor();
+    await screenshot(page, 'templates-refused-light');
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(name);
+    expect((await rejection(client.workflowTemplateGet(WORKSPACE, name))).code).toBe('not-found');
+
+    // Corrected: created in the 0.13+ form.
+    await page.getByLabel('Workflow', { exact: true }).fill('noop');
+    await saveFromReview(page, 'Create template');
+    await page.getByRole('heading', { name, exact: true }).waitFor();
+    const created = await client.workflowTemplateGet(WORKSPACE, name);
+    expect(created.task_name).toBe('noop');
+    expect(created.runtime_parameters).toEqual({
+      task_configuration: ['default@debusine:task-configuration', 'default'],
+    });
+
+    // Edit: priority stays, restricted flips, static parameters change.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByLabel('Restricted: only workspace owners').check();
+    await page.getByLabel('Priority').fill('-5');
+    await setEditor(page, 'template-static-editor', 'task_configuration: default\n');
+    await saveFromReview(page, 'Save to server');
+    await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+    const edited = await client.workflowTemplateGet(WORKSPACE, name);
+    expect(edited.static_parameters).toEqual({ task_configuration: 'default' });
+    expect((edited as { restricted?: unknown }).restricted).toBe(true);
+    expect(edited.priority).toBe(-5);
+    expect(edited.runtime_parameters).toEqual(created.runtime_parameters);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // Start a workflow: the runtime parameter is a select of its allowed values.
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    const form = page.getByTestId('start-workflow-form');
+    await form.getByLabel('Template').selectOption({ label: `${name} (noop)` });
+    await form
+      .getByLabel('task_configuration')
+      .selectOption({ label: 'default@debusine:task-configuration' });
+    await screenshot(page, 'templates-start-light');
+    await form.getByRole('button', { name: 'Start workflow' }).click();
+    const started = form.getByText(/Started workflow/);
+    await started.waitFor();
+    const id = Number((await started.textContent())?.match(/#(\d+)/)?.[1]);
+    const wr = await client.workRequestGet(id);
+    expect(wr.task_name).toBe('noop');
+    expect(wr.task_type).toBe('Workflow');
+    // The server resolves the lookup to the collection's id.
+    expect(wr.task_data.task_configuration).toBeDefined();
+
+    // Delete.
+    await page
+      .getByRole('table', { name: 'Workflow templates' })
+      .getByRole('button', { name })
+      .click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete template' }).click();
+    await page.getByText('No template selected').waitFor();
+    expect((await rejection(client.workflowTemplateGet(WORKSPACE, name))).code).toBe('not-found');
+    expect(errors).toEqual([]);
+    await closePage(page);
+  });
+
+  it.each(['light', 'dark'] as const)('looks finished in the %s theme', async (scheme) => {
+    const name = unique('e2e-look');
+    names.push(name);
+    await client.workflowTemplateCreate(WORKSPACE, {
+      name,
+      task_name: 'noop',
+      static_parameters: { task_configuration: 'default@debusine:task-configuration' },
+      runtime_parameters: {
+        task_configuration: ['default@debusine:task-configuration', 'default'],
+      },
+    });
+    const { page } = await openPage(browser, app, scheme);
+    await goTo(page, 'Templates');
+    await page
+      .getByRole('table', { name: 'Workflow templates' })
+      .getByRole('button', { name })
+      .click();
+    await page.getByRole('heading', { name: 'Static parameters' }).waitFor();
+    await screenshot(page, `templates-${scheme}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByTestId('template-static-editor').locator('.cm-content').waitFor();
+    await screenshot(page, `templates-edit-${scheme}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await closePage(page);
+  });
+});
+
+describe.runIf(hasServer('earlier'))('the template editor (earlier server, 0.11)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  const client = ownerClient('earlier');
+  const ids: number[] = [];
+
+  beforeAll(async () => {
+    app = await startApp('earlier');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const id of ids) await client.workflowTemplateDelete(WORKSPACE, id).catch(() => undefined);
+    await browser.close();
+    await app.stop();
+    await client.close();
+  });
+
+  it('speaks task_data: create, edit, read back', async () => {
+    const { page, errors } = await openPage(browser, app);
+    const name = unique('e2e-old');
+    await goTo(page, 'Templates');
+    await page.getByText(/Listing templates is not offered by this server/).waitFor();
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    await page.getByTestId('template-task-data-editor').waitFor();
+    await expect(page.getByText('Static parameters').count()).resolves.toBe(0);
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Workflow', { exact: true }).fill('noop');
+    await setEditor(page, 'template-task-data-editor', 'result: success\n');
+    await saveFromReview(page, 'Create template');
+    await page.getByRole('heading', { name, exact: true }).waitFor();
+    const idText = await page.locator('.props dd').first().textContent();
+    const id = Number(idText);
+    ids.push(id);
+    expect((await client.workflowTemplateGet(WORKSPACE, id)).task_data).toEqual({
+      result: 'success',
+    });
+    await screenshot(page, 'templates-earlier-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await setEditor(page, 'template-task-data-editor', 'result: failure\n');
+    await saveFromReview(page, 'Save to server');
+    await page.getByRole('button', { name: 'Edit', exact: true }).waitFor();
+    expect((await client.workflowTemplateGet(WORKSPACE, id)).task_data).toEqual({
+      result: 'failure',
+    });
+    expect(errors).toEqual([]);
+    await closePage(page);
+  });
+});

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import { ownerClient } from '../support/clients';
+import { hasServer } from '../support/sandbox';
+
+/** Closes the page's own context (openPage's close hook would race the browser's close). */
+async function closePage(page: Page): Promise<void> {
+  page.removeAllListeners('close');
+  await page.context().close();
+}
+
+async function goTo(page: Page, area: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
+}
+
+describe.runIf(hasServer('current'))('assets (current server)', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  const client = ownerClient('current');
+
+  beforeAll(async () => {
+    app = await startApp('current');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await app.stop();
+    await client.close();
+  });
+
+  it('creates a signing key (refused first), lists it, checks a permission', async () => {
+    const { page, errors } = await openPage(browser, app);
+    await goTo(page, 'Workspaces');
+    await page.getByRole('tab', { name: 'Assets' }).click();
+    const editor = page.getByTestId('asset-data-editor').locator('.cm-content');
+    await editor.waitFor();
+
+    // Missing fields: the server refuses; the data stays in the editor.
+    await editor.fill('purpose: openpgp\ndescription: from e2e\n');
+    await page.getByRole('button', { name: 'Create asset' }).click();
+    await page.getByTestId('problem-banner').waitFor();
+    await expect(editor.innerText()).resolves.toContain('from e2e');
+
+    const fingerprint = randomBytes(20).toString('hex').toUpperCase();
+    const publicKey = Buffer.from(`key ${fingerprint}`).toString('base64');
+    await editor.fill(
+      `purpose: openpgp\nfingerprint: ${fingerprint}\npublic_key: ${publicKey}\ndescription: from e2e\n`,
+    );
+    await page.getByRole('button', { name: 'Create asset' }).click();
+    const note = page.getByText(/Created asset #\d+/);
+    await note.waitFor();
+    const id = Number((await note.textContent())?.match(/#(\d+)/)?.[1]);
+    const [asset] = await client.assetList({ assetId: id });
+    expect(asset?.data).toMatchObject({ purpose: 'openpgp', fingerprint });
+    await expect(page.getByTestId('assets-table').textContent()).resolves.toContain(fingerprint);
+
+    // The permission check: a user token gets the server's refusal, shown as its answer.
+    const form = page.getByRole('form', { name: 'Permission check' });
+    await form.getByLabel('Asset slug').fill(`openpgp:${fingerprint}`);
+    await form.getByLabel('Artifact id').fill('1');
+    await form.getByLabel('Work request id').fill('1');
+    await form.getByRole('button', { name: 'Check' }).click();
+    await form.getByTestId('problem-banner').waitFor();
+    await screenshot(page, 'assets-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await closePage(page);
+  });
+
+  it('looks finished in the dark theme', async () => {
+    const { page } = await openPage(browser, app, 'dark');
+    await goTo(page, 'Workspaces');
+    await page.getByRole('tab', { name: 'Assets' }).click();
+    await page.getByTestId('assets-table').waitFor();
+    await screenshot(page, 'assets-dark');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await closePage(page);
+  });
+});
