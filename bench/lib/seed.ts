@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { debusineAdminShellSync } from '../../test/support/debusine-admin';
 import type { BenchServer } from './server';
 
 /**
@@ -27,22 +27,6 @@ if missing:
     ], batch_size=500)
 print(WorkRequest.objects.count())
 `;
-  const out = execFileSync(
-    'chroot',
-    [
-      '--userspec=debusine-server:debusine-server',
-      server.root,
-      '/usr/bin/env',
-      '-i',
-      'HOME=/var/lib/debusine/server',
-      'LANG=C.UTF-8',
-      'PATH=/usr/bin:/bin',
-      'debusine-admin',
-      'shell',
-      '-c',
-      script,
-    ],
-    { encoding: 'utf8' },
-  );
+  const out = debusineAdminShellSync(server.root, script);
   return Number(out.trim().split('\n').pop());
 }

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { createBinaryPackage, createSourcePackageFromDsc } from '../../src/main/artifacts';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
 import { clientFor } from '../support/clients';
 import {
   debianFixtures,
@@ -15,6 +14,7 @@ import {
   type DebianFixtures,
 } from '../support/debian-fixtures';
 import { hasServer, testServer } from '../support/sandbox';
+import { appSession } from '../support/e2e';
 
 // The artifact page against artifacts the server really has: a source package and a binary
 // package built using it (seeded through main's own API client, looked up through the UI).
@@ -22,37 +22,31 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
   'the artifact page',
   () => {
     const server = testServer('current');
-    let app: RunningApp;
-    let browser: Browser;
     let client: DebusineClient;
     let fx: DebianFixtures;
     let sourceId: number;
     let binaryId: number;
 
-    beforeAll(async () => {
-      fx = debianFixtures();
-      client = clientFor(server);
-      const workspace = server.workspaces.default;
-      sourceId = (
-        await uploadArtifact(client, await createSourcePackageFromDsc(fx.dsc), { workspace })
-      ).id;
-      binaryId = (
-        await uploadArtifact(client, await createBinaryPackage(fx.debs[0] ?? ''), { workspace })
-      ).id;
-      await client.relationCreate({ artifact: binaryId, target: sourceId, type: 'built-using' });
-      app = await startApp('current');
-      browser = await launchBrowser();
-    });
-    afterAll(async () => {
-      await browser.close();
-      await app.stop();
-      await client.close();
+    const session = appSession('current', {
+      seed: async () => {
+        fx = debianFixtures();
+        client = clientFor(server);
+        const workspace = server.workspaces.default;
+        sourceId = (
+          await uploadArtifact(client, await createSourcePackageFromDsc(fx.dsc), { workspace })
+        ).id;
+        binaryId = (
+          await uploadArtifact(client, await createBinaryPackage(fx.debs[0] ?? ''), { workspace })
+        ).id;
+        await client.relationCreate({ artifact: binaryId, target: sourceId, type: 'built-using' });
+      },
+      close: () => client.close(),
     });
 
     it.each(['light', 'dark'] as const)(
       'looks an artifact up by its web URL and shows files, relations and data (%s)',
       async (scheme) => {
-        const { page, errors } = await openPage(browser, app, scheme);
+        const { page, errors } = await openPage(session.browser, session.app, scheme);
         await page
           .getByRole('navigation', { name: 'Areas' })
           .getByRole('button', { name: 'Artifacts' })

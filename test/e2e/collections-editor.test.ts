@@ -1,49 +1,26 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
+import { openPage, startApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-
-/** Closes the page's own context (openPage's close hook would race the browser's close). */
-async function closePage(page: Page): Promise<void> {
-  page.removeAllListeners('close');
-  await page.context().close();
-}
+import { appSession, closePage, goTo, setEditor } from '../support/e2e';
 
 const WORKSPACE = 'System';
 
-async function goTo(page: Page, area: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
-}
-
-/** Replaces the text of a CodeMirror editor (by its test id). */
-async function setEditor(page: Page, testId: string, text: string): Promise<void> {
-  const content = page.getByTestId(testId).locator('.cm-content');
-  await content.waitFor();
-  await content.fill(text);
-}
-
 describe.runIf(hasServer('current'))('the collection editor (current server)', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('current');
   const created: number[] = [];
 
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const id of created) await client.collectionDelete(WORKSPACE, id).catch(() => undefined);
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    cleanUp: async () => {
+      for (const id of created) await client.collectionDelete(WORKSPACE, id).catch(() => undefined);
+    },
+    close: () => client.close(),
   });
 
   it('creates, edits (form and YAML), diffs, saves and keeps a refused edit', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     const name = unique('e2e-suite');
     const other = await client.collectionCreate(WORKSPACE, {
       name: unique('e2e-other'),
@@ -125,7 +102,7 @@ describe.runIf(hasServer('current'))('the collection editor (current server)', (
   });
 
   it.each(['light', 'dark'] as const)('looks finished in the %s theme', async (scheme) => {
-    const { page } = await openPage(browser, app, scheme);
+    const { page } = await openPage(session.browser, session.app, scheme);
     await goTo(page, 'Collections');
     const table = page.getByRole('table', { name: 'Collections' });
     await table.waitFor();

@@ -1,50 +1,36 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-
-/** Closes the page's own context (openPage's close hook would race the browser's close). */
-async function closePage(page: Page): Promise<void> {
-  page.removeAllListeners('close');
-  await page.context().close();
-}
+import { appSession, closePage, goTo } from '../support/e2e';
 
 const WORKSPACE = 'System';
 const NAME = 'default';
 
-async function goTo(page: Page, area: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
-}
-
 describe.runIf(hasServer('current'))('task configuration (current server)', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('current');
   let original: Awaited<ReturnType<typeof client.fetchTaskConfigurationCollection>>;
 
-  beforeAll(async () => {
-    original = await client.fetchTaskConfigurationCollection(WORKSPACE, NAME);
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    const { id, data } = original.collection;
-    await client
-      .pushTaskConfigurationCollection(WORKSPACE, {
-        collection: { id, name: NAME, data },
-        items: original.items,
-      })
-      .catch(() => undefined);
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    seed: async () => {
+      original = await client.fetchTaskConfigurationCollection(WORKSPACE, NAME);
+    },
+    cleanUp: async () => {
+      const { id, data } = original.collection;
+      await client
+        .pushTaskConfigurationCollection(WORKSPACE, {
+          collection: { id, name: NAME, data },
+          items: original.items,
+        })
+        .catch(() => undefined);
+    },
+    close: () => client.close(),
   });
 
   it('fetches, edits an item, dry-runs (refused, then counted) and pushes', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     const subject = unique('e2e-subject');
     await goTo(page, 'Collections');
     await page.getByRole('tab', { name: 'Task configuration' }).click();
@@ -97,7 +83,7 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
   });
 
   it('looks finished in the dark theme', async () => {
-    const { page } = await openPage(browser, app, 'dark');
+    const { page } = await openPage(session.browser, session.app, 'dark');
     await goTo(page, 'Collections');
     await page.getByRole('tab', { name: 'Task configuration' }).click();
     await page.getByRole('heading', { name: 'Push to the server' }).waitFor();

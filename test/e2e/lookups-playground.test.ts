@@ -1,52 +1,26 @@
-import { createHash } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
-import { ownerClient, unique } from '../support/clients';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
+import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-
-/** Closes the page's own context (openPage's close hook would race the browser's close). */
-async function closePage(page: Page): Promise<void> {
-  page.removeAllListeners('close');
-  await page.context().close();
-}
+import { appSession, createEmptyArtifact, closePage, goTo } from '../support/e2e';
 
 const WORKSPACE = 'System';
-const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
-
-async function goTo(page: Page, area: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
-}
 
 describe.runIf(hasServer('current'))('the lookup playground (current server)', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('current');
   let artifactId = 0;
 
-  beforeAll(async () => {
-    const artifact = await client.artifactCreate({
-      category: 'debusine:test',
-      workspace: WORKSPACE,
-      files: {
-        [`${unique('lk')}.txt`]: { size: 0, checksums: { sha256: EMPTY_SHA256 }, type: 'file' },
-      },
-      data: {},
-    });
-    artifactId = artifact.id;
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    seed: async () => {
+      artifactId = await createEmptyArtifact(client, WORKSPACE, 'lk');
+    },
+    close: () => client.close(),
   });
 
   it('resolves single and multiple lookups, linking to artifacts and collections', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await goTo(page, 'Collections');
     await page.getByRole('tab', { name: 'Lookups' }).click();
 
@@ -80,7 +54,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
   });
 
   it('looks finished in the dark theme', async () => {
-    const { page } = await openPage(browser, app, 'dark');
+    const { page } = await openPage(session.browser, session.app, 'dark');
     await goTo(page, 'Collections');
     await page.getByRole('tab', { name: 'Lookups' }).click();
     await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);

@@ -1,42 +1,17 @@
-import { createHash } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
-import { ownerClient, unique } from '../support/clients';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
+import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-
-/** Closes the page's own context (openPage's close hook would race the browser's close). */
-async function closePage(page: Page): Promise<void> {
-  page.removeAllListeners('close');
-  await page.context().close();
-}
+import { appSession, createEmptyArtifact, closePage, goTo } from '../support/e2e';
 
 const WORKSPACE = 'System';
-const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
-
-async function goTo(page: Page, area: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
-}
 
 describe.runIf(hasServer('current'))('the relations graph (current server)', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('current');
   const ids: number[] = [];
-
-  async function newArtifact(): Promise<number> {
-    const a = await client.artifactCreate({
-      category: 'debusine:test',
-      workspace: WORKSPACE,
-      files: {
-        [`${unique('rel')}.txt`]: { size: 0, checksums: { sha256: EMPTY_SHA256 }, type: 'file' },
-      },
-      data: {},
-    });
-    return a.id;
-  }
 
   async function showGraph(page: Page, id: number): Promise<void> {
     await goTo(page, 'Collections');
@@ -46,23 +21,19 @@ describe.runIf(hasServer('current'))('the relations graph (current server)', () 
     await page.getByTestId('lookup-results').getByRole('button', { name: 'Relations' }).click();
   }
 
-  beforeAll(async () => {
-    for (let i = 0; i < 4; i++) ids.push(await newArtifact());
-    const [self, a, b] = ids as [number, number, number];
-    await client.relationCreate({ artifact: self, target: a, type: 'extends' });
-    await client.relationCreate({ artifact: b, target: self, type: 'built-using' });
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    seed: async () => {
+      for (let i = 0; i < 4; i++) ids.push(await createEmptyArtifact(client, WORKSPACE, 'rel'));
+      const [self, a, b] = ids as [number, number, number];
+      await client.relationCreate({ artifact: self, target: a, type: 'extends' });
+      await client.relationCreate({ artifact: b, target: self, type: 'built-using' });
+    },
+    close: () => client.close(),
   });
 
   it('draws the relations, lists them, and creates one', async () => {
     const [self, a, b, c] = ids as [number, number, number, number];
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await showGraph(page, self);
     const list = page.getByTestId('relations-list');
     await list.waitFor();
@@ -90,7 +61,7 @@ describe.runIf(hasServer('current'))('the relations graph (current server)', () 
   });
 
   it('looks finished in the dark theme', async () => {
-    const { page } = await openPage(browser, app, 'dark');
+    const { page } = await openPage(session.browser, session.app, 'dark');
     await showGraph(page, ids[0] ?? 0);
     await page.getByTestId('relations-svg').scrollIntoViewIfNeeded();
     await screenshot(page, 'relations-dark');

@@ -1,28 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
 import { ownerClient, rejection, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-
-/** Closes the page's own context (openPage's close hook would race the browser's close). */
-async function closePage(page: Page): Promise<void> {
-  page.removeAllListeners('close');
-  await page.context().close();
-}
+import { appSession, closePage, goTo, setEditor } from '../support/e2e';
 
 const WORKSPACE = 'System';
-
-async function goTo(page: Page, area: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
-}
-
-async function setEditor(page: Page, testId: string, text: string): Promise<void> {
-  const content = page.getByTestId(testId).locator('.cm-content');
-  await content.waitFor();
-  await content.fill(text);
-}
 
 async function saveFromReview(page: Page, label: string): Promise<void> {
   await page.getByRole('button', { name: 'Review and save…' }).click();
@@ -31,24 +16,19 @@ async function saveFromReview(page: Page, label: string): Promise<void> {
 }
 
 describe.runIf(hasServer('current'))('the template editor (current server)', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('current');
   const names: string[] = [];
 
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const n of names) await client.workflowTemplateDelete(WORKSPACE, n).catch(() => undefined);
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    cleanUp: async () => {
+      for (const n of names)
+        await client.workflowTemplateDelete(WORKSPACE, n).catch(() => undefined);
+    },
+    close: () => client.close(),
   });
 
   it('creates (refused first), edits, starts a workflow from, and deletes a template', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     const name = unique('e2e-tpl');
     names.push(name);
     await goTo(page, 'Templates');
@@ -135,7 +115,7 @@ describe.runIf(hasServer('current'))('the template editor (current server)', () 
         task_configuration: ['default@debusine:task-configuration', 'default'],
       },
     });
-    const { page } = await openPage(browser, app, scheme);
+    const { page } = await openPage(session.browser, session.app, scheme);
     await goTo(page, 'Templates');
     await page
       .getByRole('table', { name: 'Workflow templates' })
@@ -153,24 +133,19 @@ describe.runIf(hasServer('current'))('the template editor (current server)', () 
 });
 
 describe.runIf(hasServer('earlier'))('the template editor (earlier server, 0.11)', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('earlier');
   const ids: number[] = [];
 
-  beforeAll(async () => {
-    app = await startApp('earlier');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    for (const id of ids) await client.workflowTemplateDelete(WORKSPACE, id).catch(() => undefined);
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('earlier', {
+    cleanUp: async () => {
+      for (const id of ids)
+        await client.workflowTemplateDelete(WORKSPACE, id).catch(() => undefined);
+    },
+    close: () => client.close(),
   });
 
   it('speaks task_data: create, edit, read back', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     const name = unique('e2e-old');
     await goTo(page, 'Templates');
     await page.getByText(/Listing templates is not offered by this server/).waitFor();

@@ -1,39 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
 import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-
-/** Closes the page's own context (openPage's close hook would race the browser's close). */
-async function closePage(page: Page): Promise<void> {
-  page.removeAllListeners('close');
-  await page.context().close();
-}
-
-async function goTo(page: Page, area: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
-}
+import { appSession, closePage, goTo } from '../support/e2e';
 
 describe.runIf(hasServer('current'))('assets (current server)', () => {
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('current');
 
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    close: () => client.close(),
   });
 
   it('creates a signing key (refused first), lists it, checks a permission', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await goTo(page, 'Workspaces');
     await page.getByRole('tab', { name: 'Assets' }).click();
     const editor = page.getByTestId('asset-data-editor').locator('.cm-content');
@@ -72,7 +54,7 @@ describe.runIf(hasServer('current'))('assets (current server)', () => {
   });
 
   it('looks finished in the dark theme', async () => {
-    const { page } = await openPage(browser, app, 'dark');
+    const { page } = await openPage(session.browser, session.app, 'dark');
     await goTo(page, 'Workspaces');
     await page.getByRole('tab', { name: 'Assets' }).click();
     await page.getByTestId('assets-table').waitFor();

@@ -1,20 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
+import { openPage, startApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { ownerClient } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
-
-/** Closes the page's own context (openPage's close hook would race the browser's close). */
-async function closePage(page: Page): Promise<void> {
-  page.removeAllListeners('close');
-  await page.context().close();
-}
-
-async function goTo(page: Page, area: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
-}
+import { appSession, closePage, goTo } from '../support/e2e';
 
 async function pickWorkspace(page: Page, workspace: string): Promise<void> {
   const picker = page.getByTestId('workspace-picker');
@@ -30,24 +21,20 @@ describe.runIf(hasServer('current'))('the inheritance editor (current server)', 
   const server = testServer('current');
   const child = server.workspaces.second ?? 'Playground';
   const parent = server.workspaces.default;
-  let app: RunningApp;
-  let browser: Browser;
   const client = ownerClient('current');
 
-  beforeAll(async () => {
-    await client.setWorkspaceInheritance(child, { chain: [] });
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await client.setWorkspaceInheritance(child, { chain: [] }).catch(() => undefined);
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    seed: async () => {
+      await client.setWorkspaceInheritance(child, { chain: [] });
+    },
+    cleanUp: async () => {
+      await client.setWorkspaceInheritance(child, { chain: [] }).catch(() => undefined);
+    },
+    close: () => client.close(),
   });
 
   it('adds, refuses duplicates, reorders by keyboard and drag, keeps a refused chain, saves', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await goTo(page, 'Workspaces');
     await pickWorkspace(page, child);
     await page.getByText('No parents: this workspace inherits nothing.').waitFor();
@@ -99,7 +86,7 @@ describe.runIf(hasServer('current'))('the inheritance editor (current server)', 
   });
 
   it.each(['light', 'dark'] as const)('looks finished in the %s theme', async (scheme) => {
-    const { page } = await openPage(browser, app, scheme);
+    const { page } = await openPage(session.browser, session.app, scheme);
     await goTo(page, 'Workspaces');
     await pickWorkspace(page, child);
     await page.getByTestId('server-chain').waitFor();

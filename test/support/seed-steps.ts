@@ -5,35 +5,13 @@
  * then exercised for real. The rows are written through Debusine's own ORM
  * (`debusine-admin shell`), as the server's workflow code would.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { debusineAdminShell } from './debusine-admin';
 import type { TestServer } from './sandbox';
 
-const run = promisify(execFile);
-
-// Asynchronous on purpose: a blocked event loop would keep the HTTP pool from noticing that
-// the server closed an idle connection, and the next request would go out on a dead socket.
 async function shell(server: TestServer, script: string): Promise<string> {
   const root = server.root;
   if (!server.sandbox || !root) throw new Error('waiting steps can only be seeded in a sandbox');
-  const { stdout } = await run(
-    'chroot',
-    [
-      '--userspec=debusine-server:debusine-server',
-      root,
-      '/usr/bin/env',
-      '-i',
-      'HOME=/var/lib/debusine/server',
-      'LANG=C.UTF-8',
-      'PATH=/usr/bin:/bin',
-      'debusine-admin',
-      'shell',
-      '-c',
-      script,
-    ],
-    { encoding: 'utf8' },
-  );
-  return stdout;
+  return debusineAdminShell(root, script);
 }
 
 export type WaitingStep =

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
 import { DebusineError } from '../../shared/errors';
-import { SecretFileStore, type TokenStore, type TokenStoreInfo } from '../settings/token-store';
+import { SecretFileTokenStore, type TokenStoreInfo } from '../settings/token-store';
 
 const BACKENDS: Record<string, string> = {
   gnome_libsecret: 'the GNOME keyring (libsecret)',
@@ -18,11 +18,9 @@ const BACKENDS: Record<string, string> = {
   basic_text: 'a file encrypted with a built-in key (no keyring found)',
 };
 
-export class SafeStorageTokenStore implements TokenStore {
-  readonly #file: SecretFileStore;
-
+export class SafeStorageTokenStore extends SecretFileTokenStore {
   constructor(dataDir: string) {
-    this.#file = new SecretFileStore(join(dataDir, 'tokens.keyring.json'), {
+    super(join(dataDir, 'tokens.keyring.json'), {
       encode: async (token) => {
         await requireEncryption();
         return (await safeStorage.encryptStringAsync(token)).toString('base64');
@@ -53,22 +51,6 @@ export class SafeStorageTokenStore implements TokenStore {
       description: BACKENDS[backend] ?? 'the system keyring',
       secure: backend !== 'basic_text',
     };
-  }
-
-  get(profileId: string): Promise<string | undefined> {
-    return this.#file.get(profileId);
-  }
-
-  set(profileId: string, token: string): Promise<void> {
-    return this.#file.set(profileId, token);
-  }
-
-  delete(profileId: string): Promise<void> {
-    return this.#file.delete(profileId);
-  }
-
-  has(profileId: string): Promise<boolean> {
-    return this.#file.has(profileId);
   }
 }
 

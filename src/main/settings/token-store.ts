@@ -113,39 +113,51 @@ const identity: SecretCodec = {
   decode: (stored) => Promise.resolve(stored),
 };
 
-/** The web host's store: plain tokens in `{dataDir}/tokens.json`, mode 0600. */
-export class FileTokenStore implements TokenStore {
-  readonly #file: SecretFileStore;
+/**
+ * A token store whose tokens live in one SecretFileStore; a subclass picks the file and how
+ * tokens are encoded in it, and says what it is.
+ */
+export abstract class SecretFileTokenStore implements TokenStore {
+  protected readonly file: SecretFileStore;
 
+  protected constructor(path: string, codec: SecretCodec) {
+    this.file = new SecretFileStore(path, codec);
+  }
+
+  abstract info(): TokenStoreInfo;
+
+  get(profileId: string): Promise<string | undefined> {
+    return this.file.get(profileId);
+  }
+
+  set(profileId: string, token: string): Promise<void> {
+    return this.file.set(profileId, token);
+  }
+
+  delete(profileId: string): Promise<void> {
+    return this.file.delete(profileId);
+  }
+
+  has(profileId: string): Promise<boolean> {
+    return this.file.has(profileId);
+  }
+}
+
+/** The web host's store: plain tokens in `{dataDir}/tokens.json`, mode 0600. */
+export class FileTokenStore extends SecretFileTokenStore {
   constructor(dataDir: string) {
-    this.#file = new SecretFileStore(join(dataDir, 'tokens.json'), identity);
+    super(join(dataDir, 'tokens.json'), identity);
   }
 
   get path(): string {
-    return this.#file.path;
+    return this.file.path;
   }
 
   info(): TokenStoreInfo {
     return {
       kind: 'file',
-      description: `a file only you can read (${this.#file.path})`,
+      description: `a file only you can read (${this.file.path})`,
       secure: true,
     };
-  }
-
-  get(profileId: string): Promise<string | undefined> {
-    return this.#file.get(profileId);
-  }
-
-  set(profileId: string, token: string): Promise<void> {
-    return this.#file.set(profileId, token);
-  }
-
-  delete(profileId: string): Promise<void> {
-    return this.#file.delete(profileId);
-  }
-
-  has(profileId: string): Promise<boolean> {
-    return this.#file.has(profileId);
   }
 }

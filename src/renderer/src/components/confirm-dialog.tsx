@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { ModalDialog } from './modal-dialog';
 
 /**
  * A modal confirmation on the native <dialog> element: focus is trapped and restored by the
@@ -13,22 +14,12 @@ export function ConfirmDialog(props: {
   onConfirm: () => void;
   onCancel: () => void;
 }): React.JSX.Element {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (props.open && !dialog.open) dialog.showModal();
-    if (!props.open && dialog.open) dialog.close();
-  }, [props.open]);
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      open={props.open}
       className="dialog"
-      aria-labelledby="confirm-dialog-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        props.onCancel();
-      }}
+      labelledBy="confirm-dialog-title"
+      onCancel={props.onCancel}
     >
       <h2 id="confirm-dialog-title">{props.title}</h2>
       <div className="dialog-body">{props.children}</div>
@@ -44,6 +35,6 @@ export function ConfirmDialog(props: {
           {props.confirmLabel}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,6 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Pencil, Trash2 } from 'lucide-react';
-import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { ErrorState } from '../../components/error-state';
@@ -10,6 +9,7 @@ import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import type { CollectionData } from '../../../../shared/contract';
 import { ProblemBanner } from './kit/problem-banner';
+import { useConfirmedDelete } from './kit/editor-state';
 import { problemOf } from './kit/errors';
 import { formatRetention } from './collections-tab';
 import { useCollectionsUi } from './ui';
@@ -20,11 +20,13 @@ export function CollectionDetail(props: {
 }): React.JSX.Element {
   const { workspace, collection } = props;
   const bridge = useBridge();
-  const queryClient = useQueryClient();
   const setEditing = useCollectionsUi((s) => s.setEditing);
   const select = useCollectionsUi((s) => s.select);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const remove = useMutation({
+  const {
+    remove,
+    confirming: confirmDelete,
+    setConfirming: setConfirmDelete,
+  } = useConfirmedDelete({
     mutationFn: (force: boolean) =>
       bridge.collections.delete({
         workspace,
@@ -32,13 +34,9 @@ export function CollectionDetail(props: {
         name: collection.name,
         force,
       }),
-    onSuccess: async () => {
-      setConfirmDelete(false);
+    invalidates: keys.collections.all(workspace),
+    onDeleted: () => {
       select(null);
-      await queryClient.invalidateQueries({ queryKey: keys.collections.all(workspace) });
-    },
-    onError: () => {
-      setConfirmDelete(false);
     },
   });
   const label = `${collection.name}@${collection.category}`;

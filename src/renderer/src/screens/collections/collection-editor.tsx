@@ -4,14 +4,14 @@
  * before saving, and the server's refusals shown at the field they concern. A refused save
  * keeps the edit; leaving with unsaved changes asks first.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CircleDot, Eye, X } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import { useUnsavedChanges } from '../../state/leave-guard';
 import type { CollectionData } from '../../../../shared/contract';
-import { fieldMessages, otherFieldMessages, problemOf, type Problem } from './kit/errors';
+import { EditorActions, FieldErrors } from './kit/editor-actions';
+import { useReviewedSave, useValidity } from './kit/editor-state';
+import { fieldMessages, otherFieldMessages } from './kit/errors';
 import { ProblemBanner } from './kit/problem-banner';
 import { ReviewDialog } from './kit/review-dialog';
 import { StructuredField } from './kit/structured-field';
@@ -93,13 +93,10 @@ export function CollectionEditor(props: {
 }): React.JSX.Element {
   const { workspace, original } = props;
   const bridge = useBridge();
-  const queryClient = useQueryClient();
   const base = useMemo(() => draftOf(original), [original]);
   const [draft, setDraft] = useState<CollectionDraft>(base);
   const [view, setView] = useState<View>('form');
-  const [invalid, setInvalid] = useState<Set<string>>(new Set());
-  const [reviewing, setReviewing] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { invalid, setValidity } = useValidity();
   const dirty = !sameJson(draft, base);
   useUnsavedChanges(
     dirty,
@@ -109,7 +106,7 @@ export function CollectionEditor(props: {
   );
   const id = useId();
 
-  const save = useMutation({
+  const { save, reviewing, setReviewing, problem } = useReviewedSave({
     mutationFn: async (d: CollectionDraft): Promise<CollectionData> => {
       if (original === null) {
         return bridge.collections.create({ workspace, collection: d });
@@ -124,27 +121,10 @@ export function CollectionEditor(props: {
       if (!sameJson(d.data, base.data)) changes.data = d.data;
       return bridge.collections.update({ workspace, collection: { id: original.id, ...changes } });
     },
-    onSuccess: async (saved) => {
-      setReviewing(false);
-      setProblem(null);
-      await queryClient.invalidateQueries({ queryKey: keys.collections.all(workspace) });
-      props.onDone(saved);
-    },
-    onError: (error) => {
-      setReviewing(false);
-      setProblem(problemOf(error));
-    },
+    invalidates: keys.collections.all(workspace),
+    onDone: props.onDone,
   });
 
-  const setValidity = (key: string, valid: boolean): void => {
-    setInvalid((s) => {
-      if (valid === !s.has(key)) return s;
-      const next = new Set(s);
-      if (valid) next.delete(key);
-      else next.add(key);
-      return next;
-    });
-  };
   const update = <K extends keyof CollectionDraft>(key: K, value: CollectionDraft[K]): void => {
     setDraft((d) => ({ ...d, [key]: value }));
   };
@@ -222,11 +202,7 @@ export function CollectionEditor(props: {
               <span className="field-hint" id={`${id}-category-hint`}>
                 {original ? 'A collection keeps its category.' : 'For example debian:suite'}
               </span>
-              {errs('category').map((m) => (
-                <span key={m} className="field-error">
-                  {m}
-                </span>
-              ))}
+              <FieldErrors messages={errs('category')} />
             </div>
             <RetentionField
               id={`${id}-full`}
@@ -279,33 +255,14 @@ export function CollectionEditor(props: {
             }}
           />
         )}
-        <div className="form-actions">
-          {dirty && original ? (
-            <span className="dirty-note">
-              <CircleDot size={12} aria-hidden="true" />
-              Unsaved changes
-            </span>
-          ) : null}
-          <span className="spacer" />
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              props.onDone(null);
-            }}
-          >
-            <X size={14} aria-hidden="true" />
-            {dirty ? 'Discard' : 'Close'}
-          </button>
-          <button
-            type="submit"
-            className="button primary"
-            disabled={!canSave || (original !== null && !dirty)}
-          >
-            <Eye size={14} aria-hidden="true" />
-            Review and save…
-          </button>
-        </div>
+        <EditorActions
+          dirty={dirty}
+          existing={original !== null}
+          canSave={canSave}
+          onClose={() => {
+            props.onDone(null);
+          }}
+        />
       </form>
       <ReviewDialog
         open={reviewing}

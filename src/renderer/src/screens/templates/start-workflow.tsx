@@ -13,6 +13,7 @@ import { keys } from '../../queries/keys';
 import { useUnsavedChanges } from '../../state/leave-guard';
 import { useUiStore } from '../../state/ui-store';
 import type { WorkflowTemplateData } from '../../../../shared/contract';
+import { useValidity } from '../collections/kit/editor-state';
 import { isUnsupported, problemOf } from '../collections/kit/errors';
 import { ProblemBanner } from '../collections/kit/problem-banner';
 import { StructuredField } from '../collections/kit/structured-field';
@@ -113,7 +114,7 @@ function Parameters(props: {
         )
       : initial,
   );
-  const [invalid, setInvalid] = useState<Set<string>>(new Set());
+  const { invalid, setValidity } = useValidity();
   const leftOut = fields ? Object.keys(initial).filter((k) => !(k in fields)) : [];
   const start = useMutation({
     mutationFn: () =>
@@ -131,15 +132,6 @@ function Parameters(props: {
     !start.isSuccess && !sameJson(values, seed),
     'The workflow parameters you entered were not used yet.',
   );
-  const setValidity = (key: string, ok: boolean): void => {
-    setInvalid((s) => {
-      if (ok === !s.has(key)) return s;
-      const next = new Set(s);
-      if (ok) next.delete(key);
-      else next.add(key);
-      return next;
-    });
-  };
   const set = (key: string, value: unknown): void => {
     setValues((v) => {
       const next = Object.entries(v).filter(([k]) => k !== key);

@@ -3,19 +3,14 @@
  * parameters, extra groups and `restricted` on 0.13+ servers; `task_data` on 0.11/0.12.
  * A diff against the server's version comes before the save; a refused save keeps the edit.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CircleDot, Eye, X } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import { useUnsavedChanges } from '../../state/leave-guard';
 import type { WorkflowTemplateData } from '../../../../shared/contract';
-import {
-  fieldMessages,
-  otherFieldMessages,
-  problemOf,
-  type Problem,
-} from '../collections/kit/errors';
+import { EditorActions, FieldErrors } from '../collections/kit/editor-actions';
+import { useReviewedSave, useValidity } from '../collections/kit/editor-state';
+import { fieldMessages, otherFieldMessages } from '../collections/kit/errors';
 import { ProblemBanner } from '../collections/kit/problem-banner';
 import { ReviewDialog } from '../collections/kit/review-dialog';
 import { StructuredField } from '../collections/kit/structured-field';
@@ -48,12 +43,9 @@ export function TemplateEditor(props: {
 }): React.JSX.Element {
   const { workspace, original, form } = props;
   const bridge = useBridge();
-  const queryClient = useQueryClient();
   const base = useMemo(() => draftOf(original, form), [original, form]);
   const [draft, setDraft] = useState<TemplateDraft>(base);
-  const [invalid, setInvalid] = useState<Set<string>>(new Set());
-  const [reviewing, setReviewing] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { invalid, setValidity } = useValidity();
   const [priorityText, setPriorityText] = useState(String(base.priority));
   const [groupsText, setGroupsText] = useState(
     base.form === 'current' ? base.extra_groups.join('\n') : '',
@@ -65,7 +57,7 @@ export function TemplateEditor(props: {
     original ? `Unsaved changes to template ${original.name}.` : 'The new template is not saved.',
   );
 
-  const save = useMutation({
+  const { save, reviewing, setReviewing, problem } = useReviewedSave({
     mutationFn: async (d: TemplateDraft): Promise<WorkflowTemplateData> => {
       const fields = body(d);
       if (original === null) {
@@ -82,27 +74,10 @@ export function TemplateEditor(props: {
         template: { id: original.id, ...changes },
       });
     },
-    onSuccess: async (saved) => {
-      setReviewing(false);
-      setProblem(null);
-      await queryClient.invalidateQueries({ queryKey: keys.workflowTemplates.all(workspace) });
-      props.onDone(saved);
-    },
-    onError: (error) => {
-      setReviewing(false);
-      setProblem(problemOf(error));
-    },
+    invalidates: keys.workflowTemplates.all(workspace),
+    onDone: props.onDone,
   });
 
-  const setValidity = (key: string, valid: boolean): void => {
-    setInvalid((s) => {
-      if (valid === !s.has(key)) return s;
-      const next = new Set(s);
-      if (valid) next.delete(key);
-      else next.add(key);
-      return next;
-    });
-  };
   const patch = (changes: Partial<TemplateDraft>): void => {
     setDraft((d) => ({ ...d, ...changes }) as TemplateDraft);
   };
@@ -192,14 +167,12 @@ export function TemplateEditor(props: {
             <span className="field-hint" id={`${id}-priority-hint`}>
               Above 0 needs the right to manage priorities
             </span>
-            {[
-              ...(/^-?\d+$/.test(priorityText.trim()) ? [] : ['A whole number.']),
-              ...errs('priority'),
-            ].map((m) => (
-              <span key={m} className="field-error">
-                {m}
-              </span>
-            ))}
+            <FieldErrors
+              messages={[
+                ...(/^-?\d+$/.test(priorityText.trim()) ? [] : ['A whole number.']),
+                ...errs('priority'),
+              ]}
+            />
           </div>
           {draft.form === 'current' ? (
             <div className="field">
@@ -214,11 +187,7 @@ export function TemplateEditor(props: {
                 />
                 Restricted: only workspace owners
               </label>
-              {errs('restricted').map((m) => (
-                <span key={m} className="field-error">
-                  {m}
-                </span>
-              ))}
+              <FieldErrors messages={errs('restricted')} />
             </div>
           ) : (
             <div />
@@ -276,11 +245,7 @@ export function TemplateEditor(props: {
               <span className="field-hint" id={`${id}-groups-hint`}>
                 One per line: scope/name or scope/workspace/name, granted while the workflow runs
               </span>
-              {errs('extra_groups').map((m) => (
-                <span key={m} className="field-error">
-                  {m}
-                </span>
-              ))}
+              <FieldErrors messages={errs('extra_groups')} />
             </div>
           </>
         ) : (
@@ -299,33 +264,14 @@ export function TemplateEditor(props: {
             }}
           />
         )}
-        <div className="form-actions">
-          {dirty && original ? (
-            <span className="dirty-note">
-              <CircleDot size={12} aria-hidden="true" />
-              Unsaved changes
-            </span>
-          ) : null}
-          <span className="spacer" />
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              props.onDone(null);
-            }}
-          >
-            <X size={14} aria-hidden="true" />
-            {dirty ? 'Discard' : 'Close'}
-          </button>
-          <button
-            type="submit"
-            className="button primary"
-            disabled={!canSave || (original !== null && !dirty)}
-          >
-            <Eye size={14} aria-hidden="true" />
-            Review and save…
-          </button>
-        </div>
+        <EditorActions
+          dirty={dirty}
+          existing={original !== null}
+          canSave={canSave}
+          onClose={() => {
+            props.onDone(null);
+          }}
+        />
       </form>
       <ReviewDialog
         open={reviewing}

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { FolderOpen, LayoutTemplate, Pencil, Play, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -11,6 +11,7 @@ import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import { canLeave } from '../../state/leave-guard';
 import type { WorkflowTemplateData } from '../../../../shared/contract';
+import { useConfirmedDelete } from '../collections/kit/editor-state';
 import { isUnsupported, problemOf } from '../collections/kit/errors';
 import { ProblemBanner } from '../collections/kit/problem-banner';
 import { WorkspacePicker } from '../collections/kit/workspace-picker';
@@ -303,18 +304,14 @@ function TemplateDetail(props: {
 }): React.JSX.Element {
   const { workspace, template: t } = props;
   const bridge = useBridge();
-  const queryClient = useQueryClient();
-  const [confirm, setConfirm] = useState(false);
-  const remove = useMutation({
+  const {
+    remove,
+    confirming: confirm,
+    setConfirming: setConfirm,
+  } = useConfirmedDelete({
     mutationFn: () => bridge.workflowTemplates.delete({ workspace, template: t.id }),
-    onSuccess: async () => {
-      setConfirm(false);
-      props.onDeleted();
-      await queryClient.invalidateQueries({ queryKey: keys.workflowTemplates.all(workspace) });
-    },
-    onError: () => {
-      setConfirm(false);
-    },
+    invalidates: keys.workflowTemplates.all(workspace),
+    onDeleted: props.onDeleted,
   });
   const current = isCurrentForm(t);
   const groups = (t as { extra_groups?: unknown }).extra_groups;

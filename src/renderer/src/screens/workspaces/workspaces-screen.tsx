@@ -1,11 +1,6 @@
 import { GitFork, KeyRound, FolderTree } from 'lucide-react';
 import { useState } from 'react';
-import { EmptyState } from '../../components/empty-state';
-import { LoadingState } from '../../components/loading-state';
-import { canLeave } from '../../state/leave-guard';
-import { TabPanel, Tabs } from '../collections/kit/tabs';
-import { WorkspacePicker } from '../collections/kit/workspace-picker';
-import { useCurrentWorkspace } from '../collections/kit/workspace';
+import { WorkspaceTabsArea } from '../collections/kit/workspace-area';
 import { AssetsTab } from './assets';
 import { InheritanceEditor } from './inheritance';
 import '../collections/kit/kit.css';
@@ -20,34 +15,22 @@ const TABS = [
 
 export function WorkspacesArea(): React.JSX.Element {
   const [tab, setTab] = useState<WorkspacesTab>('inheritance');
-  const { workspace, loading } = useCurrentWorkspace();
   return (
-    <div className="editor-area">
-      <div className="area-bar">
-        <Tabs<WorkspacesTab>
-          label="Workspace views"
-          idPrefix="workspaces"
-          tabs={TABS}
-          selected={tab}
-          onSelect={(next) => {
-            if (next !== tab && canLeave()) setTab(next);
-          }}
-        />
-        <WorkspacePicker />
-      </div>
-      <TabPanel idPrefix="workspaces" selected={tab}>
-        {loading ? (
-          <LoadingState />
-        ) : workspace === null ? (
-          <EmptyState icon={FolderTree} title="No workspace">
-            Add a server in Settings, or type a workspace above.
-          </EmptyState>
-        ) : tab === 'inheritance' ? (
+    <WorkspaceTabsArea<WorkspacesTab>
+      label="Workspace views"
+      idPrefix="workspaces"
+      tabs={TABS}
+      selected={tab}
+      onSelect={setTab}
+      emptyIcon={FolderTree}
+    >
+      {(workspace) =>
+        tab === 'inheritance' ? (
           <InheritanceEditor workspace={workspace} key={workspace} />
         ) : (
           <AssetsTab workspace={workspace} key={workspace} />
-        )}
-      </TabPanel>
-    </div>
+        )
+      }
+    </WorkspaceTabsArea>
   );
 }

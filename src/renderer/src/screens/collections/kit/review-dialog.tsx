@@ -1,6 +1,6 @@
 import { Save } from 'lucide-react';
-import { useEffect, useRef } from 'react';
 import { DiffView } from '../../../components/diff-view';
+import { ModalDialog } from '../../../components/modal-dialog';
 
 /**
  * "Review changes": the diff between the server's version and the edit, shown before the
@@ -16,22 +16,12 @@ export function ReviewDialog(props: {
   onConfirm: () => void;
   onCancel: () => void;
 }): React.JSX.Element {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (props.open && !dialog.open) dialog.showModal();
-    if (!props.open && dialog.open) dialog.close();
-  }, [props.open]);
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      open={props.open}
       className="dialog review-dialog"
-      aria-labelledby="review-dialog-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        props.onCancel();
-      }}
+      labelledBy="review-dialog-title"
+      onCancel={props.onCancel}
     >
       <h2 id="review-dialog-title">{props.title}</h2>
       {props.open ? (
@@ -52,6 +42,6 @@ export function ReviewDialog(props: {
           {props.saving ? 'Saving…' : (props.confirmLabel ?? 'Save to server')}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,0 +1,92 @@
+/**
+ * What the end-to-end tests of the app's areas share: one running app and one browser per
+ * suite, moving around the app, and small artifacts to look at.
+ */
+import { createHash } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
+import { startApp, type RunningApp } from './app';
+import { launchBrowser } from './browser';
+import { unique } from './clients';
+import type { Flavour } from './sandbox';
+
+export interface AppSession {
+  readonly app: RunningApp;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the app (signed in to `flavour`) and a browser before the suite's tests, and stops
+ * them after. `seed` runs first; `cleanUp` runs before the browser and app stop, `close`
+ * after them.
+ */
+export function appSession(
+  flavour: Flavour,
+  hooks: {
+    seed?: () => Promise<void>;
+    cleanUp?: () => Promise<void>;
+    close?: () => Promise<void>;
+  } = {},
+): AppSession {
+  let app: RunningApp | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await hooks.seed?.();
+    app = await startApp(flavour);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await hooks.cleanUp?.();
+    await browser?.close();
+    await app?.stop();
+    await hooks.close?.();
+  });
+  return {
+    get app(): RunningApp {
+      if (!app) throw new Error('the app has not started');
+      return app;
+    },
+    get browser(): Browser {
+      if (!browser) throw new Error('the browser has not started');
+      return browser;
+    },
+  };
+}
+
+/** Closes the page's own context (openPage's close hook would race the browser's close). */
+export async function closePage(page: Page): Promise<void> {
+  page.removeAllListeners('close');
+  await page.context().close();
+}
+
+/** Opens an area of the app from its navigation. */
+export async function goTo(page: Page, area: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
+}
+
+/** Replaces the text of a CodeMirror editor (by its test id). */
+export async function setEditor(page: Page, testId: string, text: string): Promise<void> {
+  const content = page.getByTestId(testId).locator('.cm-content');
+  await content.waitFor();
+  await content.fill(text);
+}
+
+const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
+
+/** Creates a `debusine:test` artifact holding one empty file (named from `prefix`); its id. */
+export async function createEmptyArtifact(
+  client: DebusineClient,
+  workspace: string,
+  prefix: string,
+): Promise<number> {
+  const artifact = await client.artifactCreate({
+    category: 'debusine:test',
+    workspace,
+    files: {
+      [`${unique(prefix)}.txt`]: { size: 0, checksums: { sha256: EMPTY_SHA256 }, type: 'file' },
+    },
+    data: {},
+  });
+  return artifact.id;
+}
