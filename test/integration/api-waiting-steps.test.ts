@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createUpload } from '../../src/main/artifacts/kinds-debian';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
-import { clientFor } from '../support/clients';
+import { DebusineClient } from '../../src/main/api/client';
+import { clientFor, waitForCompletion } from '../support/clients';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { testServer, usingExternalServers } from '../support/sandbox';
-import { seedWaitingStep } from '../support/seed-steps';
+import { seedSigningWorkRequest, seedWaitingStep } from '../support/seed-steps';
 
 function have(tool: string): boolean {
   try {
@@ -109,4 +111,81 @@ describe.runIf(!usingExternalServers())('waiting steps on the current server', (
       expect(done.result).toBe('success');
     },
   );
+});
+
+// A signing worker's view: the work request's own token, issued by the server.
+describe.runIf(!usingExternalServers())('worker-side operations on the current server', () => {
+  const server = testServer('current');
+  const owner = clientFor(server);
+  afterAll(async () => {
+    await owner.close();
+  });
+
+  it.skipIf(missingDebianTools() !== undefined)(
+    'assetPermissionCheck answers for a signing work request, describing the artifact',
+    async () => {
+      const fx = debianFixtures();
+      const upload = await uploadArtifact(owner, await createUpload({ changesFile: fx.changes }), {
+        workspace: server.workspaces.default,
+      });
+      const fingerprint = randomBytes(20).toString('hex').toUpperCase();
+      await owner.assetCreate({
+        category: 'debusine:signing-key',
+        workspace: server.workspaces.default,
+        data: {
+          purpose: 'openpgp',
+          fingerprint,
+          public_key: Buffer.from(`key ${fingerprint}`).toString('base64'),
+          description: null,
+        },
+      });
+      // The work request may only see its own inputs: a debsign of that upload.
+      const signing = await seedSigningWorkRequest(server, {
+        unsignedArtifactId: upload.id,
+        fingerprint,
+      });
+      const worker = new DebusineClient({
+        apiUrl: server.apiUrl,
+        token: signing.token,
+        scope: server.scope,
+      });
+      try {
+        const answer = await worker.assetPermissionCheck({
+          asset_category: 'debusine:signing-key',
+          asset_slug: `openpgp:${fingerprint}`,
+          permission_name: 'sign_with',
+          artifact_id: upload.id,
+          work_request_id: signing.workRequestId,
+          workspace: server.workspaces.default,
+        });
+        // No usage of the key was granted to the workspace, so the answer is no.
+        expect(answer.has_permission).toBe(false);
+        expect(answer.username).toBe(server.users.owner.username);
+        expect(answer.resource).toMatchObject({ source: fx.source, version: fx.version });
+      } finally {
+        await worker.close();
+      }
+    },
+  );
+
+  it('workRequestCompletedUpdate completes a work request with its own token', async () => {
+    const signing = await seedSigningWorkRequest(server);
+    const worker = new DebusineClient({
+      apiUrl: server.apiUrl,
+      token: signing.token,
+      scope: server.scope,
+    });
+    try {
+      await worker.workRequestCompletedUpdate(signing.workRequestId, {
+        result: 'success',
+        output_data: {},
+      });
+    } finally {
+      await worker.close();
+    }
+    // 0.16 applies the update in a Celery task: wait for it.
+    const done = await waitForCompletion(owner, signing.workRequestId, 60_000);
+    expect(done.status).toBe('completed');
+    expect(done.result).toBe('success');
+  });
 });

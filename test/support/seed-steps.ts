@@ -48,3 +48,49 @@ print(wr.id)
   if (!Number.isInteger(id)) throw new Error(`seeding a ${step.kind} step failed:\n${out}`);
   return id;
 }
+
+export interface SigningWorkRequest {
+  workRequestId: number;
+  /** The work request's own token, as the server issues it to the worker that runs it. */
+  token: string;
+}
+
+/**
+ * A running Signing work request assigned to a signing worker, with the work-request token
+ * the server issues for it: what a signing worker holds while it works. The sandbox has no
+ * signing worker (it needs an HSM or a signing key set-up), so the worker row is made here;
+ * the server's endpoints for workers are then driven for real with that token.
+ */
+export async function seedSigningWorkRequest(
+  server: TestServer,
+  /** A `debsign` task signing this upload artifact (its input), or a signing noop. */
+  debsign?: { unsignedArtifactId: number; fingerprint: string },
+): Promise<SigningWorkRequest> {
+  const task = debsign
+    ? `task_name="debsign", task_data={"unsigned": ${String(debsign.unsignedArtifactId)}, "key": ${JSON.stringify(debsign.fingerprint)}}, dynamic_task_data={"unsigned_id": ${String(debsign.unsignedArtifactId)}}`
+    : `task_name="noop", task_data={}`;
+  const out = await shell(
+    server,
+    `
+from django.db import transaction
+from django.utils import timezone
+from django.contrib.auth import get_user_model
+from debusine.db.models import Token, Worker, WorkRequest, Workspace
+from debusine.tasks.models import WorkerType
+worker = Worker.objects.filter(name="ddt-signing-worker").first()
+if worker is None:
+    # The database checks at commit that a worker token belongs to a worker: one transaction.
+    with transaction.atomic():
+        worker_token = Token.objects.create(token_type=Token.Types.WORKER, enabled=True)
+        worker = Worker.objects.create_with_fqdn("ddt-signing-worker", token=worker_token, worker_type=WorkerType.SIGNING)
+ws = Workspace.objects.get(name=${JSON.stringify(server.workspaces.default)}, scope__name=${JSON.stringify(server.scope)})
+user = get_user_model().objects.get(username=${JSON.stringify(server.users.owner.username)})
+wr = WorkRequest.objects.create(workspace=ws, created_by=user, task_type="Signing", ${task}, status="running", started_at=timezone.now(), worker=worker)
+token = Token.objects.create_work_request_token(wr)
+print(wr.id, token.key)
+`,
+  );
+  const [id, token] = out.trim().split('\n').pop()?.split(' ') ?? [];
+  if (!id || !token) throw new Error(`seeding a signing work request failed:\n${out}`);
+  return { workRequestId: Number(id), token };
+}
