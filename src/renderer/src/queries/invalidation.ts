@@ -16,6 +16,14 @@ export function useBridgeEvents(): void {
     const invalidate = (queryKey: readonly unknown[]): void => {
       void queryClient.invalidateQueries({ queryKey });
     };
+    // The infinite list updates its rows in place (screens/work-requests/queries.ts):
+    // refetching it would re-read every loaded page, a thousand requests at 10,000 rows.
+    const invalidateListsExceptPaged = (): void => {
+      void queryClient.invalidateQueries({
+        queryKey: keys.workRequests.lists(),
+        predicate: (query) => !keys.workRequests.isPagedList(query.queryKey),
+      });
+    };
     const offs = [
       bridge.on('session.changed', () => {
         invalidate(keys.session.all());
@@ -34,12 +42,12 @@ export function useBridgeEvents(): void {
       }),
       bridge.on('workRequest.completed', (event) => {
         invalidate(keys.workRequests.detail(event.workRequestId));
-        invalidate(keys.workRequests.lists());
+        invalidateListsExceptPaged();
         invalidate(keys.watch.list());
       }),
       bridge.on('workRequests.changed', (event) => {
         for (const id of event.ids) invalidate(keys.workRequests.detail(id));
-        invalidate(keys.workRequests.lists());
+        invalidateListsExceptPaged();
       }),
       bridge.on('upload.finished', () => {
         invalidate(keys.uploads.list());

@@ -17,11 +17,18 @@ export const keys = {
   },
   connection: { state: () => ['connection'] as const },
   watch: { list: () => ['watch'] as const },
-  notifications: { settings: () => ['notifications', 'settings'] as const },
+  notifications: {
+    settings: () => ['notifications', 'settings'] as const,
+    recent: () => ['notifications', 'recent'] as const,
+  },
+  signing: { available: () => ['signing', 'available'] as const },
   workRequests: {
     all: () => ['workRequests'] as const,
     lists: () => ['workRequests', 'list'] as const,
     list: (filters: object) => ['workRequests', 'list', filters] as const,
+    /** The infinite list's keys carry `view: 'pages'` (screens/work-requests/queries.ts). */
+    isPagedList: (queryKey: readonly unknown[]): boolean =>
+      queryKey[1] === 'list' && (queryKey[2] as { view?: unknown } | undefined)?.view === 'pages',
     detail: (id: number) => ['workRequests', 'detail', id] as const,
   },
   workflowTemplates: {

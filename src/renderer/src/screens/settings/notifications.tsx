@@ -1,6 +1,306 @@
-import { NotBuiltYet } from '../placeholder';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { BellOff, BellRing } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
+import type { NotificationSettings, RequestArgs } from '../../../../shared/contract';
+import { useBridge } from '../../bridge';
+import { ErrorState } from '../../components/error-state';
+import { formatDateTime } from '../../components/format';
+import { LoadingState } from '../../components/loading-state';
+import { keys } from '../../queries/keys';
+import '../work-requests/work-requests.css';
+
+type Patch = NonNullable<RequestArgs<'notifications.setSettings'>>;
+
+const MODES: { id: NotificationSettings['mode']; label: string; hint: string }[] = [
+  {
+    id: 'watched',
+    label: 'Watched work only',
+    hint: 'What you watch, and what you start from this app.',
+  },
+  {
+    id: 'mine',
+    label: 'Everything I start',
+    hint: 'Also work you start with the CLI or the web UI.',
+  },
+  {
+    id: 'workspace',
+    label: 'Everything in workspaces',
+    hint: 'All work in the workspaces listed below.',
+  },
+];
+
+const SNOOZES: { label: string; until: () => Date }[] = [
+  { label: '1 hour', until: () => new Date(Date.now() + 3_600_000) },
+  { label: '4 hours', until: () => new Date(Date.now() + 4 * 3_600_000) },
+  {
+    label: 'Until tomorrow 9:00',
+    until: () => {
+      const d = new Date();
+      d.setDate(d.getDate() + 1);
+      d.setHours(9, 0, 0, 0);
+      return d;
+    },
+  },
+];
+
+/** Splits a command line into argv: whitespace separates, quotes group. No shell runs it. */
+export function splitCommand(line: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const m of line.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return out.filter((a) => a.length > 0);
+}
+
+function inFuture(iso: string): boolean {
+  return new Date(iso).getTime() > Date.now();
+}
+
+function joinCommand(argv: string[]): string {
+  return argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ');
+}
 
 /** Settings for what notifies (issue 8): rendered inside the Settings screen. */
 export function NotificationSettingsSection(): React.JSX.Element {
-  return <NotBuiltYet what="Notification settings" />;
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: keys.notifications.settings(),
+    queryFn: () => bridge.notifications.getSettings(),
+  });
+  // Saves may overlap (two clicks in a row); only the last one's answer is shown, since an
+  // earlier answer does not know of the later change yet.
+  const latest = useRef(0);
+  const save = useMutation({
+    mutationFn: (patch: Patch) => bridge.notifications.setSettings(patch),
+    // Optimistic: a radio or checkbox shows the choice at once; an error puts it back.
+    onMutate: (patch) => {
+      const previous = queryClient.getQueryData<NotificationSettings>(
+        keys.notifications.settings(),
+      );
+      if (previous) {
+        queryClient.setQueryData(keys.notifications.settings(), { ...previous, ...patch });
+      }
+      latest.current += 1;
+      return { previous, seq: latest.current };
+    },
+    onError: (_error, _patch, context) => {
+      if (context?.previous && context.seq === latest.current) {
+        queryClient.setQueryData(keys.notifications.settings(), context.previous);
+      }
+    },
+    onSuccess: (settings, _patch, context) => {
+      if (context.seq === latest.current) {
+        queryClient.setQueryData(keys.notifications.settings(), settings);
+      }
+    },
+  });
+  if (query.isPending) return <LoadingState label="Loading notification settings…" />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  return (
+    <section className="ns-section" aria-labelledby="ns-title" data-testid="notification-settings">
+      <h2 id="ns-title">Notifications</h2>
+      <Form settings={query.data} save={save.mutate} saving={save.isPending} />
+      <p className="ns-saved" role="status" aria-live="polite">
+        {save.isError ? (
+          <span className="wr-inline-error">
+            {save.error instanceof Error ? save.error.message : 'Saving failed'}
+          </span>
+        ) : save.isSuccess ? (
+          <span className="muted">Saved.</span>
+        ) : null}
+      </p>
+    </section>
+  );
+}
+
+function Form(props: {
+  settings: NotificationSettings;
+  save: (patch: Patch) => void;
+  saving: boolean;
+}): React.JSX.Element {
+  // The form shows a choice the moment it is made (a controlled input must not wait for the
+  // round trip); what main answers replaces it when it arrives.
+  const [settings, setLocal] = useState(props.settings);
+  const [seen, setSeen] = useState(props.settings);
+  if (seen !== props.settings) {
+    setSeen(props.settings);
+    setLocal(props.settings);
+  }
+  const save = (patch: Patch): void => {
+    setLocal((current) => ({ ...current, ...patch }));
+    props.save(patch);
+  };
+  const id = useId();
+  const [workspaces, setWorkspaces] = useState(props.settings.workspaces.join(', '));
+  const [command, setCommand] = useState(joinCommand(props.settings.commandHook?.command ?? []));
+  const snoozed = settings.snoozedUntil !== null && inFuture(settings.snoozedUntil);
+  const argv = splitCommand(command);
+  return (
+    <>
+      <fieldset>
+        <legend>What notifies</legend>
+        {MODES.map((mode) => (
+          <label key={mode.id} className="ns-option">
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              value={mode.id}
+              checked={settings.mode === mode.id}
+              onChange={() => {
+                save({ mode: mode.id });
+              }}
+            />
+            <span>
+              {mode.label}
+              <br />
+              <span className="field-hint">{mode.hint}</span>
+            </span>
+          </label>
+        ))}
+        <div className="field" style={{ marginLeft: 22 }}>
+          <label htmlFor={`${id}-ws`}>Workspaces</label>
+          <div className="ns-row" style={{ marginBottom: 0 }}>
+            <input
+              id={`${id}-ws`}
+              className="input"
+              style={{ width: 320 }}
+              placeholder="developers, sandbox (empty: all)"
+              value={workspaces}
+              disabled={settings.mode !== 'workspace'}
+              aria-describedby={`${id}-ws-hint`}
+              onChange={(e) => {
+                setWorkspaces(e.target.value);
+              }}
+            />
+            <button
+              type="button"
+              className="button small"
+              disabled={settings.mode !== 'workspace' || props.saving}
+              onClick={() => {
+                save({
+                  workspaces: workspaces
+                    .split(',')
+                    .map((w) => w.trim())
+                    .filter(Boolean),
+                });
+              }}
+            >
+              Save workspaces
+            </button>
+          </div>
+          <span id={`${id}-ws-hint`} className="field-hint">
+            Comma-separated workspace names; used with “Everything in workspaces”.
+          </span>
+        </div>
+        <label className="ns-option">
+          <input
+            type="checkbox"
+            checked={settings.failuresOnly}
+            onChange={(e) => {
+              save({ failuresOnly: e.target.checked });
+            }}
+          />
+          <span>
+            Failures only
+            <br />
+            <span className="field-hint">
+              Notify only for failure, error and temporary failure; successes stay quiet.
+            </span>
+          </span>
+        </label>
+      </fieldset>
+
+      <fieldset>
+        <legend>Do not disturb</legend>
+        <div className="ns-row" data-testid="snooze-state">
+          {snoozed ? (
+            <>
+              <BellOff size={15} aria-hidden="true" className="tone-attention" />
+              <span>
+                Snoozed until {formatDateTime(settings.snoozedUntil)}. Completions are still listed
+                in the app.
+              </span>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => {
+                  save({ snoozedUntil: null });
+                }}
+              >
+                Resume notifications
+              </button>
+            </>
+          ) : (
+            <>
+              <BellRing size={15} aria-hidden="true" className="tone-success" />
+              <span>Notifications are on.</span>
+            </>
+          )}
+        </div>
+        <div className="ns-row">
+          <span className="muted">Snooze for</span>
+          {SNOOZES.map((s) => (
+            <button
+              key={s.label}
+              type="button"
+              className="button small"
+              onClick={() => {
+                save({ snoozedUntil: s.until().toISOString() });
+              }}
+            >
+              {s.label}
+            </button>
+          ))}
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Run a command on completion</legend>
+        <label className="ns-option">
+          <input
+            type="checkbox"
+            checked={settings.commandHook?.enabled ?? false}
+            disabled={argv.length === 0 && !settings.commandHook}
+            onChange={(e) => {
+              if (argv.length > 0)
+                save({ commandHook: { enabled: e.target.checked, command: argv } });
+              else if (settings.commandHook)
+                save({ commandHook: { ...settings.commandHook, enabled: e.target.checked } });
+            }}
+          />
+          <span>Run it for each completion that notifies</span>
+        </label>
+        <div className="field">
+          <label htmlFor={`${id}-cmd`}>Command</label>
+          <div className="ns-row" style={{ marginBottom: 0 }}>
+            <input
+              id={`${id}-cmd`}
+              className="input mono"
+              style={{ width: 420 }}
+              placeholder="notify-send Debusine"
+              value={command}
+              aria-describedby={`${id}-cmd-hint`}
+              onChange={(e) => {
+                setCommand(e.target.value);
+              }}
+            />
+            <button
+              type="button"
+              className="button small"
+              disabled={argv.length === 0 || props.saving}
+              onClick={() => {
+                save({ commandHook: { enabled: true, command: argv } });
+              }}
+            >
+              Save command
+            </button>
+          </div>
+          <span id={`${id}-cmd-hint`} className="field-hint">
+            Like <span className="mono">debusine work-request on-completed</span>: the work request
+            id and its result are appended as arguments. It runs without a shell.
+          </span>
+        </div>
+      </fieldset>
+    </>
+  );
 }

@@ -1,0 +1,102 @@
+import type { WorkRequestResponse } from '../../../../shared/contract';
+import type { ListFilters } from './views-store';
+
+/** Pure helpers over work requests: what can be done with one, how to describe it. */
+
+const UNSUCCESSFUL = new Set(['failure', 'error', 'temporary failure']);
+
+export function isFailed(wr: Pick<WorkRequestResponse, 'status' | 'result'>): boolean {
+  return wr.status === 'completed' && UNSUCCESSFUL.has(wr.result);
+}
+
+/** Retry: aborted, or completed unsuccessfully (protocol §5.7). */
+export function canRetry(wr: Pick<WorkRequestResponse, 'status' | 'result'>): boolean {
+  return wr.status === 'aborted' || isFailed(wr);
+}
+
+/** Abort: pending, blocked or running (protocol §5.7). */
+export function canAbort(wr: Pick<WorkRequestResponse, 'status'>): boolean {
+  return wr.status === 'pending' || wr.status === 'blocked' || wr.status === 'running';
+}
+
+export function isActive(wr: Pick<WorkRequestResponse, 'status'>): boolean {
+  return canAbort(wr);
+}
+
+/** A Wait step the user can act on: external signing, a confirmation, a manual unblock. */
+export type WaitingKind = 'sign' | 'confirm' | 'unblock' | null;
+
+export function waitingKind(
+  wr: Pick<WorkRequestResponse, 'status' | 'task_type' | 'task_name'>,
+): WaitingKind {
+  const name = wr.task_name.toLowerCase();
+  if (wr.task_type === 'Wait' && wr.status === 'running') {
+    if (name === 'externaldebsign') return 'sign';
+    if (name === 'confirm') return 'confirm';
+  }
+  if (wr.status === 'blocked') return 'unblock';
+  return null;
+}
+
+/** The Debusine CLI's equivalent of a page or an action (0.16 "object verb" syntax). */
+export function cliCommand(
+  verb: 'show' | 'retry' | 'abort' | 'sign' | 'priority',
+  id: number,
+  value?: number,
+): string {
+  switch (verb) {
+    case 'priority':
+      return `debusine work-request manage ${String(id)} --set-priority-adjustment ${String(value ?? 0)}`;
+    default:
+      return `debusine work-request ${verb} ${String(id)}`;
+  }
+}
+
+/** Client-side filters over loaded rows: result, task name, workspace, text search. */
+export function matchesFilters(wr: WorkRequestResponse, filters: ListFilters): boolean {
+  if (filters.result && wr.result !== filters.result) return false;
+  if (filters.taskName && wr.task_name !== filters.taskName) return false;
+  if (filters.workspace && wr.workspace !== filters.workspace) return false;
+  const q = filters.search.trim().toLowerCase();
+  if (q) {
+    const hay = [
+      String(wr.id),
+      wr.task_name,
+      wr.task_type,
+      wr.workspace,
+      wr.status,
+      wr.result,
+      JSON.stringify(wr.task_data),
+    ]
+      .join(' ')
+      .toLowerCase();
+    if (!q.split(/\s+/).every((word) => hay.includes(word))) return false;
+  }
+  return true;
+}
+
+/** "sbuild · amd64 · hello_1.0" style summary of task data, for a list row. */
+export function taskSummary(wr: Pick<WorkRequestResponse, 'task_data'>): string {
+  const data = wr.task_data;
+  const parts: string[] = [];
+  for (const key of ['host_architecture', 'architecture', 'backend', 'vendor', 'codename']) {
+    const v = data[key];
+    if (typeof v === 'string' || typeof v === 'number') parts.push(String(v));
+  }
+  const input = data.input;
+  if (input && typeof input === 'object') {
+    for (const v of Object.values(input as Record<string, unknown>)) {
+      if (typeof v === 'string' || typeof v === 'number') parts.push(String(v));
+      if (parts.length > 4) break;
+    }
+  }
+  if (typeof data.result === 'string' || typeof data.result === 'boolean') {
+    parts.push(`result=${String(data.result)}`);
+  }
+  return parts.join(' · ');
+}
+
+/** The workflow a step belongs to; null for a root (whose workflow_root is itself) or a lone task. */
+export function rootOf(wr: Pick<WorkRequestResponse, 'id' | 'workflow_root'>): number | null {
+  return wr.workflow_root != null && wr.workflow_root !== wr.id ? wr.workflow_root : null;
+}

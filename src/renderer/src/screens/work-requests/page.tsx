@@ -1,0 +1,222 @@
+import { ArrowLeft, Box, GitBranch } from 'lucide-react';
+import type { WorkRequestResponse } from '../../../../shared/contract';
+import { ErrorState } from '../../components/error-state';
+import { formatDateTime, formatDuration } from '../../components/format';
+import { JsonView } from '../../components/json-view';
+import { LoadingState } from '../../components/loading-state';
+import { StatusBadge } from '../../components/status-badge';
+import { TimeAgo } from '../../components/time-ago';
+import { useUiStore } from '../../state/ui-store';
+import { WorkRequestActions } from './actions';
+import { rootOf } from './model';
+import { useWorkRequest } from './queries';
+import { WaitingStep } from './waiting';
+import { WorkflowSteps } from './workflow-tree';
+
+/** A work request's page: what it is, where it stands, what came out, what can be done. */
+export function WorkRequestPage(props: { id: number }): React.JSX.Element {
+  const query = useWorkRequest(props.id);
+  const navigate = useUiStore((s) => s.navigate);
+  const back = (
+    <nav className="wr-breadcrumb" aria-label="Breadcrumb">
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => {
+          navigate('work-requests');
+        }}
+      >
+        <ArrowLeft size={14} aria-hidden="true" />
+        Work requests
+      </button>
+      <span className="muted" aria-hidden="true">
+        /
+      </span>
+      {query.data && rootOf(query.data) ? (
+        <>
+          <WorkRequestLink id={rootOf(query.data) ?? 0} label="Workflow" />
+          <span className="muted" aria-hidden="true">
+            /
+          </span>
+        </>
+      ) : null}
+      <span className="mono" aria-current="page">
+        #{props.id}
+      </span>
+    </nav>
+  );
+  if (query.isPending) {
+    return (
+      <div className="wr-page">
+        {back}
+        <LoadingState label={`Loading work request ${String(props.id)}…`} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div className="wr-page">
+        {back}
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      </div>
+    );
+  }
+  const wr = query.data;
+  return (
+    <article className="wr-page" aria-labelledby="wr-page-title" data-testid="work-request-page">
+      {back}
+      <header className="wr-page-head">
+        <h2 id="wr-page-title">{wr.task_name}</h2>
+        <span className="mono">#{wr.id}</span>
+        <span className="wr-type">{wr.task_type}</span>
+        <span data-testid="wr-page-status">
+          <StatusBadge status={wr.status} result={wr.result} />
+        </span>
+      </header>
+      <WorkRequestActions wr={wr} />
+      <WaitingStep wr={wr} />
+      <div className="wr-grid">
+        <div>
+          {wr.task_type === 'Workflow' ? (
+            <section className="wr-section" aria-labelledby="wr-steps-title">
+              <h3 id="wr-steps-title">
+                <GitBranch size={13} aria-hidden="true" />
+                Steps
+              </h3>
+              <div className="wr-steps">
+                <WorkflowSteps root={wr} />
+              </div>
+            </section>
+          ) : null}
+          <section className="wr-section" aria-labelledby="wr-task-data-title">
+            <h3 id="wr-task-data-title">Task data</h3>
+            <JsonView value={wr.task_data} label="Task data" />
+          </section>
+          <section className="wr-section" aria-labelledby="wr-dynamic-title">
+            <h3 id="wr-dynamic-title">Dynamic task data</h3>
+            {wr.dynamic_task_data && Object.keys(wr.dynamic_task_data).length > 0 ? (
+              <JsonView value={wr.dynamic_task_data} label="Dynamic task data" />
+            ) : (
+              <p className="muted">None computed yet.</p>
+            )}
+          </section>
+          {Object.keys(wr.workflow_data ?? {}).length > 0 ? (
+            <section className="wr-section" aria-labelledby="wr-workflow-data-title">
+              <h3 id="wr-workflow-data-title">Workflow data</h3>
+              <JsonView value={wr.workflow_data} label="Workflow data" />
+            </section>
+          ) : null}
+        </div>
+        <div>
+          <section className="wr-section" aria-labelledby="wr-props-title">
+            <h3 id="wr-props-title">Details</h3>
+            <Properties wr={wr} />
+          </section>
+          <section className="wr-section" aria-labelledby="wr-artifacts-title">
+            <h3 id="wr-artifacts-title">Artifacts ({wr.artifacts.length})</h3>
+            <Artifacts ids={wr.artifacts} />
+          </section>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function WorkRequestLink(props: { id: number; label?: string }): React.JSX.Element {
+  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  return (
+    <button
+      type="button"
+      className="link-button"
+      onClick={() => {
+        openWorkRequest(props.id);
+      }}
+    >
+      {props.label ? `${props.label} ` : ''}
+      <span className="mono">#{props.id}</span>
+    </button>
+  );
+}
+
+function Properties(props: { wr: WorkRequestResponse }): React.JSX.Element {
+  const { wr } = props;
+  const effective = wr.priority_base + wr.priority_adjustment;
+  return (
+    <dl className="wr-props">
+      <dt>Status</dt>
+      <dd>
+        <StatusBadge status={wr.status} result={wr.result} />
+      </dd>
+      <dt>Result</dt>
+      <dd>{wr.result || <span className="muted">none yet</span>}</dd>
+      <dt>Workspace</dt>
+      <dd>
+        {wr.scope ? <span className="muted">{wr.scope}/</span> : null}
+        {wr.workspace}
+      </dd>
+      <dt>Created</dt>
+      <dd title={formatDateTime(wr.created_at)}>
+        <TimeAgo iso={wr.created_at} />
+      </dd>
+      <dt>Started</dt>
+      <dd>
+        <TimeAgo iso={wr.started_at} />
+      </dd>
+      <dt>Completed</dt>
+      <dd>
+        <TimeAgo iso={wr.completed_at} />
+      </dd>
+      <dt>Duration</dt>
+      <dd>{formatDuration(wr.duration)}</dd>
+      <dt>Worker</dt>
+      <dd className="mono">{wr.worker ?? '—'}</dd>
+      <dt>Priority</dt>
+      <dd data-testid="wr-priority">
+        <span className="mono">{effective}</span>{' '}
+        <span className="muted">
+          (base {wr.priority_base}, adjustment {wr.priority_adjustment > 0 ? '+' : ''}
+          {wr.priority_adjustment})
+        </span>
+      </dd>
+      {wr.parent ? (
+        <>
+          <dt>Parent</dt>
+          <dd>
+            <WorkRequestLink id={wr.parent} />
+          </dd>
+        </>
+      ) : null}
+      {rootOf(wr) ? (
+        <>
+          <dt>Workflow</dt>
+          <dd>
+            <WorkRequestLink id={rootOf(wr) ?? 0} />
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+function Artifacts(props: { ids: number[] }): React.JSX.Element {
+  const openArtifact = useUiStore((s) => s.openArtifact);
+  if (props.ids.length === 0) return <p className="muted">None created.</p>;
+  return (
+    <ul className="wr-artifacts">
+      {props.ids.map((id) => (
+        <li key={id}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              openArtifact(id);
+            }}
+          >
+            <Box size={14} aria-hidden="true" />
+            <span className="mono">Artifact #{id}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

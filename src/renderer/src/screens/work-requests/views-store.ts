@@ -1,0 +1,117 @@
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+
+/**
+ * The work request list's UI state: the filters in use, the user's saved views, and which
+ * tab of the area is open. Server data stays in react-query; this is what the user chose.
+ */
+export interface ListFilters {
+  /** Server-side filters (the list endpoint takes them). */
+  status: string;
+  taskType: string;
+  rootOnly: boolean;
+  /** Client-side filters over the loaded rows (the server has no such filters). */
+  result: string;
+  taskName: string;
+  workspace: string;
+  search: string;
+}
+
+export const NO_FILTERS: ListFilters = {
+  status: '',
+  taskType: '',
+  rootOnly: false,
+  result: '',
+  taskName: '',
+  workspace: '',
+  search: '',
+};
+
+export interface SavedView {
+  id: string;
+  name: string;
+  filters: ListFilters;
+}
+
+export type WorkRequestsTab = 'list' | 'workflows' | 'inbox' | 'notifications';
+
+/** Views every user starts with; they can be deleted like any other. */
+const DEFAULT_VIEWS: SavedView[] = [
+  {
+    id: 'failed',
+    name: 'Failed',
+    filters: { ...NO_FILTERS, status: 'completed', result: 'failure' },
+  },
+  { id: 'running', name: 'Running', filters: { ...NO_FILTERS, status: 'running' } },
+  {
+    id: 'workflows',
+    name: 'Workflows',
+    filters: { ...NO_FILTERS, rootOnly: true, taskType: 'Workflow' },
+  },
+];
+
+interface ViewsState {
+  tab: WorkRequestsTab;
+  filters: ListFilters;
+  views: SavedView[];
+  activeViewId: string | null;
+  setTab: (tab: WorkRequestsTab) => void;
+  setFilters: (patch: Partial<ListFilters>) => void;
+  clearFilters: () => void;
+  applyView: (id: string) => void;
+  saveView: (name: string) => void;
+  deleteView: (id: string) => void;
+}
+
+export function activeFilterCount(filters: ListFilters): number {
+  return (Object.keys(NO_FILTERS) as (keyof ListFilters)[]).filter(
+    (key) => filters[key] !== NO_FILTERS[key],
+  ).length;
+}
+
+export const useViewsStore = create<ViewsState>()(
+  persist(
+    (set, get) => ({
+      tab: 'list',
+      filters: NO_FILTERS,
+      views: DEFAULT_VIEWS,
+      activeViewId: null,
+      setTab: (tab) => {
+        set({ tab });
+      },
+      setFilters: (patch) => {
+        set((s) => ({ filters: { ...s.filters, ...patch }, activeViewId: null }));
+      },
+      clearFilters: () => {
+        set({ filters: NO_FILTERS, activeViewId: null });
+      },
+      applyView: (id) => {
+        const view = get().views.find((v) => v.id === id);
+        if (view) set({ filters: { ...NO_FILTERS, ...view.filters }, activeViewId: id });
+      },
+      saveView: (name) => {
+        const id = `view-${Date.now().toString(36)}`;
+        set((s) => ({
+          views: [...s.views, { id, name, filters: s.filters }],
+          activeViewId: id,
+        }));
+      },
+      deleteView: (id) => {
+        set((s) => ({
+          views: s.views.filter((v) => v.id !== id),
+          activeViewId: s.activeViewId === id ? null : s.activeViewId,
+        }));
+      },
+    }),
+    {
+      name: 'debusine-desktop.work-request-views',
+      version: 2,
+      partialize: (s) => ({
+        tab: s.tab,
+        filters: s.filters,
+        views: s.views,
+        activeViewId: s.activeViewId,
+      }),
+    },
+  ),
+);

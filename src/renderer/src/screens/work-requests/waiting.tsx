@@ -1,0 +1,222 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, CircleX, Hand, PenLine } from 'lucide-react';
+import { useId, useState } from 'react';
+import type { WorkRequestResponse } from '../../../../shared/contract';
+import { useBridge } from '../../bridge';
+import { CopyButton } from '../../components/copy-button';
+import { keys } from '../../queries/keys';
+import { useUiStore } from '../../state/ui-store';
+import { cliCommand, waitingKind } from './model';
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function useSettle(): (fresh: WorkRequestResponse) => void {
+  const queryClient = useQueryClient();
+  return (fresh) => {
+    queryClient.setQueryData(keys.workRequests.detail(fresh.id), fresh);
+    void queryClient.invalidateQueries({ queryKey: keys.workRequests.lists() });
+  };
+}
+
+/** What a waiting step asks of the user, and the means to answer it, on its page. */
+export function WaitingStep(props: { wr: WorkRequestResponse }): React.JSX.Element | null {
+  switch (waitingKind(props.wr)) {
+    case 'sign':
+      return <SignStep wr={props.wr} />;
+    case 'confirm':
+      return <DecideStep wr={props.wr} kind="confirm" />;
+    case 'unblock':
+      return <DecideStep wr={props.wr} kind="unblock" />;
+    default:
+      return null;
+  }
+}
+
+/** Confirm steps take a comment; manually unblocked steps take notes; both accept or reject. */
+function DecideStep(props: {
+  wr: WorkRequestResponse;
+  kind: 'confirm' | 'unblock';
+}): React.JSX.Element {
+  const { wr, kind } = props;
+  const bridge = useBridge();
+  const settle = useSettle();
+  const [notes, setNotes] = useState('');
+  const notesId = useId();
+  const decide = useMutation({
+    mutationFn: (accept: boolean) =>
+      kind === 'confirm'
+        ? bridge.workRequests.confirm({
+            id: wr.id,
+            confirm: accept,
+            ...(notes.trim() ? { comment: notes.trim() } : {}),
+          })
+        : bridge.workRequests.unblock({
+            id: wr.id,
+            action: accept ? 'accept' : 'reject',
+            ...(notes.trim() ? { notes: notes.trim() } : {}),
+          }),
+    onSuccess: settle,
+  });
+  return (
+    <section className="wr-callout" aria-labelledby={`${notesId}-title`} data-testid="waiting-step">
+      <Hand size={18} aria-hidden="true" className="tone-attention" />
+      <div className="wr-callout-body">
+        <h3 id={`${notesId}-title`}>
+          {kind === 'confirm' ? 'This step waits for your confirmation' : 'This step is blocked'}
+        </h3>
+        <p className="muted">
+          {kind === 'confirm'
+            ? 'The workflow continues once someone confirms; rejecting it stops this branch.'
+            : 'It waits for its dependencies, or for a manual decision. If it is held for review, accept it to let it run, or reject it (the server refuses when it only waits for dependencies).'}
+        </p>
+        <label htmlFor={notesId} className="muted" style={{ fontSize: 12 }}>
+          {kind === 'confirm' ? 'Comment (optional)' : 'Notes (optional)'}
+        </label>
+        <textarea
+          id={notesId}
+          className="textarea"
+          value={notes}
+          onChange={(e) => {
+            setNotes(e.target.value);
+          }}
+        />
+        <div className="dialog-actions" style={{ justifyContent: 'flex-start', marginTop: 0 }}>
+          <button
+            type="button"
+            className="button primary"
+            disabled={decide.isPending}
+            onClick={() => {
+              decide.mutate(true);
+            }}
+          >
+            <CircleCheck size={14} aria-hidden="true" />
+            {kind === 'confirm' ? 'Confirm' : 'Accept and unblock'}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={decide.isPending}
+            onClick={() => {
+              decide.mutate(false);
+            }}
+          >
+            <CircleX size={14} aria-hidden="true" />
+            Reject
+          </button>
+        </div>
+        {decide.error ? (
+          <p className="wr-inline-error" role="alert">
+            {errorText(decide.error)}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** External signing: debsign here when main has it, otherwise the CLI's way. */
+function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
+  const { wr } = props;
+  const bridge = useBridge();
+  const settle = useSettle();
+  const openArtifact = useUiStore((s) => s.openArtifact);
+  const titleId = useId();
+  const availability = useQuery({
+    queryKey: keys.signing.available(),
+    queryFn: () => bridge.signing.available(),
+    staleTime: 5 * 60_000,
+  });
+  const unsigned = wr.task_data.unsigned;
+  const sign = useMutation({
+    mutationFn: () => bridge.signing.signAndComplete({ workRequestId: wr.id }),
+    onSuccess: (result) => {
+      settle(result.workRequest);
+    },
+  });
+  const command = cliCommand('sign', wr.id);
+  return (
+    <section className="wr-callout" aria-labelledby={titleId} data-testid="waiting-step">
+      <PenLine size={18} aria-hidden="true" className="tone-attention" />
+      <div className="wr-callout-body">
+        <h3 id={titleId}>This step waits for your signature</h3>
+        <p className="muted">
+          The upload
+          {typeof unsigned === 'number' ? (
+            <>
+              {' '}
+              (artifact{' '}
+              <button
+                type="button"
+                className="link-button mono"
+                onClick={() => {
+                  openArtifact(unsigned);
+                }}
+              >
+                #{unsigned}
+              </button>
+              )
+            </>
+          ) : null}{' '}
+          must be signed with your OpenPGP key (debsign), uploaded, and the step completed. Only the
+          person who started the workflow can do it.
+        </p>
+        {availability.data?.available ? (
+          <>
+            <button
+              type="button"
+              className="button primary"
+              disabled={sign.isPending}
+              onClick={() => {
+                sign.mutate();
+              }}
+            >
+              <PenLine size={14} aria-hidden="true" />
+              {sign.isPending
+                ? 'Signing… (check for a passphrase prompt)'
+                : 'Sign with debsign and complete'}
+            </button>
+            {sign.data ? (
+              <p role="status">
+                Signed: artifact{' '}
+                <button
+                  type="button"
+                  className="link-button mono"
+                  onClick={() => {
+                    openArtifact(sign.data.signedArtifactId);
+                  }}
+                >
+                  #{sign.data.signedArtifactId}
+                </button>{' '}
+                uploaded and the step completed.
+              </p>
+            ) : null}
+          </>
+        ) : availability.isPending ? null : (
+          <>
+            <p>
+              {availability.data?.message ??
+                'debsign is not available on this computer, so Debusine Desktop cannot sign here.'}{' '}
+              On a computer with devscripts and your key, run:
+            </p>
+            <div className="wr-code">
+              <code>{command}</code>
+              <CopyButton text={command} label="Copy" />
+            </div>
+            <p className="muted">
+              It downloads the .changes, .dsc and .buildinfo, runs{' '}
+              <span className="mono">debsign --re-sign</span>, uploads the signed files and
+              completes this step. This page updates when it does.
+            </p>
+          </>
+        )}
+        {sign.error ? (
+          <p className="wr-inline-error" role="alert">
+            {errorText(sign.error)}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}

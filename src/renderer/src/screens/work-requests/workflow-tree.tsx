@@ -1,0 +1,159 @@
+import { ChevronDown, ChevronRight } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import type { WorkRequestResponse } from '../../../../shared/contract';
+import { ErrorState } from '../../components/error-state';
+import { formatDuration } from '../../components/format';
+import { LoadingState } from '../../components/loading-state';
+import { StatusBadge } from '../../components/status-badge';
+import { TimeAgo } from '../../components/time-ago';
+import { useUiStore } from '../../state/ui-store';
+import { isFailed, taskSummary } from './model';
+import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from './queries';
+
+type Children = Map<number, WorkRequestResponse[]>;
+
+function childrenByParent(rootId: number, steps: WorkRequestResponse[]): Children {
+  const map: Children = new Map();
+  for (const step of [...steps].sort((a, b) => a.id - b.id)) {
+    if (step.id === rootId) continue;
+    const parent = step.parent ?? rootId;
+    const list = map.get(parent) ?? [];
+    list.push(step);
+    map.set(parent, list);
+  }
+  return map;
+}
+
+function hasFailure(id: number, children: Children, seen = new Set<number>()): boolean {
+  // Ids only ever point to older work requests, but a cycle must not hang the window.
+  if (seen.has(id)) return false;
+  seen.add(id);
+  return (children.get(id) ?? []).some((c) => isFailed(c) || hasFailure(c.id, children, seen));
+}
+
+/** A workflow's steps as a tree; branches with a failure, and failed steps, start open. */
+export function WorkflowSteps(props: {
+  root: WorkRequestResponse;
+  /** The depth of the first level of steps (1 on a page, 2 under a root row). */
+  depth?: number;
+}): React.JSX.Element {
+  const steps = useWorkflowSteps(props.root.id, true);
+  const children = useMemo(
+    () => childrenByParent(props.root.id, steps.data?.steps ?? []),
+    [props.root.id, steps.data],
+  );
+  if (steps.isPending) return <LoadingState label="Loading steps…" />;
+  if (steps.isError) return <ErrorState error={steps.error} onRetry={() => void steps.refetch()} />;
+  const top = children.get(props.root.id) ?? [];
+  return (
+    <div>
+      {top.length === 0 ? (
+        <p className="muted wr-tree-note">
+          No steps{steps.data.complete ? '' : ' found among the newest work requests'}.
+        </p>
+      ) : (
+        <ul aria-label={`Steps of workflow ${String(props.root.id)}`} className="wr-tree-list">
+          {top.map((step) => (
+            <StepNode key={step.id} wr={step} depth={props.depth ?? 1} childMap={children} />
+          ))}
+        </ul>
+      )}
+      {steps.data.complete ? null : (
+        <p className="muted wr-tree-note">
+          Only the newest {STEP_SCAN_MAX_PAGES} pages of work requests were searched for steps.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function StepNode(props: {
+  wr: WorkRequestResponse;
+  depth: number;
+  childMap: Children;
+}): React.JSX.Element {
+  const { wr, depth, childMap } = props;
+  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  // A step is never drawn under itself, however the server links it.
+  const kids = (childMap.get(wr.id) ?? []).filter((k) => k.id !== wr.id && depth < 20);
+  const failed = isFailed(wr);
+  const [open, setOpen] = useState(() => (kids.length > 0 ? hasFailure(wr.id, childMap) : failed));
+  const summary = taskSummary(wr);
+  return (
+    <li data-testid={`step-${String(wr.id)}`}>
+      <div className="wr-node" style={{ paddingLeft: 10 + (depth - 1) * 20 }}>
+        {kids.length > 0 || failed ? (
+          <button
+            type="button"
+            className="wr-toggle"
+            aria-expanded={open}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${wr.task_name} #${String(wr.id)}`}
+            onClick={() => {
+              setOpen(!open);
+            }}
+          >
+            {open ? (
+              <ChevronDown size={14} aria-hidden="true" />
+            ) : (
+              <ChevronRight size={14} aria-hidden="true" />
+            )}
+          </button>
+        ) : (
+          <span className="wr-toggle-space" />
+        )}
+        <span className="wr-node-status">
+          <StatusBadge status={wr.status} result={wr.result} />
+        </span>
+        <button
+          type="button"
+          className="link-button wr-id"
+          onClick={() => {
+            openWorkRequest(wr.id);
+          }}
+        >
+          #{wr.id}
+        </button>
+        <span className="wr-grow">
+          <span className="wr-task-name">{wr.task_name}</span>{' '}
+          <span className="wr-type">{wr.task_type}</span>{' '}
+          {summary ? <span className="wr-sub">{summary}</span> : null}
+        </span>
+        <span className="wr-num wr-node-duration">{formatDuration(wr.duration)}</span>
+      </div>
+      {open && kids.length > 0 ? (
+        <ul>
+          {kids.map((k) => (
+            <StepNode key={k.id} wr={k} depth={depth + 1} childMap={childMap} />
+          ))}
+        </ul>
+      ) : null}
+      {open && kids.length === 0 && failed ? (
+        <div className="wr-node-detail" style={{ paddingLeft: 40 + (depth - 1) * 20 }}>
+          <dl>
+            <dt>Result</dt>
+            <dd>{wr.result}</dd>
+            <dt>Completed</dt>
+            <dd>
+              <TimeAgo iso={wr.completed_at} />
+            </dd>
+            <dt>Worker</dt>
+            <dd className="mono">{wr.worker ?? '—'}</dd>
+            <dt>Artifacts</dt>
+            <dd className="mono">
+              {wr.artifacts.length ? wr.artifacts.map((a) => `#${String(a)}`).join(' ') : '—'}
+            </dd>
+          </dl>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => {
+              openWorkRequest(wr.id);
+            }}
+          >
+            Open step #{wr.id}
+          </button>
+        </div>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,105 @@
+import { ChevronDown, ChevronRight, GitBranch } from 'lucide-react';
+import { useState } from 'react';
+import type { WorkRequestResponse } from '../../../../shared/contract';
+import { EmptyState } from '../../components/empty-state';
+import { ErrorState } from '../../components/error-state';
+import { formatDuration } from '../../components/format';
+import { LoadingState } from '../../components/loading-state';
+import { StatusBadge } from '../../components/status-badge';
+import { TimeAgo } from '../../components/time-ago';
+import { useUiStore } from '../../state/ui-store';
+import { isFailed } from './model';
+import { useWorkRequestPages } from './queries';
+import { WorkflowSteps } from './workflow-tree';
+
+/** Root workflows, newest first; each opens into its tree of steps. */
+export function WorkflowList(): React.JSX.Element {
+  const query = useWorkRequestPages({ taskType: 'Workflow', rootOnly: true });
+  if (query.isPending) return <LoadingState label="Loading workflows…" />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  const roots = query.data.pages.flatMap((p) => p.items);
+  if (roots.length === 0) {
+    return (
+      <EmptyState icon={GitBranch} title="No workflows yet">
+        Workflows started in this scope appear here with their steps.
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="wr-tree" data-testid="workflow-list">
+      <ul className="wr-tree-list" aria-label="Workflows">
+        {roots.map((root, index) => (
+          <WorkflowRoot key={root.id} root={root} initiallyOpen={index === 0 || isFailed(root)} />
+        ))}
+      </ul>
+      {query.hasNextPage ? (
+        <div className="wr-footer">
+          <span>{roots.length} workflows loaded</span>
+          <button
+            type="button"
+            className="button small"
+            disabled={query.isFetchingNextPage}
+            onClick={() => void query.fetchNextPage({ cancelRefetch: false })}
+          >
+            {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function WorkflowRoot(props: {
+  root: WorkRequestResponse;
+  initiallyOpen: boolean;
+}): React.JSX.Element {
+  const { root } = props;
+  const [open, setOpen] = useState(props.initiallyOpen);
+  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  return (
+    <li data-testid={`workflow-${String(root.id)}`}>
+      <div className="wr-node root">
+        <button
+          type="button"
+          className="wr-toggle"
+          aria-expanded={open}
+          aria-label={`${open ? 'Collapse' : 'Expand'} workflow ${root.task_name} #${String(root.id)}`}
+          onClick={() => {
+            setOpen(!open);
+          }}
+        >
+          {open ? (
+            <ChevronDown size={14} aria-hidden="true" />
+          ) : (
+            <ChevronRight size={14} aria-hidden="true" />
+          )}
+        </button>
+        <span className="wr-node-status">
+          <StatusBadge status={root.status} result={root.result} />
+        </span>
+        <button
+          type="button"
+          className="link-button wr-id"
+          onClick={() => {
+            openWorkRequest(root.id);
+          }}
+        >
+          #{root.id}
+        </button>
+        <span className="wr-grow">
+          <span className="wr-task-name">{root.task_name}</span>{' '}
+          <span className="wr-type">{root.workspace}</span>
+        </span>
+        <span className="muted wr-node-time">
+          <TimeAgo iso={root.created_at} />
+        </span>
+        <span className="wr-num wr-node-duration">{formatDuration(root.duration)}</span>
+      </div>
+      {open ? (
+        <div style={{ borderBottom: '1px solid var(--border)' }}>
+          <WorkflowSteps root={root} depth={2} />
+        </div>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * Issue 8: workflows as a tree. The workflow is created for real (`POST /workflow/` with a
+ * noop template made through the API). The sandbox's noop workflow creates no steps of its
+ * own, so two steps (one succeeded, one failed) are added under it through Debusine's ORM,
+ * as a workflow's populate() would; the list endpoint then serves them with their
+ * `parent` and `workflow_root`, which is what the tree is built from.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage, startApp, type RunningApp } from '../support/app';
+import { launchBrowser, screenshot } from '../support/browser';
+import { ownerClient, unique } from '../support/clients';
+import type { TestServer } from '../support/sandbox';
+
+const run = promisify(execFile);
+
+async function addSteps(server: TestServer, rootId: number): Promise<[number, number]> {
+  if (!server.sandbox || !server.root) throw new Error('steps can only be added in a sandbox');
+  const script = `
+from django.utils import timezone
+from debusine.db.models import WorkRequest
+now = timezone.now()
+root = WorkRequest.objects.get(id=${String(rootId)})
+common = dict(workspace=root.workspace, created_by=root.created_by, parent=root, workflow_root=root,
+              task_type="Worker", task_name="noop", status="completed", started_at=now, completed_at=now)
+ok = WorkRequest.objects.create(task_data={}, result="success", **common)
+bad = WorkRequest.objects.create(task_data={"result": "failure"}, result="failure", **common)
+print(ok.id, bad.id)
+`;
+  const { stdout } = await run(
+    'chroot',
+    [
+      '--userspec=debusine-server:debusine-server',
+      server.root,
+      '/usr/bin/env',
+      '-i',
+      'HOME=/var/lib/debusine/server',
+      'LANG=C.UTF-8',
+      'PATH=/usr/bin:/bin',
+      'debusine-admin',
+      'shell',
+      '-c',
+      script,
+    ],
+    { encoding: 'utf8' },
+  );
+  const ids = (stdout.trim().split('\n').pop() ?? '').split(' ').map(Number);
+  const [ok, bad] = ids;
+  if (ok === undefined || bad === undefined) throw new Error(`adding steps failed: ${stdout}`);
+  return [ok, bad];
+}
+
+describe('workflows as a tree', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let client: DebusineClient;
+  let templateId: number | undefined;
+
+  beforeAll(async () => {
+    app = await startApp('current');
+    browser = await launchBrowser();
+    client = ownerClient('current');
+  });
+  afterAll(async () => {
+    if (templateId !== undefined && app.server) {
+      await client.workflowTemplateDelete(app.server.workspaces.default, templateId);
+    }
+    await browser.close();
+    await app.stop();
+    await client.close();
+  });
+
+  it.each(['light', 'dark'] as const)(
+    'shows the root, its steps, and the failed step open (%s)',
+    async (scheme) => {
+      const server = app.server;
+      if (!server) throw new Error('no server');
+      const workspace = server.workspaces.default;
+      const name = unique('noop-tpl');
+      const template = await client.workflowTemplateCreate(workspace, {
+        name,
+        task_name: 'noop',
+        task_data: {},
+        priority: 0,
+      });
+      templateId = template.id;
+      const root = await client.workflowCreate({ template_name: name, workspace, task_data: {} });
+      expect(root.task_type).toBe('Workflow');
+      const [ok, bad] = await addSteps(server, root.id);
+      await client.workflowTemplateDelete(workspace, template.id);
+      templateId = undefined;
+
+      const { page, errors } = await openPage(browser, app, scheme);
+      await page
+        .getByRole('navigation', { name: 'Areas' })
+        .getByRole('button', { name: 'Work requests' })
+        .click();
+      await page.getByRole('tab', { name: 'Workflows' }).click();
+      const node = page.getByTestId(`workflow-${String(root.id)}`);
+      await node.waitFor();
+      // The newest workflow starts open; its failed step is expanded, the good one is not.
+      const failed = node.getByTestId(`step-${String(bad)}`);
+      await failed.waitFor();
+      await expect(
+        failed.getByRole('button', { name: /Collapse noop/ }).getAttribute('aria-expanded'),
+      ).resolves.toBe('true');
+      await expect(failed.textContent()).resolves.toContain('Failure');
+      await expect(node.getByTestId(`step-${String(ok)}`).textContent()).resolves.toContain(
+        'Success',
+      );
+      await screenshot(page, `work-requests-workflows-${scheme}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+
+      // The root's page shows the same tree; a step's page links back to its workflow.
+      await node.getByRole('button', { name: `#${String(root.id)}`, exact: true }).click();
+      await page.getByTestId('work-request-page').waitFor();
+      await page.getByTestId(`step-${String(bad)}`).waitFor();
+      await screenshot(page, `work-request-workflow-page-${scheme}`);
+      await page
+        .getByTestId(`step-${String(bad)}`)
+        .getByRole('button', { name: `#${String(bad)}`, exact: true })
+        .click();
+      await expect
+        .poll(() => page.getByRole('navigation', { name: 'Breadcrumb' }).textContent())
+        .toContain(`Workflow #${String(root.id)}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
+});
