@@ -155,7 +155,7 @@ stop() {
   rm -f "$RUN/$name.pid"
 }
 
-SERVICES=(worker celery scheduler web redis)
+SERVICES=(worker beat celery scheduler web redis)
 
 stop_all() {
   [[ -d $RUN ]] || return 0
@@ -276,6 +276,11 @@ start_services() {
     -n "celery-$FLAVOUR@sandbox" -X provisioner,scheduler --concurrency 2
   start scheduler debusine-server python3 -m celery -A debusine.project worker -l INFO \
     -n "scheduler-$FLAVOUR@sandbox" -Q scheduler --concurrency 1
+  # The periodic tasks (debusine-server-periodic-tasks.service), among them the scheduler's
+  # fallback run every 15 s: without it a work request created while the worker restarts
+  # waits until the next event.
+  start beat debusine-server python3 -m celery -A debusine.project beat -l INFO \
+    --schedule /var/lib/debusine/server/celerybeat-schedule
   wait_for "the Debusine server" 90 http_ok
 }
 
