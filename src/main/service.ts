@@ -21,6 +21,7 @@ import { serverHandlers } from './service/servers';
 import type { StagedFiles } from './service/staged-files';
 import { UploadManager } from './service/uploads';
 import { WatchService } from './service/watching';
+import { UserDirectory } from './identity/user-directory';
 import { workRequestHandlers } from './service/work-requests';
 import type { RequestChannel, StagedFile } from '../shared/contract';
 import { DebusineError } from '../shared/errors';
@@ -80,9 +81,11 @@ export function createService(deps: ServiceDeps): AppService {
   const env = deps.env ?? process.env;
   const profiles = new ProfileStore(deps.dataDir);
   const session = new ProfileSession(profiles, deps.tokens, deps.createClient);
+  const users = new UserDirectory(join(deps.dataDir, 'identities.json'));
   const watch = new WatchService({
     session,
     dataDir: deps.dataDir,
+    users,
     notifier: deps.notifier,
     emit,
     openExternal: host.openExternal,
@@ -114,13 +117,14 @@ export function createService(deps: ServiceDeps): AppService {
     },
     ...serverHandlers({
       session,
+      users,
       emit,
       env,
       presetSources: deps.presetSources,
       openExternal: host.openExternal,
     }),
     ...watch.handlers(),
-    ...workRequestHandlers({ session, emit, started: (wr) => watch.started(wr) }),
+    ...workRequestHandlers({ session, emit, users, started: (wr) => watch.started(wr) }),
     ...resourceHandlers(session),
     'files.pick': async ({ multiple, title }) => {
       if (!host.pickFiles) throw notOnThisHost('files.pick', 'drop the files or use a file input');

@@ -34,6 +34,7 @@ export const REQUEST_CHANNELS = [
   'notifications.recent',
   'workRequests.list',
   'workRequests.page',
+  'users.names',
   'workRequests.needsMe',
   'workRequests.get',
   'workRequests.create',

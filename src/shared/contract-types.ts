@@ -43,6 +43,8 @@ export type CollectionItemData = CollectionItem;
 export interface WorkRequestPage {
   items: WorkRequestResponse[];
   nextCursor: string | null;
+  /** Usernames of the creators on this page, by user id, where the server names them. */
+  creators: Record<string, string>;
 }
 
 export interface AppInfo {
@@ -73,6 +75,11 @@ export interface SessionInfo {
   server: ServerSummary | null;
   /** The user the server reports; null when no server is active or it is unreachable. */
   user: string | null;
+  /**
+   * The signed-in user's id on this server (what `created_by` holds), once the app has
+   * learned it; null until then. See src/main/identity/user-directory.ts.
+   */
+  userId: number | null;
   authenticated: boolean;
 }
 

@@ -185,6 +185,10 @@ export const requests = {
       })
       .optional(),
   ),
+  /** Usernames by user id (`created_by`), as far as the server names them. */
+  'users.names': request<Record<string, string>>()(
+    z.strictObject({ ids: z.array(id).min(1).max(200) }),
+  ),
   /** One page; pass the previous page's nextCursor (the other filters are then ignored). */
   'workRequests.page': request<T.WorkRequestPage>()(
     z

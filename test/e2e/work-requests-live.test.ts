@@ -10,7 +10,7 @@ import { seriousA11yViolations } from '../support/a11y';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { ownerClient, waitForCompletion } from '../support/clients';
-import { seedWaitingStep } from '../support/seed-steps';
+import { seedWaitingStep, seedWorkRequestBy } from '../support/seed-steps';
 
 async function goToWorkRequests(page: Page): Promise<void> {
   await page
@@ -228,6 +228,67 @@ describe('work requests, live', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('button', { name: /Clear \d+ filters?/ }).click();
     await page.getByRole('button', { name: 'Delete view Failed noops' }).click();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('narrows the list to my work requests, and names who created the others', async (ctx) => {
+    if (!app.server) throw new Error('the app has no server');
+    const owner = app.server.users.owner.username;
+    const other = app.server.users.noRoles?.username;
+    // The other user's work request is made in the sandbox's database.
+    if (!app.server.sandbox || !other) {
+      ctx.skip();
+      return;
+    }
+    const theirs = await seedWorkRequestBy(app.server, other);
+    const mine = await noop(client);
+    const { page, errors } = await openPage(browser, app);
+    await goToWorkRequests(page);
+    const list = page.getByTestId('work-request-list');
+    const theirRow = page.getByTestId(`wr-row-${String(theirs)}`);
+    const myRow = page.getByTestId(`wr-row-${String(mine.id)}`);
+    await theirRow.waitFor({ timeout: 30_000 });
+    await myRow.waitFor({ timeout: 30_000 });
+    // The server names the creators (0.12+): the rows say who.
+    await expect(theirRow.textContent()).resolves.toContain(other);
+    await expect(myRow.textContent()).resolves.toContain(owner);
+
+    const mineBox = page.getByRole('checkbox', { name: 'Mine' });
+    await expect(mineBox.isEnabled()).resolves.toBe(true);
+    await mineBox.check();
+    await myRow.waitFor();
+    await theirRow.waitFor({ state: 'detached' });
+    // Every row left is the owner's.
+    await expect
+      .poll(async () => {
+        const texts = await list.locator('[data-result]').allTextContents();
+        return texts.length > 0 && texts.every((t) => t.includes(owner) && !t.includes(other));
+      })
+      .toBe(true);
+    await screenshot(page, 'work-requests-mine-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await mineBox.uncheck();
+
+    // The "Mine" saved view does the same; searching a creator's name finds their work.
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    await expect(mineBox.isChecked()).resolves.toBe(true);
+    await page.getByRole('button', { name: /Clear \d+ filters?/ }).click();
+    await page
+      .getByRole('search')
+      .getByRole('searchbox')
+      .fill(`${other} ${String(theirs)}`);
+    await expect.poll(() => list.locator('[data-result]').count()).toBe(1);
+    await theirRow.getByRole('button').click();
+    await page.getByTestId('work-request-page').waitFor();
+    await expect(page.getByTestId('wr-creator').textContent()).resolves.toBe(other);
+    await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
+    await page.getByRole('search').getByRole('searchbox').fill(String(mine.id));
+    await myRow.getByRole('button').click();
+    await page.getByTestId('work-request-page').waitFor();
+    await expect(page.getByTestId('wr-creator').textContent()).resolves.toBe(`${owner} (you)`);
+    await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
+    await page.getByRole('search').getByRole('searchbox').fill('');
     expect(errors).toEqual([]);
     await page.context().close();
   });

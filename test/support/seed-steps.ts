@@ -94,3 +94,27 @@ print(wr.id, token.key)
   if (!id || !token) throw new Error(`seeding a signing work request failed:\n${out}`);
   return { workRequestId: Number(id), token };
 }
+
+/**
+ * A completed noop work request created by another user (the sandbox's users without roles
+ * cannot create work requests through the API), for "mine" and creator names.
+ */
+export async function seedWorkRequestBy(server: TestServer, username: string): Promise<number> {
+  const out = await shell(
+    server,
+    `
+from django.utils import timezone
+from django.contrib.auth import get_user_model
+from debusine.db.models import WorkRequest, Workspace
+now = timezone.now()
+ws = Workspace.objects.get(name=${JSON.stringify(server.workspaces.default)}, scope__name=${JSON.stringify(server.scope)})
+user = get_user_model().objects.get(username=${JSON.stringify(username)})
+wr = WorkRequest.objects.create(workspace=ws, created_by=user, task_type="Worker", task_name="noop", task_data={}, status="completed", result="success", started_at=now, completed_at=now)
+print(wr.id)
+`,
+  );
+  const id = Number(out.trim().split('\n').pop());
+  if (!Number.isInteger(id))
+    throw new Error(`seeding a work request by ${username} failed:\n${out}`);
+  return id;
+}

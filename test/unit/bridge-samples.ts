@@ -34,6 +34,7 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'notifications.recent': undefined,
   'workRequests.list': { status: 'running', limit: 10 },
   'workRequests.page': { cursor: null, status: 'running' },
+  'users.names': { ids: [2, 3] },
   'workRequests.needsMe': undefined,
   'workRequests.get': { id: 1 },
   'workRequests.create': { task_name: 'noop', task_data: {}, event_reactions: {} },

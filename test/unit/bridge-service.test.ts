@@ -47,6 +47,7 @@ describe('the service', () => {
     await expect(handlers['session.whoami'](undefined)).resolves.toEqual({
       server: null,
       user: null,
+      userId: null,
       authenticated: false,
     });
     await expect(handlers['workRequests.get']({ id: 1 })).rejects.toMatchObject({ code: 'auth' });

@@ -48,6 +48,7 @@ import * as records from './artifact-records';
 import * as collections from './collections';
 import { HttpTransport, type HttpOptions } from './http';
 import * as lookups from './lookups';
+import { userName } from './users';
 import { ApiContext, type ServerRevision } from './revision';
 import * as wr from './work-requests';
 import * as workflows from './workflows';
@@ -112,6 +113,11 @@ export class DebusineClient {
       );
     }
     return me;
+  }
+
+  /** The username behind a user id (`created_by`); null where the server does not say. */
+  userName(id: number): Promise<string | null> {
+    return userName(this.http, id);
   }
 
   /** A web UI address from a server-given path (`url`, `links.webui_self`). */

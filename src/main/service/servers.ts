@@ -14,6 +14,7 @@ import { DebusineError, serializeError } from '../../shared/errors';
 import { DEFAULT_SCOPE } from './env-seed';
 import { cliConfigPathFrom, findPresets, publicPreset, type PresetSources } from './presets';
 import type { ProfileSession } from './profile-session';
+import type { UserDirectory } from '../identity/user-directory';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -37,6 +38,8 @@ type Handlers = Pick<
 
 export interface ServerDeps {
   session: ProfileSession;
+  /** Learns and keeps the signed-in user's id (SessionInfo.userId). */
+  users?: UserDirectory;
   emit: EmitEvent;
   env: NodeJS.ProcessEnv;
   presetSources?: PresetSources;
@@ -44,11 +47,14 @@ export interface ServerDeps {
   openExternal?: ((url: string) => Promise<void>) | undefined;
 }
 
-export async function whoami(session: ProfileSession): Promise<SessionInfo> {
+export async function whoami(session: ProfileSession, users?: UserDirectory): Promise<SessionInfo> {
   const server = session.active();
-  if (server === null) return { server: null, user: null, authenticated: false };
-  const me = await session.client().whoami();
-  return { server, user: me.auth ? me.user : null, authenticated: me.auth };
+  if (server === null) return { server: null, user: null, userId: null, authenticated: false };
+  const client = session.client();
+  const me = await client.whoami();
+  if (!me.auth) return { server, user: null, userId: null, authenticated: false };
+  const userId = users ? await users.selfId(server.id, client.apiUrl, me.user) : null;
+  return { server, user: me.user, userId, authenticated: true };
 }
 
 function reachableAfter(error: unknown): boolean {
@@ -65,9 +71,10 @@ export function serverHandlers(deps: ServerDeps): Handlers {
   };
   const sessionChanged = async (): Promise<void> => {
     await session.refresh();
-    const info = await whoami(session).catch((): SessionInfo => ({
+    const info = await whoami(session, deps.users).catch((): SessionInfo => ({
       server: session.active(),
       user: null,
+      userId: null,
       authenticated: false,
     }));
     emit('session.changed', info);
@@ -100,13 +107,13 @@ export function serverHandlers(deps: ServerDeps): Handlers {
   };
 
   return {
-    'session.whoami': () => whoami(session),
+    'session.whoami': () => whoami(session, deps.users),
     'session.signInWithToken': async ({ serverId, token }) => {
       await signIn({ profile: session.profile(serverId), token, tokens: session.tokens });
       await session.profiles.setActive(serverId);
       await sessionChanged();
       emit('servers.changed', { serverIds: [serverId] });
-      return whoami(session);
+      return whoami(session, deps.users);
     },
     'session.signOut': async ({ serverId }) => {
       session.profile(serverId);

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
+import type { UserDirectory } from '../identity/user-directory';
 import type { Notifier } from '../notify/notifier';
 import type { CommandHook } from '../watch/command-hook';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
@@ -68,6 +69,7 @@ export class WatchService {
   readonly gate: NotificationGate;
   readonly #session: ProfileSession;
   readonly #dataDir: string;
+  readonly #users: UserDirectory | undefined;
   readonly #emit: EmitEvent;
   readonly #openExternal: (url: string) => Promise<void>;
   #stack: Stack | undefined;
@@ -87,11 +89,14 @@ export class WatchService {
   constructor(options: {
     session: ProfileSession;
     dataDir: string;
+    /** Tells whose work requests are the user's ("mine" notifications). */
+    users?: UserDirectory;
     notifier: Notifier;
     emit: EmitEvent;
     openExternal?: ((url: string) => Promise<void>) | undefined;
   }) {
     this.#session = options.session;
+    this.#users = options.users;
     this.#dataDir = options.dataDir;
     this.#emit = options.emit;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
@@ -169,6 +174,23 @@ export class WatchService {
       siteUrl: client.http.siteUrl,
       openExternal: this.#openExternal,
     };
+    const users = this.#users;
+    if (users) {
+      let me: Promise<string | null> | undefined;
+      const serverId = profile.id;
+      routerOptions.isMine = async (workRequest) => {
+        me ??= client.whoami().then(
+          (answer) => (answer.auth ? answer.user : null),
+          () => {
+            me = undefined;
+            return null;
+          },
+        );
+        const username = await me;
+        if (username === null) return false;
+        return users.isMine(serverId, client, username, workRequest.created_by);
+      };
+    }
     const hook = hookOf(settings);
     if (hook) routerOptions.commandHook = hook;
     const router = new CompletionRouter(routerOptions);

@@ -13,6 +13,7 @@ import {
 } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 import type { SessionProvider } from './session';
+import type { UserDirectory } from '../identity/user-directory';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -29,6 +30,7 @@ type Handlers = Pick<
   | 'workRequests.externalDebsignGet'
   | 'workRequests.externalDebsignComplete'
   | 'workflows.create'
+  | 'users.names'
 >;
 
 export interface WorkRequestDeps {
@@ -36,6 +38,8 @@ export interface WorkRequestDeps {
   emit: EmitEvent;
   /** Watches what the app started (CompletionRouter.started through the watch service). */
   started: (workRequest: WorkRequestResponse) => Promise<void>;
+  /** Names the creators on each page, and learns the user's own id from what they start. */
+  users: UserDirectory;
 }
 
 /** Wait tasks that wait for a person. */
@@ -58,6 +62,10 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
     emit('workRequests.changed', { ids: [...new Set(ids)] });
   };
   const start = async (wr: WorkRequestResponse): Promise<WorkRequestResponse> => {
+    const server = session.active();
+    if (server && typeof wr.created_by === 'number') {
+      await deps.users.learnSelf(server.id, client().apiUrl, wr.created_by).catch(() => undefined);
+    }
     await deps.started(wr);
     changed(wr.id);
     return wr;
@@ -126,7 +134,13 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
         if (oldest !== undefined) cursors.delete(oldest);
       }
     }
-    return { items: result.results.filter(cursor.filter), nextCursor };
+    const items = result.results.filter(cursor.filter);
+    const creators = await deps.users.names(
+      serverId,
+      c,
+      items.map((wr) => wr.created_by),
+    );
+    return { items, nextCursor, creators };
   };
 
   const scan = async (filters: { status: string; taskType?: string }) => {
@@ -199,5 +213,7 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       return wr;
     },
     'workflows.create': async (request) => start(await client().workflowCreate(request)),
+    'users.names': async ({ ids }) =>
+      await deps.users.names(session.active()?.id ?? '', client(), ids),
   };
 }

@@ -23,8 +23,11 @@ export interface CompletionRouterOptions {
   /** The server's site root, for "open in browser" (HttpTransport.siteUrl). */
   siteUrl: string;
   openExternal: (url: string) => void | Promise<void>;
-  /** The signed-in user's id, for mode `mine`; learned from work requests started here. */
-  userId?: number;
+  /**
+   * Whether the signed-in user created this work request, for mode `mine` (the service
+   * asks its UserDirectory); without it, only work requests started here count as mine.
+   */
+  isMine?: (workRequest: WorkRequestResponse) => Promise<boolean>;
   commandHook?: CommandHook;
 }
 
@@ -70,7 +73,6 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   constructor(options: CompletionRouterOptions) {
     super();
     this.#options = options;
-    this.#userId = options.userId;
   }
 
   /**
@@ -178,7 +180,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const isStep = rootId !== workRequest.id;
     // A step notifies only when watched by itself; its workflow notifies once, as a whole.
     if (isStep && !item) return;
-    if (item || this.#concerns(workRequest)) this.#notify(event, aboutOf(workRequest));
+    if (item || (await this.#concerns(workRequest))) this.#notify(event, aboutOf(workRequest));
   }
 
   /** After (re)connecting: watched items that finished while we were away. */
@@ -216,13 +218,14 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     }
   }
 
-  #concerns(workRequest: WorkRequestResponse): boolean {
+  async #concerns(workRequest: WorkRequestResponse): Promise<boolean> {
     const list = this.#options.watchList;
     switch (list.mode) {
       case 'watched':
         return false;
       case 'mine':
-        return this.#userId !== undefined && workRequest.created_by === this.#userId;
+        if (this.#userId !== undefined && workRequest.created_by === this.#userId) return true;
+        return (await this.#options.isMine?.(workRequest).catch(() => false)) ?? false;
       case 'workspace':
         return list.workspaces.length === 0 || list.workspaces.includes(workRequest.workspace);
     }

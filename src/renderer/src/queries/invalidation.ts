@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useBridge } from '../bridge';
+import type { SessionInfo } from '../../../shared/contract';
 import { useUiStore } from '../state/ui-store';
 import { keys } from './keys';
 
@@ -48,6 +49,9 @@ export function useBridgeEvents(): void {
       bridge.on('workRequests.changed', (event) => {
         for (const id of event.ids) invalidate(keys.workRequests.detail(id));
         invalidateListsExceptPaged();
+        // Main learns the user's id from the first work request started here ("mine").
+        const me = queryClient.getQueryData<SessionInfo>(keys.session.whoami());
+        if (me?.authenticated && me.userId === null) invalidate(keys.session.whoami());
       }),
       bridge.on('upload.finished', () => {
         invalidate(keys.uploads.list());

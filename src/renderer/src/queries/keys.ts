@@ -22,6 +22,7 @@ export const keys = {
     recent: () => ['notifications', 'recent'] as const,
   },
   signing: { available: () => ['signing', 'available'] as const },
+  users: { names: (ids: readonly number[]) => ['users', 'names', ...ids] as const },
   workRequests: {
     all: () => ['workRequests'] as const,
     lists: () => ['workRequests', 'list'] as const,

@@ -11,6 +11,8 @@ function label(value: string): string {
 export function FiltersBar(props: {
   taskNames: string[];
   workspaces: string[];
+  /** Why "Mine" cannot be told yet; undefined when it can. */
+  mineUnavailable?: string | undefined;
 }): React.JSX.Element {
   const filters = useViewsStore((s) => s.filters);
   const setFilters = useViewsStore((s) => s.setFilters);
@@ -115,6 +117,21 @@ export function FiltersBar(props: {
           }}
         />
         Root workflows only
+      </label>
+      <label
+        className="wr-check"
+        title={props.mineUnavailable ?? 'Only work requests you created'}
+        data-unavailable={props.mineUnavailable !== undefined && !filters.mine}
+      >
+        <input
+          type="checkbox"
+          checked={filters.mine}
+          disabled={props.mineUnavailable !== undefined && !filters.mine}
+          onChange={(e) => {
+            setFilters({ mine: e.target.checked });
+          }}
+        />
+        Mine
       </label>
       {count > 0 ? (
         <button type="button" className="button small ghost" onClick={clearFilters}>

@@ -10,8 +10,16 @@ import { StatusBadge } from '../../components/status-badge';
 import { TimeAgo } from '../../components/time-ago';
 import { useUiStore } from '../../state/ui-store';
 import { FiltersBar, SavedViews } from './filters-bar';
-import { matchesFilters, rootOf, taskSummary } from './model';
-import { useLiveRows, useWorkRequestPages } from './queries';
+import {
+  canTellMine,
+  creatorName,
+  isMine,
+  matchesFilters,
+  rootOf,
+  taskSummary,
+  type Me,
+} from './model';
+import { useLiveRows, useSessionInfo, useWorkRequestPages } from './queries';
 import { useViewsStore } from './views-store';
 
 const ROW_HEIGHT = 32;
@@ -36,11 +44,34 @@ export function WorkRequestList(): React.JSX.Element {
   useLiveRows(onUpdated);
 
   const loaded = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  const rows = useMemo(() => loaded.filter((wr) => matchesFilters(wr, filters)), [loaded, filters]);
+  const session = useSessionInfo();
+  const me = useMemo<Me>(
+    () => ({
+      username: session.data?.user ?? null,
+      userId: session.data?.userId ?? null,
+      creators: Object.assign({}, ...(query.data?.pages.map((p) => p.creators) ?? [])) as Record<
+        string,
+        string
+      >,
+    }),
+    [session.data, query.data],
+  );
+  const rows = useMemo(
+    () => loaded.filter((wr) => matchesFilters(wr, filters, me)),
+    [loaded, filters, me],
+  );
+  const mineUnavailable =
+    query.data && !canTellMine(me, loaded)
+      ? 'This server does not say who created a work request (Debusine 0.11 and earlier): the app learns your user id when you start a work request or workflow from it.'
+      : undefined;
   const taskNames = useMemo(() => [...new Set(loaded.map((wr) => wr.task_name))], [loaded]);
   const workspaces = useMemo(() => [...new Set(loaded.map((wr) => wr.workspace))], [loaded]);
   const clientFiltered =
-    filters.search.trim() !== '' || !!filters.result || !!filters.taskName || !!filters.workspace;
+    filters.search.trim() !== '' ||
+    filters.mine ||
+    !!filters.result ||
+    !!filters.taskName ||
+    !!filters.workspace;
 
   const scrollRef = useRef<HTMLDivElement>(null);
   // TanStack Virtual re-renders on scroll by design; the compiler just skips memoising here.
@@ -65,7 +96,7 @@ export function WorkRequestList(): React.JSX.Element {
 
   return (
     <div className="wr-panel">
-      <FiltersBar taskNames={taskNames} workspaces={workspaces} />
+      <FiltersBar taskNames={taskNames} workspaces={workspaces} mineUnavailable={mineUnavailable} />
       <SavedViews />
       {query.isPending ? (
         <LoadingState label="Loading work requests…" />
@@ -86,6 +117,7 @@ export function WorkRequestList(): React.JSX.Element {
                 <span role="columnheader">Task</span>
                 <span role="columnheader">Details</span>
                 <span role="columnheader">Workspace</span>
+                <span role="columnheader">By</span>
                 <span role="columnheader">Status</span>
                 <span role="columnheader">Created</span>
                 <span role="columnheader" className="wr-num">
@@ -109,6 +141,8 @@ export function WorkRequestList(): React.JSX.Element {
                     <Row
                       key={wr.id}
                       wr={wr}
+                      creator={creatorName(wr, me)}
+                      me={isMine(wr, me)}
                       index={item.index}
                       top={item.start}
                       flash={flashing.has(wr.id)}
@@ -151,6 +185,8 @@ export function WorkRequestList(): React.JSX.Element {
 
 function Row(props: {
   wr: WorkRequestResponse;
+  creator: string | undefined;
+  me: boolean;
   index: number;
   top: number;
   flash: boolean;
@@ -195,6 +231,9 @@ function Row(props: {
         {summary}
       </span>
       <span role="cell">{wr.workspace}</span>
+      <span role="cell" className="wr-creator" title={props.creator}>
+        {props.creator ?? <span className="muted">{props.me ? 'you' : '—'}</span>}
+      </span>
       <span role="cell">
         <StatusBadge status={wr.status} result={wr.result} />
       </span>

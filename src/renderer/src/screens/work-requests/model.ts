@@ -52,8 +52,47 @@ export function cliCommand(
   }
 }
 
-/** Client-side filters over loaded rows: result, task name, workspace, text search. */
-export function matchesFilters(wr: WorkRequestResponse, filters: ListFilters): boolean {
+/** Who is signed in, and the creators' names the server gave with the pages. */
+export interface Me {
+  username: string | null;
+  userId: number | null;
+  /** Usernames by user id (WorkRequestPage.creators). */
+  creators: Readonly<Record<string, string>>;
+}
+
+export const NOBODY: Me = { username: null, userId: null, creators: {} };
+
+/** The creator's username, where the server named it. */
+export function creatorName(
+  wr: Pick<WorkRequestResponse, 'created_by'>,
+  me: Pick<Me, 'creators'>,
+): string | undefined {
+  return typeof wr.created_by === 'number' ? me.creators[String(wr.created_by)] : undefined;
+}
+
+/** Whether the signed-in user created this work request, as far as the app can tell. */
+export function isMine(wr: Pick<WorkRequestResponse, 'created_by'>, me: Me): boolean {
+  if (typeof wr.created_by !== 'number') return false;
+  if (me.userId !== null && wr.created_by === me.userId) return true;
+  return me.username !== null && creatorName(wr, me) === me.username;
+}
+
+/**
+ * Whether "mine" can be told on this server: the app knows the user's id, or the server
+ * names creators (0.12+). Otherwise a "mine" filter would hide everything for no reason.
+ */
+export function canTellMine(me: Me, loaded: readonly WorkRequestResponse[]): boolean {
+  if (me.userId !== null) return true;
+  return loaded.some((wr) => creatorName(wr, me) !== undefined);
+}
+
+/** Client-side filters over loaded rows: mine, result, task name, workspace, text search. */
+export function matchesFilters(
+  wr: WorkRequestResponse,
+  filters: ListFilters,
+  me: Me = NOBODY,
+): boolean {
+  if (filters.mine && !isMine(wr, me)) return false;
   if (filters.result && wr.result !== filters.result) return false;
   if (filters.taskName && wr.task_name !== filters.taskName) return false;
   if (filters.workspace && wr.workspace !== filters.workspace) return false;
@@ -66,6 +105,7 @@ export function matchesFilters(wr: WorkRequestResponse, filters: ListFilters): b
       wr.workspace,
       wr.status,
       wr.result,
+      creatorName(wr, me) ?? '',
       JSON.stringify(wr.task_data),
     ]
       .join(' ')

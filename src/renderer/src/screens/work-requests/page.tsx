@@ -8,8 +8,8 @@ import { StatusBadge } from '../../components/status-badge';
 import { TimeAgo } from '../../components/time-ago';
 import { useUiStore } from '../../state/ui-store';
 import { WorkRequestActions } from './actions';
-import { rootOf } from './model';
-import { useWorkRequest } from './queries';
+import { isMine, rootOf } from './model';
+import { useSessionInfo, useUserNames, useWorkRequest } from './queries';
 import { WaitingStep } from './waiting';
 import { WorkflowSteps } from './workflow-tree';
 
@@ -141,6 +141,17 @@ function WorkRequestLink(props: { id: number; label?: string }): React.JSX.Eleme
 function Properties(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
   const effective = wr.priority_base + wr.priority_adjustment;
+  const names = useUserNames([wr.created_by]);
+  const session = useSessionInfo();
+  const creator =
+    typeof wr.created_by === 'number' ? names.data?.[String(wr.created_by)] : undefined;
+  const mine = session.data
+    ? isMine(wr, {
+        username: session.data.user,
+        userId: session.data.userId,
+        creators: names.data ?? {},
+      })
+    : false;
   return (
     <dl className="wr-props">
       <dt>Status</dt>
@@ -157,6 +168,15 @@ function Properties(props: { wr: WorkRequestResponse }): React.JSX.Element {
       <dt>Created</dt>
       <dd title={formatDateTime(wr.created_at)}>
         <TimeAgo iso={wr.created_at} />
+      </dd>
+      <dt>Created by</dt>
+      <dd data-testid="wr-creator">
+        {creator ?? (mine ? session.data?.user : null) ?? (
+          <span className="muted">
+            {typeof wr.created_by === 'number' ? `user #${String(wr.created_by)}` : '—'}
+          </span>
+        )}
+        {mine ? <span className="muted"> (you)</span> : null}
       </dd>
       <dt>Started</dt>
       <dd>

@@ -190,6 +190,30 @@ export function useLiveRows(onUpdated?: (id: number) => void): void {
   }, [bridge, queryClient, onUpdated]);
 }
 
+/** Who is signed in (shares the top bar's query). */
+export function useSessionInfo() {
+  const bridge = useBridge();
+  return useQuery({
+    queryKey: keys.session.whoami(),
+    queryFn: () => bridge.session.whoami(),
+    staleTime: 60_000,
+  });
+}
+
+/** Usernames for these user ids (creators), as far as the server names them. */
+export function useUserNames(ids: readonly (number | null | undefined)[]) {
+  const bridge = useBridge();
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))].sort(
+    (a, b) => a - b,
+  );
+  return useQuery({
+    queryKey: keys.users.names(wanted),
+    queryFn: () => bridge.users.names({ ids: wanted }),
+    enabled: wanted.length > 0,
+    staleTime: Infinity,
+  });
+}
+
 export function useWorkRequest(id: number) {
   const bridge = useBridge();
   return useQuery({

@@ -11,6 +11,8 @@ export interface ListFilters {
   taskType: string;
   rootOnly: boolean;
   /** Client-side filters over the loaded rows (the server has no such filters). */
+  /** Only work requests the signed-in user created. */
+  mine: boolean;
   result: string;
   taskName: string;
   workspace: string;
@@ -21,6 +23,7 @@ export const NO_FILTERS: ListFilters = {
   status: '',
   taskType: '',
   rootOnly: false,
+  mine: false,
   result: '',
   taskName: '',
   workspace: '',
@@ -43,6 +46,7 @@ const DEFAULT_VIEWS: SavedView[] = [
     filters: { ...NO_FILTERS, status: 'completed', result: 'failure' },
   },
   { id: 'running', name: 'Running', filters: { ...NO_FILTERS, status: 'running' } },
+  { id: 'mine', name: 'Mine', filters: { ...NO_FILTERS, mine: true } },
   {
     id: 'workflows',
     name: 'Workflows',
@@ -105,7 +109,25 @@ export const useViewsStore = create<ViewsState>()(
     }),
     {
       name: 'debusine-desktop.work-request-views',
-      version: 2,
+      version: 3,
+      // Views saved before a filter existed get that filter's "off" value.
+      migrate: (persisted, version) => {
+        const state = persisted as Partial<ViewsState>;
+        const views = (state.views ?? DEFAULT_VIEWS).map((v) => ({
+          ...v,
+          filters: { ...NO_FILTERS, ...v.filters },
+        }));
+        if (version < 3 && !views.some((v) => v.id === 'mine')) {
+          const mine = DEFAULT_VIEWS.find((v) => v.id === 'mine');
+          if (mine) views.splice(2, 0, mine);
+        }
+        return {
+          tab: state.tab ?? 'list',
+          filters: { ...NO_FILTERS, ...state.filters },
+          views,
+          activeViewId: state.activeViewId ?? null,
+        };
+      },
       partialize: (s) => ({
         tab: s.tab,
         filters: s.filters,
