@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
+import { UserDirectory } from '../../src/main/identity/user-directory';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { CompletionRouter } from '../../src/main/watch/completion-router';
 import {
@@ -14,6 +15,7 @@ import { ResumeFile } from '../../src/main/watch/resume-state';
 import { WatchList } from '../../src/main/watch/watch-list';
 import { clientFor, waitForCompletion } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
+import { seedWorkRequestBy } from '../support/seed-steps';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 // The completion websocket of the real current server, with real noop work requests.
@@ -116,6 +118,48 @@ describe.runIf(hasServer('current'))('watching completions on the current server
     expect(watchList.has(unwatched)).toBe(false);
     await watcher.stop();
   });
+
+  it.runIf(server.sandbox && server.users.noRoles)(
+    'mode mine: notifies for work the user started elsewhere, not for anyone else\'s',
+    async () => {
+      const other = server.users.noRoles?.username ?? '';
+      const notifier = new RecordingNotifier();
+      const watchList = new WatchList(join(dir, 'watch-mine.json'));
+      await watchList.setMode('mine');
+      // A fresh directory: the user's id is not known yet, the server names creators.
+      const users = new UserDirectory(join(dir, 'identities-mine.json'));
+      const me = await client.whoami();
+      const router = new CompletionRouter({
+        client,
+        watchList,
+        notifier,
+        siteUrl: server.webUrl,
+        openExternal: () => undefined,
+        isMine: (wr) => users.isMine('sandbox', client, me.user, wr.created_by),
+      });
+      const watcher = new CompletionWatcher({
+        apiUrl: server.apiUrl,
+        getToken: () => token,
+        onCompletion: (event) => router.handleCompletion(event),
+      });
+      router.attach(watcher);
+      const events = collect(watcher);
+      await watcher.start();
+      await watcher.whenConnected();
+
+      const theirs = await seedWorkRequestBy(server, other, 'pending');
+      const mine = await noop();
+      await notifier.waitFor((n) => n.workRequestId === mine, 90_000);
+      await until(() => events.some((e) => e.workRequestId === theirs), 120_000, 'their noop');
+      // Their completion went through the router too (it had to fetch and ask whose it is).
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(notifier.shown.map((r) => r.notification.workRequestId)).not.toContain(theirs);
+      await expect(users.selfId('sandbox', client.apiUrl, me.user)).resolves.toBe(
+        (await client.workRequestGet(mine)).created_by,
+      );
+      await watcher.stop();
+    },
+  );
 
   it('notifies once for each completion across an outage cut at a TCP proxy', async () => {
     const apiPort = Number(new URL(server.apiUrl).port);

@@ -96,10 +96,19 @@ print(wr.id, token.key)
 }
 
 /**
- * A completed noop work request created by another user (the sandbox's users without roles
- * cannot create work requests through the API), for "mine" and creator names.
+ * A noop work request created by another user (the sandbox's users without roles cannot
+ * create work requests through the API), for "mine" and creator names: completed already,
+ * or pending, for the scheduler to give to the worker (its completion is then announced).
  */
-export async function seedWorkRequestBy(server: TestServer, username: string): Promise<number> {
+export async function seedWorkRequestBy(
+  server: TestServer,
+  username: string,
+  state: 'completed' | 'pending' = 'completed',
+): Promise<number> {
+  const fields =
+    state === 'completed'
+      ? 'status="completed", result="success", started_at=now, completed_at=now'
+      : 'status="pending"';
   const out = await shell(
     server,
     `
@@ -109,7 +118,7 @@ from debusine.db.models import WorkRequest, Workspace
 now = timezone.now()
 ws = Workspace.objects.get(name=${JSON.stringify(server.workspaces.default)}, scope__name=${JSON.stringify(server.scope)})
 user = get_user_model().objects.get(username=${JSON.stringify(username)})
-wr = WorkRequest.objects.create(workspace=ws, created_by=user, task_type="Worker", task_name="noop", task_data={}, status="completed", result="success", started_at=now, completed_at=now)
+wr = WorkRequest.objects.create(workspace=ws, created_by=user, task_type="Worker", task_name="noop", task_data={}, ${fields})
 print(wr.id)
 `,
   );
