@@ -44,10 +44,7 @@ describe('work requests, live', () => {
     await client.close();
   });
 
-  // Skipped for now (issue 8 stays open): on the long-lived sandbox, where earlier tests
-  // leave work queued, this test times out waiting on the live row and its page; it passes
-  // on a new sandbox. To be found: what the list or the page waits for under that load.
-  it.skip('shows completions live in the list and the page, and notifies for each', async () => {
+  it('shows completions live in the list and the page, and notifies for each', async () => {
     const { page, errors } = await openPage(browser, app);
     // Everything in the sandbox's workspace notifies, so that work started elsewhere (here:
     // by the API client) is notified too.

@@ -44,7 +44,9 @@ export function useWorkRequestPages(filters: ServerFilters) {
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
-    staleTime: 30_000,
+    // Never refetched wholesale (that re-reads every loaded page): completions patch rows
+    // in place and useLiveRows catches up on new work when a list is shown again.
+    staleTime: Infinity,
   });
 }
 
@@ -118,16 +120,50 @@ async function mergeHead(
       ...(filters.taskType ? { taskType: filters.taskType } : {}),
       ...(filters.rootOnly ? { rootOnly: true } : {}),
     });
-    queryClient.setQueryData<Pages>(key, (old) => {
-      if (!old?.pages[0]) return old;
-      const have = new Set(old.pages.flatMap((p) => p.items.map((wr) => wr.id)));
-      const top = old.pages[0].items[0]?.id ?? 0;
-      const fresh = first.items.filter((wr) => !have.has(wr.id) && wr.id > top);
-      if (fresh.length === 0) return old;
-      const [head, ...rest] = old.pages;
-      return { ...old, pages: [{ ...head, items: [...fresh, ...head.items] }, ...rest] };
+    const old = queryClient.getQueryData<Pages>(key);
+    if (!old?.pages[0]) continue;
+    const have = new Set(old.pages.flatMap((p) => p.items.map((wr) => wr.id)));
+    if (have.size > 0 && first.nextCursor !== null && !first.items.some((wr) => have.has(wr.id))) {
+      // More new work than one page: what lies between is unknown, so the list starts
+      // again from the newest rather than show a gap.
+      await queryClient.resetQueries({ queryKey: key, exact: true });
+      continue;
+    }
+    queryClient.setQueryData<Pages>(key, (current) => {
+      if (!current?.pages[0]) return current;
+      const known = new Set(current.pages.flatMap((p) => p.items.map((wr) => wr.id)));
+      const top = current.pages[0].items[0]?.id ?? 0;
+      const fresh = first.items.filter((wr) => !known.has(wr.id) && wr.id > top);
+      if (fresh.length === 0) return current;
+      const [head, ...rest] = current.pages;
+      return {
+        ...current,
+        pages: [
+          {
+            ...head,
+            items: [...fresh, ...head.items],
+            creators: { ...head.creators, ...first.creators },
+          },
+          ...rest,
+        ],
+      };
     });
   }
+}
+
+/** Rows and pages that may have changed while no list was listening. */
+async function catchUpLists(
+  queryClient: QueryClient,
+  bridge: ReturnType<typeof useBridge>,
+): Promise<void> {
+  await mergeHead(queryClient, bridge);
+  const active = loadedRows(queryClient)
+    .filter((wr) => wr.status === 'pending' || wr.status === 'running' || wr.status === 'blocked')
+    .map((wr) => wr.id);
+  const ids = [...new Set(active)].slice(0, 500);
+  if (ids.length === 0) return;
+  const page = await bridge.workRequests.page({ ids });
+  for (const fresh of page.items) patchLists(queryClient, fresh);
 }
 
 /**
@@ -158,18 +194,10 @@ export function useLiveRows(onUpdated?: (id: number) => void): void {
     // Completions while the websocket was not connected (the list loaded before it, or it
     // dropped) are not announced: on (re)connection, unfinished rows are read again.
     let connected = queryClient.getQueryData<ConnectionState>(keys.connection.state())?.status;
-    const catchUp = async (): Promise<void> => {
-      await mergeHead(queryClient, bridge);
-      const active = loadedRows(queryClient)
-        .filter(
-          (wr) => wr.status === 'pending' || wr.status === 'running' || wr.status === 'blocked',
-        )
-        .map((wr) => wr.id);
-      const ids = [...new Set(active)].slice(0, 500);
-      if (ids.length === 0) return;
-      const page = await bridge.workRequests.page({ ids });
-      for (const fresh of page.items) patchLists(queryClient, fresh);
-    };
+    const catchUp = (): Promise<void> => catchUpLists(queryClient, bridge);
+    // Nor are those that came while no list was on screen (the user was on a work
+    // request's page): a list shown again from the cache catches up first.
+    if (loadedRows(queryClient).length > 0) void catchUp().catch(() => undefined);
     const offs = [
       bridge.on('connection.state', (state) => {
         if (state.status === 'connected' && connected !== 'connected') {
