@@ -165,10 +165,16 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
     },
     'workRequests.page': page,
     'workRequests.needsMe': async () => {
-      const waiting = (await scan({ status: 'running', taskType: 'Wait' })).filter((wr) =>
-        NEEDS_INPUT_TASKS.has(wr.task_name),
+      // Wait steps that say they need a person (workflow_data.needs_input), and the known
+      // ones (servers that do not say).
+      const waiting = (await scan({ status: 'running', taskType: 'Wait' })).filter(
+        (wr) =>
+          (wr.workflow_data as { needs_input?: unknown } | undefined)?.needs_input === true ||
+          NEEDS_INPUT_TASKS.has(wr.task_name),
       );
-      // Only current servers say how a blocked step unblocks; elsewhere it is not detectable.
+      // Manual unblocking: only servers that send unblock_strategy say which blocked steps
+      // wait for a person (0.16 does not, but none of its workflows makes such steps: they
+      // ask through Wait steps with needs_input instead).
       const blocked = (await scan({ status: 'blocked' })).filter(
         (wr) => (wr as Record<string, unknown>).unblock_strategy === 'manual',
       );
