@@ -31,6 +31,16 @@ export interface DownloadArtifactOptions extends DownloadOptions {
 }
 
 const MAX_REDIRECTS = 5;
+/**
+ * How much of a response body may wait in memory before the socket is paused. With
+ * undici's default (64 KiB), each short wait of the disk paused the socket, and the
+ * server's TCP flow control then took tens of milliseconds to start again, thousands of
+ * times per download: 10–30 s for 60 MiB that curl fetched in 2–3 s. 4 MiB rides over
+ * the disk's pauses (measured: 2–3 s, like curl, every time).
+ */
+const BODY_BUFFER = 4 * 2 ** 20;
+/** Writes of 1 MiB rather than 16 KiB: fewer system calls and fewer pauses. */
+const WRITE_BUFFER = 2 ** 20;
 
 async function open(http: HttpTransport, url: string, operation: string, signal?: AbortSignal) {
   const site = new URL(http.siteUrl).origin;
@@ -46,6 +56,7 @@ async function open(http: HttpTransport, url: string, operation: string, signal?
         signal,
         headersTimeout: 60_000,
         bodyTimeout: 300_000,
+        highWaterMark: BODY_BUFFER,
       });
     } catch (error) {
       throw networkError(operation, current.toString(), error);
@@ -91,7 +102,12 @@ async function saveExclusive(
   await mkdir(dirname(target), { recursive: true });
   const temporary = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
   try {
-    await pipeline(body, through, createWriteStream(temporary, { flags: 'wx' }), { signal });
+    await pipeline(
+      body,
+      through,
+      createWriteStream(temporary, { flags: 'wx', highWaterMark: WRITE_BUFFER }),
+      { signal },
+    );
     try {
       await link(temporary, target);
     } catch (error) {

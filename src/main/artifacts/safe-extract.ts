@@ -118,7 +118,7 @@ export async function extractTarStream(
         case 'File':
         case 'OldFile':
         case 'ContiguousFile': {
-          const out = createWriteStream(full, { flags: 'wx', mode: 0o644 });
+          const out = createWriteStream(full, { flags: 'wx', mode: 0o644, highWaterMark: 2 ** 20 });
           const hash = createHash('sha256');
           let size = 0;
           entry.on('data', (chunk: Buffer) => {
