@@ -49,6 +49,20 @@ describe.runIf(hasServer('current'))('watching completions on the current server
     return events;
   }
 
+  /** A watcher on the real server that feeds this router, once connected. */
+  async function connectedTo(router: CompletionRouter) {
+    const watcher = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => token,
+      onCompletion: (event) => router.handleCompletion(event),
+    });
+    router.attach(watcher);
+    const events = collect(watcher);
+    await watcher.start();
+    await watcher.whenConnected();
+    return { watcher, events };
+  }
+
   async function until(check: () => boolean, ms = 60_000, what = 'condition'): Promise<void> {
     const deadline = Date.now() + ms;
     while (!check()) {
@@ -67,15 +81,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
       siteUrl: server.webUrl,
       openExternal: () => undefined,
     });
-    const watcher = new CompletionWatcher({
-      apiUrl: server.apiUrl,
-      getToken: () => token,
-      onCompletion: (event) => router.handleCompletion(event),
-    });
-    router.attach(watcher);
-    const events = collect(watcher);
-    await watcher.start();
-    await watcher.whenConnected();
+    const { watcher, events } = await connectedTo(router);
 
     const ids = [await noop(), await noop()];
     for (const id of ids) {
@@ -120,7 +126,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
   });
 
   it.runIf(server.sandbox && server.users.noRoles)(
-    'mode mine: notifies for work the user started elsewhere, not for anyone else\'s',
+    "mode mine: notifies for work the user started elsewhere, not for anyone else's",
     async () => {
       const other = server.users.noRoles?.username ?? '';
       const notifier = new RecordingNotifier();
@@ -137,15 +143,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
         openExternal: () => undefined,
         isMine: (wr) => users.isMine('sandbox', client, me.user, wr.created_by),
       });
-      const watcher = new CompletionWatcher({
-        apiUrl: server.apiUrl,
-        getToken: () => token,
-        onCompletion: (event) => router.handleCompletion(event),
-      });
-      router.attach(watcher);
-      const events = collect(watcher);
-      await watcher.start();
-      await watcher.whenConnected();
+      const { watcher, events } = await connectedTo(router);
 
       const theirs = await seedWorkRequestBy(server, other, 'pending');
       const mine = await noop();
