@@ -7,6 +7,38 @@ function label(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1);
 }
 
+/** The values seen in the loaded rows, plus the one chosen (it may not be loaded). */
+function seen(values: string[], chosen: string): [string, string][] {
+  return [...new Set([...values, chosen].filter(Boolean))].sort().map((v) => [v, v]);
+}
+
+/** One filter: "any" (the empty value) or one of `options` ([value, label]). */
+function FilterSelect(props: {
+  label: string;
+  any: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+}): React.JSX.Element {
+  return (
+    <select
+      className="select"
+      aria-label={props.label}
+      value={props.value}
+      onChange={(e) => {
+        props.onChange(e.target.value);
+      }}
+    >
+      <option value="">{props.any}</option>
+      {props.options.map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** Filters, text search and saved views above the list. */
 export function FiltersBar(props: {
   taskNames: string[];
@@ -33,81 +65,51 @@ export function FiltersBar(props: {
           }}
         />
       </span>
-      <select
-        className="select"
-        aria-label="Status"
+      <FilterSelect
+        label="Status"
+        any="Any status"
         value={filters.status}
-        onChange={(e) => {
-          setFilters({ status: e.target.value });
+        options={WORK_REQUEST_STATUSES.map((s) => [s, label(s)])}
+        onChange={(status) => {
+          setFilters({ status });
         }}
-      >
-        <option value="">Any status</option>
-        {WORK_REQUEST_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {label(s)}
-          </option>
-        ))}
-      </select>
-      <select
-        className="select"
-        aria-label="Result"
+      />
+      <FilterSelect
+        label="Result"
+        any="Any result"
         value={filters.result}
-        onChange={(e) => {
-          setFilters({ result: e.target.value });
+        options={WORK_REQUEST_RESULTS.filter((r) => r !== '').map((r) => [r, label(r)])}
+        onChange={(result) => {
+          setFilters({ result });
         }}
-      >
-        <option value="">Any result</option>
-        {WORK_REQUEST_RESULTS.filter((r) => r !== '').map((r) => (
-          <option key={r} value={r}>
-            {label(r)}
-          </option>
-        ))}
-      </select>
-      <select
-        className="select"
-        aria-label="Task type"
+      />
+      <FilterSelect
+        label="Task type"
+        any="Any type"
         value={filters.taskType}
-        onChange={(e) => {
-          setFilters({ taskType: e.target.value });
+        options={TASK_TYPES.map((t) => [t, t])}
+        onChange={(taskType) => {
+          setFilters({ taskType });
         }}
-      >
-        <option value="">Any type</option>
-        {TASK_TYPES.map((t) => (
-          <option key={t} value={t}>
-            {t}
-          </option>
-        ))}
-      </select>
-      <select
-        className="select"
-        aria-label="Task"
+      />
+      <FilterSelect
+        label="Task"
+        any="Any task"
         value={filters.taskName}
-        onChange={(e) => {
-          setFilters({ taskName: e.target.value });
+        options={seen(props.taskNames, filters.taskName)}
+        onChange={(taskName) => {
+          setFilters({ taskName });
         }}
-      >
-        <option value="">Any task</option>
-        {[...new Set([...props.taskNames, filters.taskName].filter(Boolean))].sort().map((t) => (
-          <option key={t} value={t}>
-            {t}
-          </option>
-        ))}
-      </select>
-      <select
-        className="select"
-        aria-label="Workspace"
+      />
+      <FilterSelect
+        label="Workspace"
+        any="Any workspace"
         value={filters.workspace}
-        onChange={(e) => {
-          setFilters({ workspace: e.target.value });
+        options={seen(props.workspaces, filters.workspace)}
+        onChange={(workspace) => {
+          setFilters({ workspace });
         }}
-      >
-        <option value="">Any workspace</option>
-        {[...new Set([...props.workspaces, filters.workspace].filter(Boolean))].sort().map((w) => (
-          <option key={w} value={w}>
-            {w}
-          </option>
-        ))}
-      </select>
+      />
       <label className="wr-check">
         <input
           type="checkbox"
