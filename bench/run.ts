@@ -3,7 +3,8 @@
  * current sandbox, side by side in one run, and writes bench/results/ and the README's
  * table. Options: `--runs N` (default 3), `--quick` (small sizes, for trying things out),
  * `--only a,b` (scenarios: upload-big, upload-small, upload-source, download, hash, list,
- * completion, rss), `--no-readme` (leave the README alone).
+ * completion, rss, renderer), `--no-readme` (leave the README alone). The renderer scenario
+ * drives the built app (`npm run build` first) in Chromium.
  */
 import { parseArgs } from 'node:util';
 import { BenchContext, FULL, QUICK } from './lib/context';
@@ -17,6 +18,7 @@ import { completionLatency } from './scenarios/completion';
 import { download } from './scenarios/download';
 import { hash } from './scenarios/hash';
 import { listWorkRequests } from './scenarios/list';
+import { rendererList } from './scenarios/renderer';
 import { rssDuringUpload } from './scenarios/rss';
 import { uploadBigFile, uploadSmallFiles, uploadSourcePackage } from './scenarios/upload';
 
@@ -29,6 +31,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   list: listWorkRequests,
   completion: completionLatency,
   rss: rssDuringUpload,
+  renderer: rendererList,
 };
 
 const { values } = parseArgs({
@@ -44,7 +47,9 @@ const { values } = parseArgs({
 if (values.rerender !== undefined) {
   const saved = JSON.parse(readFileSync(values.rerender, 'utf8')) as BenchReport;
   // The measured notes stay; the analysis is today's.
-  const measured = saved.notes.filter((n) => /^(RSS during|Scenario |\d+ runs per)/.test(n));
+  const measured = saved.notes.filter((n) =>
+    /^(RSS during|Renderer, measured|Scenario |\d+ runs per)/.test(n),
+  );
   saved.notes = [
     ...measured.filter((n) => !/^\d+ runs per/.test(n)),
     ...ANALYSIS,
