@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { DebusineClient } from '../../src/main/api/client';
 import type { Measurement, Target } from './report';
 import type { BenchServer } from './server';
-import { measure, type Stats } from './stats';
+import { measure, stats, type Stats } from './stats';
 
 export interface Sizes {
   bigFile: number;
@@ -73,6 +74,43 @@ export class BenchContext {
     const stats = await measure(extra.runs ?? this.runs, prepare, run);
     this.record({ scenario, subject, stats, bytes: extra.bytes, note: extra.note });
     return stats;
+  }
+
+  /**
+   * Measures several subjects of one scenario in rounds (each subject once per round, in
+   * turn), so that a slow spell of the shared machine or of the server's disk falls on all
+   * of them rather than on whichever ran then. Each run starts after `sync`, so that no
+   * subject pays for the writeback of the previous one's data.
+   */
+  async measureRounds<P>(
+    scenario: string,
+    subjects: readonly {
+      subject: string;
+      run: (prepared: P, index: number) => Promise<void> | void;
+      bytes?: number;
+      note?: string;
+    }[],
+    prepare: (index: number) => Promise<P>,
+  ): Promise<void> {
+    const samples = subjects.map(() => [] as number[]);
+    for (let round = 0; round < this.runs; round++) {
+      for (const [i, subject] of subjects.entries()) {
+        const prepared = await prepare(round);
+        execFileSync('sync');
+        const start = process.hrtime.bigint();
+        await subject.run(prepared, round);
+        samples[i]?.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+    }
+    for (const [i, subject] of subjects.entries()) {
+      this.record({
+        scenario,
+        subject: subject.subject,
+        stats: stats(samples[i] ?? []),
+        bytes: subject.bytes,
+        note: subject.note,
+      });
+    }
   }
 
   record(m: Measurement): void {

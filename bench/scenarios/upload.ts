@@ -48,7 +48,10 @@ async function testArtifact(files: Record<string, string>): Promise<LocalArtifac
   return artifact;
 }
 
-/** app, CLI, curl (and curl ×4 when there are several files) on the same file set. */
+/**
+ * app, CLI, curl (and curl ×4 when there are several files) on the same file set, in
+ * rounds (BenchContext.measureRounds).
+ */
 async function uploadSubjects(
   ctx: BenchContext,
   scenario: string,
@@ -57,66 +60,70 @@ async function uploadSubjects(
   parallel: boolean,
 ): Promise<void> {
   const count = Object.keys(await fresh()).length;
-  await ctx.measure(
-    scenario,
-    'app',
-    fresh,
-    async (files) => {
-      await appUpload(ctx, await testArtifact(files), count);
+  type Files = Record<string, string>;
+  const subjects: {
+    subject: string;
+    run: (files: Files) => Promise<void> | void;
+    bytes: number;
+    note?: string;
+  }[] = [
+    {
+      subject: 'app',
+      run: async (files) => {
+        await appUpload(ctx, await testArtifact(files), count);
+      },
+      bytes,
+      note: 'hash + create + 4 files at a time',
     },
-    { bytes, note: 'hash + create + 4 files at a time' },
-  );
-  await ctx.measure(
-    scenario,
-    'Debusine CLI',
-    fresh,
-    (files) => {
-      cliUpload(
-        ctx.server,
-        Object.values(files).map((p) => inChroot(ctx, p)),
-      );
+    {
+      subject: 'Debusine CLI',
+      run: (files) => {
+        cliUpload(
+          ctx.server,
+          Object.values(files).map((p) => inChroot(ctx, p)),
+        );
+      },
+      bytes,
     },
-    { bytes },
-  );
-  await ctx.measure(
-    scenario,
-    'curl',
-    fresh,
-    async (files) => {
-      await curlUpload(ctx.server, files, { parallel: 1 });
+    {
+      subject: 'curl',
+      run: async (files) => {
+        await curlUpload(ctx.server, files, { parallel: 1 });
+      },
+      bytes,
+      note: 'openssl dgst + POST + one PUT per file',
     },
-    { bytes, note: 'openssl dgst + POST + one PUT per file' },
-  );
+  ];
   if (parallel) {
-    await ctx.measure(
-      scenario,
-      'curl ×4',
-      fresh,
-      async (files) => {
-        await curlUpload(ctx.server, files, { parallel: 4 });
+    subjects.push(
+      {
+        subject: 'curl ×4',
+        run: async (files) => {
+          await curlUpload(ctx.server, files, { parallel: 4 });
+        },
+        bytes,
+        note: '4 PUTs in parallel',
       },
-      { bytes, note: '4 PUTs in parallel' },
-    );
-    await ctx.measure(
-      scenario,
-      'curl ×4, probe first',
-      fresh,
-      async (files) => {
-        await curlUpload(ctx.server, files, { parallel: 4, probe: true });
+      {
+        subject: 'curl ×4, probe first',
+        run: async (files) => {
+          await curlUpload(ctx.server, files, { parallel: 4, probe: true });
+        },
+        bytes,
+        note: 'probe + PUT per file, as the CLI does (4 at a time)',
       },
-      { bytes, note: 'probe + PUT per file, as the app does' },
     );
   } else {
-    await ctx.measure(
-      scenario,
-      'curl, 50 MiB chunks',
-      fresh,
-      async (files) => {
+    subjects.push({
+      subject: 'curl, 50 MiB chunks',
+      run: async (files) => {
         await curlUpload(ctx.server, files, { parallel: 1, probe: true, chunk: MAX_CHUNK });
       },
-      { bytes, note: 'probe + Content-Range chunks, as the protocol has clients do' },
-    );
+      bytes,
+      note: 'probe + Content-Range chunks, as the protocol has clients do',
+    });
   }
+  await ctx.measureRounds(scenario, subjects, fresh);
 }
 
 export async function uploadBigFile(ctx: BenchContext): Promise<void> {
