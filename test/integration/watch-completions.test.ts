@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { UserDirectory } from '../../src/main/identity/user-directory';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { CompletionRouter } from '../../src/main/watch/completion-router';
+import {
+  CompletionRouter,
+  type CompletionRouterOptions,
+} from '../../src/main/watch/completion-router';
 import {
   CompletionWatcher,
   type CompletionEvent,
@@ -49,6 +52,21 @@ describe.runIf(hasServer('current'))('watching completions on the current server
     return events;
   }
 
+  function routerFor(
+    watchList: WatchList,
+    notifier: RecordingNotifier,
+    extra: Partial<CompletionRouterOptions> = {},
+  ): CompletionRouter {
+    return new CompletionRouter({
+      client,
+      watchList,
+      notifier,
+      siteUrl: server.webUrl,
+      openExternal: () => undefined,
+      ...extra,
+    });
+  }
+
   /** A watcher on the real server that feeds this router, once connected. */
   async function connectedTo(router: CompletionRouter) {
     const watcher = new CompletionWatcher({
@@ -74,13 +92,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
   it('delivers completions of real noop work requests, and notifies within the bound', async () => {
     const notifier = new RecordingNotifier();
     const watchList = new WatchList(join(dir, 'watch-a.json'));
-    const router = new CompletionRouter({
-      client,
-      watchList,
-      notifier,
-      siteUrl: server.webUrl,
-      openExternal: () => undefined,
-    });
+    const router = routerFor(watchList, notifier);
     const { watcher, events } = await connectedTo(router);
 
     const ids = [await noop(), await noop()];
@@ -135,12 +147,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
       // A fresh directory: the user's id is not known yet, the server names creators.
       const users = new UserDirectory(join(dir, 'identities-mine.json'));
       const me = await client.whoami();
-      const router = new CompletionRouter({
-        client,
-        watchList,
-        notifier,
-        siteUrl: server.webUrl,
-        openExternal: () => undefined,
+      const router = routerFor(watchList, notifier, {
         isMine: (wr) => users.isMine('sandbox', client, me.user, wr.created_by),
       });
       const { watcher, events } = await connectedTo(router);
