@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 export interface RunningWebHost {
   url: string;
@@ -9,11 +11,22 @@ export interface RunningWebHost {
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Starts the built web host (`out/main/web.js`) on a free loopback port. */
+/**
+ * Starts the built web host (`out/main/web.js`) on a free loopback port, with a data
+ * directory of its own unless `env` names one (never the user's real one).
+ */
 export async function startWebHost(env: Record<string, string> = {}): Promise<RunningWebHost> {
+  const ownDataDir = env.DEBUSINE_DESKTOP_DATA_DIR
+    ? undefined
+    : mkdtempSync(join(tmpdir(), 'debusine-desktop-host-'));
   const child = spawn(process.execPath, [resolve(ROOT, 'out/main/web.js')], {
     cwd: ROOT,
-    env: { ...process.env, DEBUSINE_DESKTOP_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      DEBUSINE_DESKTOP_PORT: '0',
+      ...(ownDataDir ? { DEBUSINE_DESKTOP_DATA_DIR: ownDataDir } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -40,10 +53,12 @@ export async function startWebHost(env: Record<string, string> = {}): Promise<Ru
     url,
     process: child,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

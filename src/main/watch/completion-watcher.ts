@@ -111,7 +111,11 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     this.#connect();
   }
 
-  /** Stops for good; pending completion handlers still finish. */
+  /**
+   * Stops for good. The completion being handled finishes; those queued behind it are left
+   * for the next start, which replays them from the resume point (it has not moved past
+   * them). Draining a long backlog here made shutting down take minutes.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#retryTimer);
@@ -308,6 +312,11 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
       receivedAt,
     };
     this.#queue = this.#queue.then(async () => {
+      if (!this.#running) {
+        // Stopped meanwhile: forget it, so that the replay after the next start is taken.
+        this.#seen.delete(key);
+        return;
+      }
       this.emit('completed', event);
       try {
         await this.#options.onCompletion?.(event);

@@ -1,0 +1,98 @@
+/**
+ * Stopping the completion watcher with a backlog: a local WebSocket server stands in for
+ * Debusine's (its messages as the real one sends them; protocol §8), because a real server
+ * will not send a thousand completions on demand.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { CompletionWatcher, type CompletionEvent } from '../../src/main/watch/completion-watcher';
+import type { ResumePoint } from '../../src/main/watch/resume-state';
+
+const BACKLOG = 1000;
+/** Completion times after the watcher's first resume point ("now"), a millisecond apart. */
+const at = (id: number): string => new Date(Date.UTC(2099, 0, 1) + id).toISOString();
+
+async function fakeServer(): Promise<{ wss: WebSocketServer; apiUrl: string }> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await once(wss, 'listening');
+  wss.on('connection', (socket, request) => {
+    // As the real server: what completed at or after completed_at_since, oldest first.
+    const since = new URL(request.url ?? '/', 'http://x').searchParams.get('completed_at_since');
+    socket.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
+    for (let id = 1; id <= BACKLOG; id++) {
+      if (since !== null && Date.parse(at(id)) < Date.parse(since)) continue;
+      socket.send(
+        JSON.stringify({
+          type: 'websocket.send',
+          text: 'work_request_completed',
+          work_request_id: id,
+          completed_at: at(id),
+          result: 'success',
+        }),
+      );
+    }
+  });
+  const { port } = wss.address() as AddressInfo;
+  return { wss, apiUrl: `http://127.0.0.1:${String(port)}/api` };
+}
+
+describe('CompletionWatcher.stop with a backlog', () => {
+  let wss: WebSocketServer | undefined;
+  afterEach(async () => {
+    for (const client of wss?.clients ?? []) client.terminate();
+    await new Promise((r) => wss?.close(r));
+  });
+
+  it('finishes the completion at hand, leaves the rest to the next start, loses none', async () => {
+    const server = await fakeServer();
+    wss = server.wss;
+    let saved: ResumePoint | undefined;
+    const resume = {
+      load: () => Promise.resolve(saved),
+      save: (point: ResumePoint) => {
+        saved = { ...point, idsAtLast: [...point.idsAtLast] };
+        return Promise.resolve();
+      },
+    };
+    const handled: number[] = [];
+    const slow = async (event: CompletionEvent): Promise<void> => {
+      handled.push(event.workRequestId);
+      await new Promise((r) => setTimeout(r, 20));
+    };
+    const first = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => 'token',
+      resume,
+      onCompletion: slow,
+    });
+    await first.start();
+    await first.whenConnected();
+    await expect.poll(() => handled.length).toBeGreaterThan(3);
+    const started = Date.now();
+    await first.stop();
+    // A thousand handlers of 20 ms would take 20 s; stopping takes one.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const before = handled.length;
+    expect(before).toBeLessThan(BACKLOG);
+    expect(saved?.lastCompletedAt).toBe(at(before));
+
+    // The next start replays from the resume point: nothing handled twice, nothing lost.
+    const fast = (event: CompletionEvent): void => {
+      handled.push(event.workRequestId);
+    };
+    const second = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => 'token',
+      resume,
+      onCompletion: fast,
+    });
+    await second.start();
+    await second.whenConnected();
+    await expect.poll(() => handled.length, { timeout: 10_000 }).toBe(BACKLOG);
+    await second.idle();
+    expect(new Set(handled).size).toBe(BACKLOG);
+    await second.stop();
+  });
+});
