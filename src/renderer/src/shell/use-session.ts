@@ -22,14 +22,20 @@ function useNextAttempt(iso: string | null | undefined): string | undefined {
   return seconds > 0 ? `next attempt in ${String(seconds)} s` : 'retrying now';
 }
 
-/** The top bar's view of the session: active server, user, connection state. */
-export function useSessionSummary(): SessionSummary {
+/** Who is signed in, where: the one whoami query (the top bar and the lists share it). */
+export function useWhoami() {
   const bridge = useBridge();
-  const whoami = useQuery({
+  return useQuery({
     queryKey: keys.session.whoami(),
     queryFn: () => bridge.session.whoami(),
     staleTime: 60_000,
   });
+}
+
+/** The top bar's view of the session: active server, user, connection state. */
+export function useSessionSummary(): SessionSummary {
+  const bridge = useBridge();
+  const whoami = useWhoami();
   const connection = useQuery({
     queryKey: keys.connection.state(),
     queryFn: () => bridge.connection.get(),

@@ -8,6 +8,7 @@ import { formatDuration } from '../../components/format';
 import { LoadingState } from '../../components/loading-state';
 import { StatusBadge } from '../../components/status-badge';
 import { TimeAgo } from '../../components/time-ago';
+import { useWhoami } from '../../shell/use-session';
 import { useUiStore } from '../../state/ui-store';
 import { FiltersBar, SavedViews } from './filters-bar';
 import {
@@ -19,7 +20,7 @@ import {
   taskSummary,
   type Me,
 } from './model';
-import { useLiveRows, useSessionInfo, useWorkRequestPages } from './queries';
+import { useLiveRows, useWorkRequestPages } from './queries';
 import { useViewsStore } from './views-store';
 
 const ROW_HEIGHT = 32;
@@ -44,7 +45,7 @@ export function WorkRequestList(): React.JSX.Element {
   useLiveRows(onUpdated);
 
   const loaded = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
-  const session = useSessionInfo();
+  const session = useWhoami();
   const me = useMemo<Me>(
     () => ({
       username: session.data?.user ?? null,

@@ -6,10 +6,11 @@ import { JsonView } from '../../components/json-view';
 import { LoadingState } from '../../components/loading-state';
 import { StatusBadge } from '../../components/status-badge';
 import { TimeAgo } from '../../components/time-ago';
+import { useWhoami } from '../../shell/use-session';
 import { useUiStore } from '../../state/ui-store';
 import { WorkRequestActions } from './actions';
 import { isMine, rootOf } from './model';
-import { useSessionInfo, useUserNames, useWorkRequest } from './queries';
+import { useUserNames, useWorkRequest } from './queries';
 import { WaitingStep } from './waiting';
 import { WorkflowSteps } from './workflow-tree';
 
@@ -142,7 +143,7 @@ function Properties(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
   const effective = wr.priority_base + wr.priority_adjustment;
   const names = useUserNames([wr.created_by]);
-  const session = useSessionInfo();
+  const session = useWhoami();
   const creator =
     typeof wr.created_by === 'number' ? names.data?.[String(wr.created_by)] : undefined;
   const mine = session.data

@@ -218,16 +218,6 @@ export function useLiveRows(onUpdated?: (id: number) => void): void {
   }, [bridge, queryClient, onUpdated]);
 }
 
-/** Who is signed in (shares the top bar's query). */
-export function useSessionInfo() {
-  const bridge = useBridge();
-  return useQuery({
-    queryKey: keys.session.whoami(),
-    queryFn: () => bridge.session.whoami(),
-    staleTime: 60_000,
-  });
-}
-
 /** Usernames for these user ids (creators), as far as the server names them. */
 export function useUserNames(ids: readonly (number | null | undefined)[]) {
   const bridge = useBridge();
