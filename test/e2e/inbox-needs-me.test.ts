@@ -2,42 +2,27 @@
  * Issue 8: the "needs me" inbox. Waiting steps are seeded in the sandbox's database
  * (test/support/seed-steps.ts); the unblock and confirm endpoints then act on them for real.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
+import { appSession, goTo } from '../support/e2e';
 import { ownerClient } from '../support/clients';
 import { seedWaitingStep } from '../support/seed-steps';
 
 describe('the needs-me inbox', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let client: DebusineClient;
-
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-    client = ownerClient('current');
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await client.close();
-  });
+  const client: DebusineClient = ownerClient('current');
+  const session = appSession('current', { close: () => client.close() });
 
   it('lists waiting steps and acts on them with notes', async () => {
-    const server = app.server;
+    const server = session.app.server;
     if (!server) throw new Error('no server');
     const confirmId = await seedWaitingStep(server, { kind: 'confirm' });
     const unblockId = await seedWaitingStep(server, { kind: 'manual-unblock' });
 
-    const { page, errors } = await openPage(browser, app);
-    await page
-      .getByRole('navigation', { name: 'Areas' })
-      .getByRole('button', { name: 'Work requests' })
-      .click();
+    const { page, errors } = await openPage(session.browser, session.app);
+    await goTo(page, 'Work requests');
     await page.getByRole('tab', { name: /Needs me/ }).click();
     const inbox = page.getByTestId('needs-me');
     await inbox.getByTestId(`needs-me-${String(confirmId)}`).waitFor();
@@ -80,18 +65,15 @@ describe('the needs-me inbox', () => {
   });
 
   it('explains external signing, with debsign or the CLI (dark)', async () => {
-    const server = app.server;
+    const server = session.app.server;
     if (!server) throw new Error('no server');
     // Any artifact id works for showing the step; the signing itself is main's to test.
     const signId = await seedWaitingStep(server, {
       kind: 'externaldebsign',
       unsignedArtifactId: 1,
     });
-    const { page, errors } = await openPage(browser, app, 'dark');
-    await page
-      .getByRole('navigation', { name: 'Areas' })
-      .getByRole('button', { name: 'Work requests' })
-      .click();
+    const { page, errors } = await openPage(session.browser, session.app, 'dark');
+    await goTo(page, 'Work requests');
     await page.getByRole('tab', { name: /Needs me/ }).click();
     await page.getByRole('button', { name: `Sign work request ${String(signId)}` }).click();
     const waiting = page.getByTestId('waiting-step');

@@ -3,20 +3,18 @@
  * requests really run on the sandbox's worker; their completions arrive over the real
  * completion websocket and must update the list and the page without a reload.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
+import { appSession, goTo } from '../support/e2e';
 import { ownerClient, waitForCompletion } from '../support/clients';
 import { seedWaitingStep, seedWorkRequestBy } from '../support/seed-steps';
 
 async function goToWorkRequests(page: Page): Promise<void> {
-  await page
-    .getByRole('navigation', { name: 'Areas' })
-    .getByRole('button', { name: 'Work requests' })
-    .click();
+  await goTo(page, 'Work requests');
   await page.getByRole('tab', { name: 'All work requests' }).click();
 }
 
@@ -29,29 +27,14 @@ async function noop(client: DebusineClient, result?: 'failure') {
 }
 
 describe('work requests, live', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let client: DebusineClient;
-
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-    client = ownerClient('current');
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await client.close();
-  });
+  const client: DebusineClient = ownerClient('current');
+  const session = appSession('current', { close: () => client.close() });
 
   it('shows completions live in the list and the page, and notifies for each', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     // Everything in the sandbox's workspace notifies, so that work started elsewhere (here:
     // by the API client) is notified too.
-    await page
-      .getByRole('navigation', { name: 'Areas' })
-      .getByRole('button', { name: 'Settings' })
-      .click();
+    await goTo(page, 'Settings');
     const settings = page.getByTestId('notification-settings');
     await settings.getByRole('radio', { name: /Everything in workspaces/ }).check();
     await settings.getByRole('checkbox', { name: /Failures only/ }).setChecked(false);
@@ -113,11 +96,11 @@ describe('work requests, live', () => {
   });
 
   it('retries a failed work request and aborts a blocked one, with confirmation', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     const bad = await noop(client, 'failure');
     await waitForCompletion(client, bad.id);
-    if (!app.server) throw new Error('the app has no server');
-    const blocked = await seedWaitingStep(app.server, { kind: 'manual-unblock' });
+    if (!session.app.server) throw new Error('the app has no server');
+    const blocked = await seedWaitingStep(session.app.server, { kind: 'manual-unblock' });
 
     await goToWorkRequests(page);
     await page.getByRole('search').getByRole('searchbox').fill(String(bad.id));
@@ -189,7 +172,7 @@ describe('work requests, live', () => {
   });
 
   it('narrows the list with filters, search and saved views', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     const bad = await noop(client, 'failure');
     await waitForCompletion(client, bad.id);
     await goToWorkRequests(page);
@@ -230,17 +213,17 @@ describe('work requests, live', () => {
   });
 
   it('narrows the list to my work requests, and names who created the others', async (ctx) => {
-    if (!app.server) throw new Error('the app has no server');
-    const owner = app.server.users.owner.username;
-    const other = app.server.users.noRoles?.username;
+    if (!session.app.server) throw new Error('the app has no server');
+    const owner = session.app.server.users.owner.username;
+    const other = session.app.server.users.noRoles?.username;
     // The other user's work request is made in the sandbox's database.
-    if (!app.server.sandbox || !other) {
+    if (!session.app.server.sandbox || !other) {
       ctx.skip();
       return;
     }
-    const theirs = await seedWorkRequestBy(app.server, other);
+    const theirs = await seedWorkRequestBy(session.app.server, other);
     const mine = await noop(client);
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await goToWorkRequests(page);
     const list = page.getByTestId('work-request-list');
     const theirRow = page.getByTestId(`wr-row-${String(theirs)}`);
@@ -291,7 +274,7 @@ describe('work requests, live', () => {
   });
 
   it('looks finished in the dark theme, and passes axe there', async () => {
-    const { page, errors } = await openPage(browser, app, 'dark');
+    const { page, errors } = await openPage(session.browser, session.app, 'dark');
     await goToWorkRequests(page);
     await page.getByTestId('work-request-list').waitFor();
     await page.locator('[data-result]').first().waitFor();
