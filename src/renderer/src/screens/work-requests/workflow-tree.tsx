@@ -67,6 +67,54 @@ export function WorkflowSteps(props: {
   );
 }
 
+/**
+ * The start of a tree node: its expand toggle (a spacer where it has none), its status and
+ * its id, which opens the work request's page.
+ */
+export function NodeLead(props: {
+  wr: WorkRequestResponse;
+  open: boolean;
+  /** What the toggle's label names ("Expand …", "Collapse …"). */
+  toggleLabel: string;
+  onToggle: (() => void) | undefined;
+}): React.JSX.Element {
+  const { wr, open } = props;
+  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  return (
+    <>
+      {props.onToggle ? (
+        <button
+          type="button"
+          className="wr-toggle"
+          aria-expanded={open}
+          aria-label={`${open ? 'Collapse' : 'Expand'} ${props.toggleLabel}`}
+          onClick={props.onToggle}
+        >
+          {open ? (
+            <ChevronDown size={14} aria-hidden="true" />
+          ) : (
+            <ChevronRight size={14} aria-hidden="true" />
+          )}
+        </button>
+      ) : (
+        <span className="wr-toggle-space" />
+      )}
+      <span className="wr-node-status">
+        <StatusBadge status={wr.status} result={wr.result} />
+      </span>
+      <button
+        type="button"
+        className="link-button wr-id"
+        onClick={() => {
+          openWorkRequest(wr.id);
+        }}
+      >
+        #{wr.id}
+      </button>
+    </>
+  );
+}
+
 function StepNode(props: {
   wr: WorkRequestResponse;
   depth: number;
@@ -82,37 +130,18 @@ function StepNode(props: {
   return (
     <li data-testid={`step-${String(wr.id)}`}>
       <div className="wr-node" style={{ paddingLeft: 10 + (depth - 1) * 20 }}>
-        {kids.length > 0 || failed ? (
-          <button
-            type="button"
-            className="wr-toggle"
-            aria-expanded={open}
-            aria-label={`${open ? 'Collapse' : 'Expand'} ${wr.task_name} #${String(wr.id)}`}
-            onClick={() => {
-              setOpen(!open);
-            }}
-          >
-            {open ? (
-              <ChevronDown size={14} aria-hidden="true" />
-            ) : (
-              <ChevronRight size={14} aria-hidden="true" />
-            )}
-          </button>
-        ) : (
-          <span className="wr-toggle-space" />
-        )}
-        <span className="wr-node-status">
-          <StatusBadge status={wr.status} result={wr.result} />
-        </span>
-        <button
-          type="button"
-          className="link-button wr-id"
-          onClick={() => {
-            openWorkRequest(wr.id);
-          }}
-        >
-          #{wr.id}
-        </button>
+        <NodeLead
+          wr={wr}
+          open={open}
+          toggleLabel={`${wr.task_name} #${String(wr.id)}`}
+          onToggle={
+            kids.length > 0 || failed
+              ? () => {
+                  setOpen(!open);
+                }
+              : undefined
+          }
+        />
         <span className="wr-grow">
           <span className="wr-task-name">{wr.task_name}</span>{' '}
           <span className="wr-type">{wr.task_type}</span>{' '}

@@ -1,16 +1,14 @@
-import { ChevronDown, ChevronRight, GitBranch } from 'lucide-react';
+import { GitBranch } from 'lucide-react';
 import { useState } from 'react';
 import type { WorkRequestResponse } from '../../../../shared/contract';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
 import { formatDuration } from '../../components/format';
 import { LoadingState } from '../../components/loading-state';
-import { StatusBadge } from '../../components/status-badge';
 import { TimeAgo } from '../../components/time-ago';
-import { useUiStore } from '../../state/ui-store';
 import { isFailed } from './model';
 import { useWorkRequestPages } from './queries';
-import { WorkflowSteps } from './workflow-tree';
+import { NodeLead, WorkflowSteps } from './workflow-tree';
 
 /** Root workflows, newest first; each opens into its tree of steps. */
 export function WorkflowList(): React.JSX.Element {
@@ -55,37 +53,17 @@ function WorkflowRoot(props: {
 }): React.JSX.Element {
   const { root } = props;
   const [open, setOpen] = useState(props.initiallyOpen);
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   return (
     <li data-testid={`workflow-${String(root.id)}`}>
       <div className="wr-node root">
-        <button
-          type="button"
-          className="wr-toggle"
-          aria-expanded={open}
-          aria-label={`${open ? 'Collapse' : 'Expand'} workflow ${root.task_name} #${String(root.id)}`}
-          onClick={() => {
+        <NodeLead
+          wr={root}
+          open={open}
+          toggleLabel={`workflow ${root.task_name} #${String(root.id)}`}
+          onToggle={() => {
             setOpen(!open);
           }}
-        >
-          {open ? (
-            <ChevronDown size={14} aria-hidden="true" />
-          ) : (
-            <ChevronRight size={14} aria-hidden="true" />
-          )}
-        </button>
-        <span className="wr-node-status">
-          <StatusBadge status={root.status} result={root.result} />
-        </span>
-        <button
-          type="button"
-          className="link-button wr-id"
-          onClick={() => {
-            openWorkRequest(root.id);
-          }}
-        >
-          #{root.id}
-        </button>
+        />
         <span className="wr-grow">
           <span className="wr-task-name">{root.task_name}</span>{' '}
           <span className="wr-type">{root.workspace}</span>
