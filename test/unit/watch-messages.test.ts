@@ -203,6 +203,34 @@ describe('the completion router', () => {
     expect(t.notifier.shown).toHaveLength(1);
     await t.done();
   });
+
+  it('survives a completion it cannot read: reported to a listener, else logged', async () => {
+    const t = await setup([]);
+    const broken = new DebusineError('server', 'The server answered HTTP 500');
+    const source = { workRequestGet: () => Promise.reject(broken), workRequestIter: () => [] };
+    const router = new CompletionRouter({
+      client: source as unknown as WorkRequestSource,
+      watchList: t.watchList,
+      notifier: t.notifier,
+      siteUrl: 'http://h',
+      openExternal: () => undefined,
+    });
+    await t.watchList.setMode('mine');
+    // Nobody listening: an 'error' event would throw out of the handler; it is logged.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await expect(router.handleCompletion(event(7))).resolves.toBeUndefined();
+      expect(warn).toHaveBeenCalledWith('Notifications: The server answered HTTP 500');
+    } finally {
+      warn.mockRestore();
+    }
+    const errors: DebusineError[] = [];
+    router.on('error', (e) => errors.push(e));
+    await router.handleCompletion(event(8));
+    expect(errors).toEqual([broken]);
+    expect(t.notifier.shown).toHaveLength(0);
+    await t.done();
+  });
 });
 
 describe('the command hook', () => {

@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CompletionWatcher, type CompletionEvent } from '../../src/main/watch/completion-watcher';
 import type { ResumePoint } from '../../src/main/watch/resume-state';
@@ -38,7 +38,7 @@ async function fakeServer(): Promise<{ wss: WebSocketServer; apiUrl: string }> {
   return { wss, apiUrl: `http://127.0.0.1:${String(port)}/api` };
 }
 
-describe('CompletionWatcher.stop with a backlog', () => {
+describe('CompletionWatcher with a backlog', () => {
   let wss: WebSocketServer | undefined;
   afterEach(async () => {
     for (const client of wss?.clients ?? []) client.terminate();
@@ -94,5 +94,43 @@ describe('CompletionWatcher.stop with a backlog', () => {
     await second.idle();
     expect(new Set(handled).size).toBe(BACKLOG);
     await second.stop();
+  });
+
+  it('goes on after a handler that fails, with nobody listening for errors', async () => {
+    const server = await fakeServer();
+    wss = server.wss;
+    let saved: ResumePoint | undefined;
+    const resume = {
+      load: () => Promise.resolve(saved),
+      save: (point: ResumePoint) => {
+        saved = { ...point, idsAtLast: [...point.idsAtLast] };
+        return Promise.resolve();
+      },
+    };
+    const handled: number[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const watcher = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => 'token',
+      resume,
+      onCompletion: (event) => {
+        if (event.workRequestId === 2) throw new Error('cannot read #2');
+        handled.push(event.workRequestId);
+      },
+    });
+    try {
+      await watcher.start();
+      await watcher.whenConnected();
+      await expect.poll(() => handled.length, { timeout: 10_000 }).toBe(BACKLOG - 1);
+      await watcher.idle();
+      // Without a listener, an 'error' event would have thrown in the queue and ended the
+      // process (an unhandled rejection); it is logged instead, and the queue goes on.
+      expect(warn).toHaveBeenCalledWith('Notifications: A completion handler failed');
+      expect(handled).not.toContain(2);
+      expect(saved?.lastCompletedAt).toBe(at(BACKLOG));
+      await watcher.stop();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

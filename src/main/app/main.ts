@@ -31,6 +31,11 @@ const resources = app.isPackaged
   : join(import.meta.dirname, '../../resources');
 const isAppUrl = appUrlMatcher(pathToFileURL(rendererIndex).href, devUrl);
 
+// A promise rejected with nobody to tell is a bug; log it rather than lose the app to it.
+process.on('unhandledRejection', (reason) => {
+  console.error('Unhandled rejection (a bug in Debusine Desktop):', reason);
+});
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

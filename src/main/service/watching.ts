@@ -203,6 +203,13 @@ export class WatchService {
       onCompletion: (event) => this.#completed(router, list, event),
     });
     router.attach(watcher);
+    // Problems that answer no request (a completion that could not be read, a resume point
+    // that could not be saved) go to the log; the watcher carries on with the next one.
+    const logProblem = (error: DebusineError): void => {
+      console.warn(`Notifications from ${profile.apiUrl}: ${error.message}`);
+    };
+    router.on('error', logProblem);
+    watcher.on('error', logProblem);
     router.on('changed', (c) => {
       this.#roots.set(c.workRequestId, c.rootId);
       this.#emit('workRequests.changed', { ids: [...new Set([c.workRequestId, c.rootId])] });

@@ -165,7 +165,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       else if (!(
         error instanceof DebusineError && ['not-found', 'forbidden'].includes(error.code)
       )) {
-        this.emit('error', toError(error));
+        this.#report(toError(error));
       }
       return;
     }
@@ -214,7 +214,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
         await this.#remember(workRequest);
       }
     } catch (error) {
-      this.emit('error', toError(error));
+      this.#report(toError(error));
     }
   }
 
@@ -229,6 +229,16 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       case 'workspace':
         return list.workspaces.length === 0 || list.workspaces.includes(workRequest.workspace);
     }
+  }
+
+  /**
+   * A problem that fails no request of its own (a completion arrives on its own). Emitting
+   * 'error' with nobody listening would throw, and then reject a promise nobody awaits,
+   * which ends the process; so without a listener it is only logged.
+   */
+  #report(error: DebusineError): void {
+    if (this.listenerCount('error') > 0) this.emit('error', error);
+    else console.warn(`Notifications: ${error.message}`);
   }
 
   #notify(event: CompletionEvent, about: About | undefined): void {
@@ -264,7 +274,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       }
       await this.#options.openExternal(target.toString());
     } catch (error) {
-      this.emit('error', toError(error));
+      this.#report(toError(error));
     }
   }
 

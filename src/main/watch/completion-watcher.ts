@@ -311,25 +311,29 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
       result: message.result,
       receivedAt,
     };
-    this.#queue = this.#queue.then(async () => {
-      if (!this.#running) {
-        // Stopped meanwhile: forget it, so that the replay after the next start is taken.
-        this.#seen.delete(key);
-        return;
-      }
-      this.emit('completed', event);
-      try {
-        await this.#options.onCompletion?.(event);
-      } catch (error) {
-        this.emit(
-          'error',
-          error instanceof DebusineError
-            ? error
-            : new DebusineError('internal', 'A completion handler failed', {}, error),
-        );
-      }
-      await this.#advance(event);
-    });
+    this.#queue = this.#queue
+      .then(async () => {
+        if (!this.#running) {
+          // Stopped meanwhile: forget it, so that the replay after the next start is taken.
+          this.#seen.delete(key);
+          return;
+        }
+        this.emit('completed', event);
+        try {
+          await this.#options.onCompletion?.(event);
+        } catch (error) {
+          this.#report(
+            error instanceof DebusineError
+              ? error
+              : new DebusineError('internal', 'A completion handler failed', {}, error),
+          );
+        }
+        await this.#advance(event);
+      })
+      .catch((error: unknown) => {
+        // Whatever went wrong with this one, the queue goes on with the next.
+        this.#report(new DebusineError('internal', 'A completion could not be handled', {}, error));
+      });
   }
 
   async #advance(event: CompletionEvent): Promise<void> {
@@ -344,8 +348,17 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
       return;
     }
     await this.#options.resume?.save(point).catch((error: unknown) => {
-      this.emit('error', new DebusineError('internal', 'Cannot save the resume point', {}, error));
+      this.#report(new DebusineError('internal', 'Cannot save the resume point', {}, error));
     });
+  }
+
+  /**
+   * Emitting 'error' with nobody listening would throw inside the completion queue, and
+   * the rejected queue would end the process; so without a listener it is only logged.
+   */
+  #report(error: DebusineError): void {
+    if (this.listenerCount('error') > 0) this.emit('error', error);
+    else console.warn(`Notifications: ${error.message}`);
   }
 
   #remember(key: string): void {

@@ -74,6 +74,12 @@ async function mkdirStaging(dataDir: string): Promise<string> {
   return dir;
 }
 
+// A promise rejected with nobody to tell is a bug; it should not take down the host (and
+// every open window with it). It is logged, with this marker, which the tests look for.
+process.on('unhandledRejection', (reason) => {
+  console.error('Unhandled rejection (a bug in Debusine Desktop):', reason);
+});
+
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
