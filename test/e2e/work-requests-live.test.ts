@@ -59,8 +59,8 @@ describe('work requests, live', () => {
     await expect
       .poll(() => badRow.getAttribute('data-result'), { timeout: 90_000 })
       .toBe('failure');
-    await expect(okRow.textContent()).resolves.toContain('Success');
-    await expect(badRow.textContent()).resolves.toContain('Failure');
+    await expect.poll(() => okRow.textContent()).toContain('Success');
+    await expect.poll(() => badRow.textContent()).toContain('Failure');
     await screenshot(page, 'work-requests-light');
 
     // A notification was recorded for each, and the in-app list shows them.
@@ -78,7 +78,7 @@ describe('work requests, live', () => {
       .getByRole('button')
       .click();
     await page.getByTestId('work-request-page').waitFor();
-    await expect(page.getByTestId('wr-page-status').textContent()).resolves.toContain('Success');
+    await expect.poll(() => page.getByTestId('wr-page-status').textContent()).toContain('Success');
     await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
     await page.getByRole('search').getByRole('searchbox').fill(String(live.id));
     const liveRow = page.getByTestId(`wr-row-${String(live.id)}`);
@@ -109,7 +109,7 @@ describe('work requests, live', () => {
       .getByRole('button')
       .click();
     await page.getByTestId('work-request-page').waitFor();
-    await expect(page.getByTestId('wr-page-status').textContent()).resolves.toContain('Failure');
+    await expect.poll(() => page.getByTestId('wr-page-status').textContent()).toContain('Failure');
     await screenshot(page, 'work-request-page-light');
     expect(await seriousA11yViolations(page)).toEqual([]);
     // The CLI equivalent, and the web UI's page of it.
@@ -231,8 +231,8 @@ describe('work requests, live', () => {
     await theirRow.waitFor({ timeout: 30_000 });
     await myRow.waitFor({ timeout: 30_000 });
     // The server names the creators (0.12+): the rows say who.
-    await expect(theirRow.textContent()).resolves.toContain(other);
-    await expect(myRow.textContent()).resolves.toContain(owner);
+    await expect.poll(() => theirRow.textContent()).toContain(other);
+    await expect.poll(() => myRow.textContent()).toContain(owner);
 
     const mineBox = page.getByRole('checkbox', { name: 'Mine' });
     await expect(mineBox.isEnabled()).resolves.toBe(true);

@@ -38,7 +38,8 @@ describe.runIf(hasServer('current'))('assets (current server)', () => {
     const id = Number((await note.textContent())?.match(/#(\d+)/)?.[1]);
     const [asset] = await client.assetList({ assetId: id });
     expect(asset?.data).toMatchObject({ purpose: 'openpgp', fingerprint });
-    await expect(page.getByTestId('assets-table').textContent()).resolves.toContain(fingerprint);
+    // The list is read again after the create; wait for that read to arrive.
+    await expect.poll(() => page.getByTestId('assets-table').textContent()).toContain(fingerprint);
 
     // The permission check: a user token gets the server's refusal, shown as its answer.
     const form = page.getByRole('form', { name: 'Permission check' });

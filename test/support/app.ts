@@ -67,7 +67,11 @@ export async function openPage(
   page.once('close', () => void context.close().catch(() => undefined));
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(app.url);
+  app.host.assertRunning();
+  await page.goto(app.url).catch((error: unknown) => {
+    app.host.assertRunning();
+    throw error;
+  });
   await page.getByTestId('app-shell').waitFor();
   return { page, errors };
 }

@@ -6,8 +6,14 @@ import { join, resolve } from 'node:path';
 export interface RunningWebHost {
   url: string;
   process: ChildProcess;
+  /** Everything the host printed so far (the last 64 KiB). */
+  output(): string;
+  /** Throws, with the host's output, when the host is no longer running. */
+  assertRunning(): void;
   stop(): Promise<void>;
 }
+
+const OUTPUT_LIMIT = 64 * 1024;
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -30,12 +36,25 @@ export async function startWebHost(env: Record<string, string> = {}): Promise<Ru
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stopping = false;
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  // A host that dies under a test shows up as "connection refused" in the browser; say
+  // here why it died, since nothing else prints its output.
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(
+      `[web host] exited unexpectedly (${signal ?? `code ${String(code)}`}); its output:\n${output}`,
+    );
+  });
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`the web host did not start within 20 s:\n${output}`));
     }, 20_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
+    const onData = (): void => {
       const match = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
@@ -52,13 +71,25 @@ export async function startWebHost(env: Record<string, string> = {}): Promise<Ru
   return {
     url,
     process: child,
+    output: () => output,
+    assertRunning: () => {
+      if (child.exitCode === null && child.signalCode === null) return;
+      throw new Error(
+        `the web host is gone (${child.signalCode ?? `exit code ${String(child.exitCode)}`}); its output:\n${output}`,
+      );
+    },
     stop: async () => {
+      stopping = true;
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+      // The host logs a rejection nobody handled instead of dying of it: still a bug.
+      if (output.includes('Unhandled rejection')) {
+        throw new Error(`the web host had an unhandled rejection; its output:\n${output}`);
+      }
     },
   };
 }
