@@ -8,13 +8,14 @@ import { RecordingNotifier } from '../../src/main/notify/notifier';
 import {
   CompletionRouter,
   type CompletionRouterOptions,
+  type WorkRequestSource,
 } from '../../src/main/watch/completion-router';
 import {
   CompletionWatcher,
   type CompletionEvent,
   type ConnectionState,
 } from '../../src/main/watch/completion-watcher';
-import { ResumeFile } from '../../src/main/watch/resume-state';
+import { MemoryResumeStore, ResumeFile } from '../../src/main/watch/resume-state';
 import { WatchList } from '../../src/main/watch/watch-list';
 import { clientFor, waitForCompletion } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
@@ -248,6 +249,50 @@ describe.runIf(hasServer('current'))('watching completions on the current server
     expect(secondEvents.filter((e) => e.workRequestId === seen)).toHaveLength(0);
     expect(secondEvents.filter((e) => e.workRequestId === missed)).toHaveLength(1);
     await second.stop();
+  });
+
+  it('reads a replayed backlog by ids, a page at a time, and misses none', async () => {
+    // Six noops complete while nothing watches; then a watcher starts from before them.
+    const ids = await Promise.all(Array.from({ length: 6 }, () => noop()));
+    const done = await Promise.all(ids.map((id) => waitForCompletion(client, id)));
+    const first = Math.min(...done.map((wr) => Date.parse(wr.completed_at ?? '')));
+    const resume = new MemoryResumeStore();
+    resume.point = { lastCompletedAt: new Date(first - 1_000).toISOString(), idsAtLast: [] };
+    const gets: number[] = [];
+    const lists: number[][] = [];
+    const counting: WorkRequestSource = {
+      workRequestGet: (id) => {
+        gets.push(id);
+        return client.workRequestGet(id);
+      },
+      workRequestIter: (filters) => {
+        lists.push([...(filters?.ids ?? [])]);
+        return client.workRequestIter(filters);
+      },
+    };
+    const router = routerFor(new WatchList(join(dir, 'backlog.json')), new RecordingNotifier(), {
+      client: counting,
+      readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
+    });
+    const changed = new Map<number, string>();
+    router.on('changed', (c) => changed.set(c.workRequestId, c.status));
+    const watcher = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => token,
+      resume,
+      onCompletion: (event) => router.handleCompletion(event),
+    });
+    router.attach(watcher);
+    await watcher.start();
+    await until(() => ids.every((id) => changed.has(id)), 60_000, 'the replay');
+    await watcher.stop();
+    router.detach();
+    // Each of them read, from the real server, as completed.
+    expect(ids.map((id) => changed.get(id))).toEqual(ids.map(() => 'completed'));
+    // The replay came in together: most were read in list requests filtered by their ids.
+    const listed = lists.flat().filter((id) => ids.includes(id));
+    expect(listed.length).toBeGreaterThanOrEqual(2);
+    expect(ids.filter((id) => gets.includes(id)).length).toBeLessThan(ids.length);
   });
 
   it('stops and asks to sign in again when the token is refused', async () => {

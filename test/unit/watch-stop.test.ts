@@ -7,7 +7,14 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WorkRequestResponse } from '../../src/shared/models';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import { CompletionRouter, READ_AHEAD_BATCH } from '../../src/main/watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../../src/main/watch/completion-watcher';
+import { WatchList } from '../../src/main/watch/watch-list';
 import type { ResumePoint } from '../../src/main/watch/resume-state';
 
 const BACKLOG = 1000;
@@ -131,6 +138,81 @@ describe('CompletionWatcher with a backlog', () => {
       await watcher.stop();
     } finally {
       warn.mockRestore();
+    }
+  });
+
+  it.each([
+    ['reads the backlog a page at a time where the server filters by ids', true],
+    ['reads the backlog one by one where it cannot', false],
+  ])('%s', async (_name, filtersByIds) => {
+    const server = await fakeServer();
+    wss = server.wss;
+    const dir = await mkdtemp(join(tmpdir(), 'read-ahead-'));
+    const gets: number[] = [];
+    const lists: number[][] = [];
+    const workRequest = (id: number): WorkRequestResponse =>
+      ({
+        id,
+        task_name: 'noop',
+        task_type: 'Worker',
+        workspace: 'System',
+        status: 'completed',
+        result: 'success',
+        workflow_root: null,
+        created_by: 1,
+      }) as WorkRequestResponse;
+    const source = {
+      // A request takes a few milliseconds, as on a server nearby.
+      workRequestGet: async (id: number) => {
+        gets.push(id);
+        await new Promise((r) => setTimeout(r, 2));
+        return workRequest(id);
+      },
+      // As the server: only the ids asked for (one of them is in nobody's sight).
+      async *workRequestIter(filters: { ids?: readonly number[] }) {
+        lists.push([...(filters.ids ?? [])]);
+        await new Promise((r) => setTimeout(r, 5));
+        for (const id of filters.ids ?? []) if (id !== 500) yield workRequest(id);
+      },
+    };
+    const router = new CompletionRouter({
+      client: source,
+      watchList: new WatchList(join(dir, 'watch.json')),
+      notifier: new RecordingNotifier(),
+      siteUrl: 'http://h',
+      openExternal: () => undefined,
+      readsByIds: () => Promise.resolve(filtersByIds),
+    });
+    const changed: number[] = [];
+    router.on('changed', (c) => changed.push(c.workRequestId));
+    const watcher = new CompletionWatcher({
+      apiUrl: server.apiUrl,
+      getToken: () => 'token',
+      onCompletion: (event) => router.handleCompletion(event),
+    });
+    router.attach(watcher);
+    try {
+      await watcher.start();
+      await expect.poll(() => changed.length, { timeout: 20_000 }).toBe(BACKLOG);
+      await watcher.idle();
+      expect(new Set(changed).size).toBe(BACKLOG);
+      if (filtersByIds) {
+        // Every id asked for once at most, in batches; the few read alone are those handled
+        // before the first batch was asked for, and the one the list did not return.
+        expect(lists.every((ids) => ids.length <= READ_AHEAD_BATCH)).toBe(true);
+        const listed = lists.flat();
+        expect(new Set(listed).size).toBe(listed.length);
+        expect(gets).toContain(500);
+        expect(gets.length).toBeLessThan(10);
+        expect(listed.length + gets.length).toBeLessThanOrEqual(BACKLOG + 1);
+      } else {
+        expect(lists).toEqual([]);
+        expect(gets.length).toBe(BACKLOG);
+      }
+    } finally {
+      router.detach();
+      await watcher.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

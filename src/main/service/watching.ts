@@ -173,6 +173,7 @@ export class WatchService {
       notifier: this.gate,
       siteUrl: client.http.siteUrl,
       openExternal: this.#openExternal,
+      readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
     };
     const users = this.#users;
     if (users) {

@@ -28,8 +28,16 @@ export interface CompletionRouterOptions {
    * asks its UserDirectory); without it, only work requests started here count as mine.
    */
   isMine?: (workRequest: WorkRequestResponse) => Promise<boolean>;
+  /**
+   * Whether the server's list filters by ids (0.12+). With it, a backlog of completions
+   * (the replay after an outage) is read a page at a time instead of one GET each.
+   */
+  readsByIds?: () => Promise<boolean>;
   commandHook?: CommandHook;
 }
+
+/** Work requests read in one list request when a backlog comes in. */
+export const READ_AHEAD_BATCH = 50;
 
 /** What the renderer hears about; it re-fetches through normal requests. */
 export interface WorkRequestChanged {
@@ -69,6 +77,13 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
    */
   readonly #recent = new Map<number, CompletionEvent>();
   #detach: (() => void) | undefined;
+  /** Completions received and not handled yet, in the order received. */
+  readonly #queued = new Set<number>();
+  /** Work requests being read ahead for queued completions; these never reject. */
+  readonly #ahead = new Map<number, Promise<WorkRequestResponse | undefined>>();
+  #reading: Promise<void> = Promise.resolve();
+  #batchesInFlight = 0;
+  #byIds: Promise<boolean> | undefined;
 
   constructor(options: CompletionRouterOptions) {
     super();
@@ -89,10 +104,71 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const onState = (state: { state: string }): void => {
       if (state.state === 'connected') void this.catchUp();
     };
+    const onReceived = (event: CompletionEvent): void => {
+      this.#queued.add(event.workRequestId);
+    };
     watcher.on('state', onState);
+    watcher.on('received', onReceived);
     this.#detach = () => {
       watcher.off('state', onState);
+      watcher.off('received', onReceived);
+      this.#queued.clear();
     };
+  }
+
+  /**
+   * Completions that queue up (the server's replay of what completed during an outage:
+   * hundreds after a night away) are read in list requests of READ_AHEAD_BATCH ids, so
+   * the queue does not wait for one GET per completion; a completion that arrives alone
+   * is read by itself, as before. Every work request is still read after its completion.
+   */
+  async #read(id: number): Promise<WorkRequestResponse | undefined> {
+    if (this.#queued.size >= 2 && (await this.#readsByIds())) {
+      if (!this.#ahead.has(id)) this.#readBatch(id);
+      // Keep the next batch coming while this one is handled.
+      if (this.#batchesInFlight < 2) this.#readBatch();
+    }
+    const ahead = this.#ahead.get(id);
+    this.#ahead.delete(id);
+    return ahead ? await ahead : undefined;
+  }
+
+  #readsByIds(): Promise<boolean> {
+    const ask = this.#options.readsByIds;
+    if (!ask) return Promise.resolve(false);
+    this.#byIds ??= ask().catch(() => {
+      this.#byIds = undefined;
+      return false;
+    });
+    return this.#byIds;
+  }
+
+  /** Reads `first` and the next queued work requests not being read yet. */
+  #readBatch(first?: number): void {
+    const batch = first === undefined ? [] : [first];
+    for (const id of this.#queued) {
+      if (batch.length >= READ_AHEAD_BATCH) break;
+      if (id !== first && !this.#ahead.has(id)) batch.push(id);
+    }
+    if (batch.length === 0) return;
+    const waiting = new Map<number, (wr: WorkRequestResponse | undefined) => void>();
+    for (const id of batch) {
+      this.#ahead.set(id, new Promise((resolve) => waiting.set(id, resolve)));
+    }
+    this.#batchesInFlight++;
+    this.#reading = this.#reading.then(async () => {
+      try {
+        for await (const workRequest of this.#options.client.workRequestIter({ ids: batch })) {
+          waiting.get(workRequest.id)?.(workRequest);
+          waiting.delete(workRequest.id);
+        }
+      } catch {
+        // Those not read yet are read one by one, which reports their problem if any.
+      }
+      // Not in the answer (say, another user's private workspace): read alone, as before.
+      for (const resolve of waiting.values()) resolve(undefined);
+      this.#batchesInFlight--;
+    });
   }
 
   detach(): void {
@@ -155,9 +231,10 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
         workspace: item.workspace,
       });
     }
-    let workRequest: WorkRequestResponse | undefined;
+    let workRequest = await this.#read(event.workRequestId);
+    this.#queued.delete(event.workRequestId);
     try {
-      workRequest = await this.#options.client.workRequestGet(event.workRequestId);
+      workRequest ??= await this.#options.client.workRequestGet(event.workRequestId);
     } catch (error) {
       // There is no permission filtering on the websocket: completions from workspaces
       // this user cannot see come through, and are not for us unless watched.

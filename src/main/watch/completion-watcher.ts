@@ -66,6 +66,8 @@ export interface CompletionWatcherOptions {
 
 export interface CompletionWatcherEvents {
   state: [ConnectionState];
+  /** A new completion is queued (before it is handled, in the order received). */
+  received: [CompletionEvent];
   completed: [CompletionEvent];
   /** A completion handler failed; the completion is not retried in this run. */
   error: [DebusineError];
@@ -311,6 +313,7 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
       result: message.result,
       receivedAt,
     };
+    this.emit('received', event);
     this.#queue = this.#queue
       .then(async () => {
         if (!this.#running) {
