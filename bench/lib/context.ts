@@ -14,6 +14,8 @@ export interface Sizes {
   hashFile: number;
   workRequests: number;
   rssUpload: number;
+  /** Completions replayed after an outage. */
+  replay: number;
 }
 
 export const FULL: Sizes = {
@@ -26,6 +28,7 @@ export const FULL: Sizes = {
   hashFile: 2 ** 30,
   workRequests: 2000,
   rssUpload: 2 ** 30,
+  replay: 1000,
 };
 
 export const QUICK: Sizes = {
@@ -38,6 +41,7 @@ export const QUICK: Sizes = {
   hashFile: 128 * 2 ** 20,
   workRequests: 500,
   rssUpload: 128 * 2 ** 20,
+  replay: 200,
 };
 
 export class BenchContext {
