@@ -15,7 +15,7 @@ import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { CompletionRouter, READ_AHEAD_BATCH } from '../../src/main/watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../../src/main/watch/completion-watcher';
 import { WatchList } from '../../src/main/watch/watch-list';
-import type { ResumePoint } from '../../src/main/watch/resume-state';
+import { MemoryResumeStore } from '../../src/main/watch/resume-state';
 
 const BACKLOG = 1000;
 /** Completion times after the watcher's first resume point ("now"), a millisecond apart. */
@@ -55,14 +55,7 @@ describe('CompletionWatcher with a backlog', () => {
   it('finishes the completion at hand, leaves the rest to the next start, loses none', async () => {
     const server = await fakeServer();
     wss = server.wss;
-    let saved: ResumePoint | undefined;
-    const resume = {
-      load: () => Promise.resolve(saved),
-      save: (point: ResumePoint) => {
-        saved = { ...point, idsAtLast: [...point.idsAtLast] };
-        return Promise.resolve();
-      },
-    };
+    const resume = new MemoryResumeStore();
     const handled: number[] = [];
     const slow = async (event: CompletionEvent): Promise<void> => {
       handled.push(event.workRequestId);
@@ -83,7 +76,7 @@ describe('CompletionWatcher with a backlog', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     const before = handled.length;
     expect(before).toBeLessThan(BACKLOG);
-    expect(saved?.lastCompletedAt).toBe(at(before));
+    expect(resume.point?.lastCompletedAt).toBe(at(before));
 
     // The next start replays from the resume point: nothing handled twice, nothing lost.
     const fast = (event: CompletionEvent): void => {
@@ -106,14 +99,7 @@ describe('CompletionWatcher with a backlog', () => {
   it('goes on after a handler that fails, with nobody listening for errors', async () => {
     const server = await fakeServer();
     wss = server.wss;
-    let saved: ResumePoint | undefined;
-    const resume = {
-      load: () => Promise.resolve(saved),
-      save: (point: ResumePoint) => {
-        saved = { ...point, idsAtLast: [...point.idsAtLast] };
-        return Promise.resolve();
-      },
-    };
+    const resume = new MemoryResumeStore();
     const handled: number[] = [];
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const watcher = new CompletionWatcher({
@@ -134,7 +120,7 @@ describe('CompletionWatcher with a backlog', () => {
       // process (an unhandled rejection); it is logged instead, and the queue goes on.
       expect(warn).toHaveBeenCalledWith('Notifications: A completion handler failed');
       expect(handled).not.toContain(2);
-      expect(saved?.lastCompletedAt).toBe(at(BACKLOG));
+      expect(resume.point?.lastCompletedAt).toBe(at(BACKLOG));
       await watcher.stop();
     } finally {
       warn.mockRestore();
