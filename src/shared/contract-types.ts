@@ -293,10 +293,14 @@ export interface DownloadJob {
   error: SerializedError | null;
 }
 
-/** Where a deep link (a Debusine web URL, or debusine-desktop:) asks the app to go. */
+/**
+ * Where a deep link (a Debusine web URL, or debusine-desktop:) or a click on a desktop
+ * notification asks the app to go; a burst's summary notification opens the list.
+ */
 export type NavigateTarget =
   | { kind: 'work-request'; id: number; origin: string | null }
-  | { kind: 'artifact'; id: number; origin: string | null };
+  | { kind: 'artifact'; id: number; origin: string | null }
+  | { kind: 'work-requests'; origin: null };
 
 /** Every event main sends, with its payload. */
 export interface EventPayloads {

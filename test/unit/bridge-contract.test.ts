@@ -113,7 +113,7 @@ describe('the contract over an in-memory transport', () => {
     hub.emit('app.navigate', { kind: 'artifact', id: 4, origin: null });
     const received: unknown[] = [];
     client.on('workRequests.changed', (p) => received.push(p.ids[0]));
-    client.on('app.navigate', (p) => received.push(`${p.kind}:${String(p.id)}`));
+    client.on('app.navigate', (p) => received.push(`${p.kind}:${'id' in p ? String(p.id) : ''}`));
     await expect.poll(() => received.length).toBe(4);
     hub.emit('workRequests.changed', { ids: [5] });
     await expect.poll(() => received.length).toBe(5);

@@ -101,10 +101,10 @@ async function start(): Promise<void> {
     mainWindow.show();
     mainWindow.focus();
   };
+  // Every navigation brings the window up (the 'app.navigate' listener below), whether it
+  // comes from a deep link, the tray, or a click on a notification (from the service).
   const navigate = (target: NavigateTarget | null): void => {
-    if (target === null) return;
-    showWindow();
-    hub.emit('app.navigate', target);
+    if (target !== null) hub.emit('app.navigate', target);
   };
 
   function openWindow(): BrowserWindow {
@@ -175,6 +175,7 @@ async function start(): Promise<void> {
     'workRequests.changed',
   ]);
   hub.listen((message: EventMessage) => {
+    if (message.event === 'app.navigate') showWindow();
     if (message.event === 'connection.state') {
       connection = message.payload as EventMessage<'connection.state'>['payload'];
     }

@@ -105,6 +105,9 @@ export class WatchService {
       inner: options.notifier,
       settings: () => this.settings.get(),
       emit: options.emit,
+      openList: () => {
+        this.#emit('app.navigate', { kind: 'work-requests', origin: null });
+      },
       describe: (n) => {
         const rootId =
           this.#roots.get(n.workRequestId) ??

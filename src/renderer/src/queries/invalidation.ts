@@ -59,7 +59,8 @@ export function useBridgeEvents(): void {
       bridge.on('app.navigate', (target) => {
         const ui = useUiStore.getState();
         if (target.kind === 'work-request') ui.openWorkRequest(target.id);
-        else ui.openArtifact(target.id);
+        else if (target.kind === 'artifact') ui.openArtifact(target.id);
+        else ui.setArea('work-requests');
       }),
     ];
     return () => {

@@ -208,6 +208,10 @@ function Form(props: {
             </span>
           </span>
         </label>
+        <p className="field-hint" data-testid="burst-hint">
+          When many finish at once (after a night offline, say), the first three notify and the rest
+          arrive as one summary. Every one is listed under Work requests › Notifications.
+        </p>
       </fieldset>
 
       <fieldset>

@@ -264,7 +264,6 @@ export function useConnection() {
   });
 }
 
-// keys.ts has no entry for it yet (asked the lead for keys.notifications.recent()).
 const RECENT_KEY = keys.notifications.recent();
 
 /** The notifications main showed; refreshed when it shows one. */
