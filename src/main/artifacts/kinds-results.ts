@@ -32,6 +32,25 @@ async function walk(dir: string, skipTop: ReadonlySet<string>): Promise<string[]
   return out.sort();
 }
 
+/** Adds a task's plain-text report under the file name the server's views look for. */
+async function addTextReport(artifact: LocalArtifact, file: string, name: string): Promise<void> {
+  await artifact.addLocalFile(file, { overrideName: name, contentType: TEXT_PLAIN });
+}
+
+/** Adds files to sign or signed files as binary, relative to `baseDir` when one is given. */
+async function addSigningFiles(
+  artifact: LocalArtifact,
+  files: readonly string[],
+  baseDir: string | undefined,
+): Promise<void> {
+  for (const file of files) {
+    await artifact.addLocalFile(file, {
+      contentType: OCTET_STREAM,
+      ...(baseDir ? { baseDirectory: baseDir } : {}),
+    });
+  }
+}
+
 export async function createAutopkgtest(input: {
   artifactDirectory: string;
   data: Data;
@@ -58,10 +77,7 @@ export async function createBlhc(input: {
       architecture: log?.architecture ?? null,
     }),
   );
-  await artifact.addLocalFile(input.blhcOutput, {
-    overrideName: 'blhc.txt',
-    contentType: TEXT_PLAIN,
-  });
+  await addTextReport(artifact, input.blhcOutput, 'blhc.txt');
   return finish(artifact);
 }
 
@@ -75,10 +91,7 @@ export async function createDebdiff(input: {
     CATEGORIES.debdiff,
     withoutNulls({ original: input.original, new: input.new, label: input.label ?? null }),
   );
-  await artifact.addLocalFile(input.debdiffOutput, {
-    overrideName: 'debdiff.txt',
-    contentType: TEXT_PLAIN,
-  });
+  await addTextReport(artifact, input.debdiffOutput, 'debdiff.txt');
   return finish(artifact);
 }
 
@@ -103,10 +116,7 @@ export async function createLintian(input: {
     withoutNulls({ architecture: input.architecture ?? null, summary: input.summary }),
   );
   await artifact.addLocalFile(input.analysis, { overrideName: 'analysis.json' });
-  await artifact.addLocalFile(input.lintianOutput, {
-    overrideName: 'lintian.txt',
-    contentType: TEXT_PLAIN,
-  });
+  await addTextReport(artifact, input.lintianOutput, 'lintian.txt');
   return finish(artifact);
 }
 
@@ -115,10 +125,7 @@ export async function createPiuparts(input: {
   data: Data;
 }): Promise<LocalArtifact> {
   const artifact = new LocalArtifact(CATEGORIES.piuparts, input.data);
-  await artifact.addLocalFile(input.piupartsOutput, {
-    overrideName: 'piuparts.txt',
-    contentType: TEXT_PLAIN,
-  });
+  await addTextReport(artifact, input.piupartsOutput, 'piuparts.txt');
   return finish(artifact);
 }
 
@@ -160,12 +167,7 @@ export async function createSigningInput(input: {
       binary_package_name: input.binaryPackageName ?? null,
     }),
   );
-  for (const file of input.files) {
-    await artifact.addLocalFile(file, {
-      contentType: OCTET_STREAM,
-      ...(input.baseDir ? { baseDirectory: input.baseDir } : {}),
-    });
-  }
+  await addSigningFiles(artifact, input.files, input.baseDir);
   return finish(artifact);
 }
 
@@ -186,12 +188,7 @@ export async function createSigningOutput(input: {
       binary_package_name: input.binaryPackageName ?? null,
     }),
   );
-  for (const file of input.files) {
-    await artifact.addLocalFile(file, {
-      contentType: OCTET_STREAM,
-      ...(input.baseDir ? { baseDirectory: input.baseDir } : {}),
-    });
-  }
+  await addSigningFiles(artifact, input.files, input.baseDir);
   return finish(artifact);
 }
 

@@ -61,7 +61,6 @@ export function AssetsTab(props: { workspace: string }): React.JSX.Element {
     workRequest: '',
   });
   const [applied, setApplied] = useState(filters);
-  const id = useId();
   return (
     <div className="stack">
       <AssetList
@@ -82,18 +81,15 @@ export function AssetsTab(props: { workspace: string }): React.JSX.Element {
                 ['workRequest', 'Work request'],
               ] as const
             ).map(([key, label]) => (
-              <div className="field" key={key}>
-                <label htmlFor={`${id}-${key}`}>{label}</label>
-                <input
-                  id={`${id}-${key}`}
-                  className="input mono"
-                  value={filters[key]}
-                  inputMode={key === 'workspace' ? undefined : 'numeric'}
-                  onChange={(event) => {
-                    setFilters({ ...filters, [key]: event.target.value });
-                  }}
-                />
-              </div>
+              <Field
+                key={key}
+                label={label}
+                value={filters[key]}
+                inputMode={key === 'workspace' ? undefined : 'numeric'}
+                onChange={(value) => {
+                  setFilters({ ...filters, [key]: value });
+                }}
+              />
             ))}
             <button type="submit" className="button">
               <Search size={14} aria-hidden="true" />
@@ -195,10 +191,81 @@ function summary(data: Record<string, unknown>): string {
   return parts.length ? parts.join(' · ') : JSON.stringify(data);
 }
 
+/** A pane that is a form: a titled header over a body; submitting calls `onSubmit`. */
+function FormPane(props: {
+  title: string;
+  onSubmit: () => void;
+  children: React.ReactNode;
+}): React.JSX.Element {
+  const id = useId();
+  return (
+    <form
+      className="pane"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      <div className="pane-header">
+        <h2 id={`${id}-title`}>{props.title}</h2>
+      </div>
+      <div className="pane-body">{props.children}</div>
+    </form>
+  );
+}
+
+/**
+ * A labelled monospace field: a select of `options` when they are given, else a one-line
+ * input (with an optional hint under it).
+ */
+function Field(props: {
+  label: string;
+  value: string;
+  options?: readonly string[];
+  hint?: string;
+  inputMode?: 'numeric';
+  invalid?: boolean;
+  onChange: (value: string) => void;
+}): React.JSX.Element {
+  const id = useId();
+  const onChange = (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>): void => {
+    props.onChange(event.target.value);
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      {props.options ? (
+        <select id={id} className="select mono" value={props.value} onChange={onChange}>
+          {props.options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          id={id}
+          className="input mono"
+          value={props.value}
+          inputMode={props.inputMode}
+          aria-invalid={props.invalid ? true : undefined}
+          aria-describedby={props.hint ? `${id}-hint` : undefined}
+          onChange={onChange}
+        />
+      )}
+      {props.hint ? (
+        <span className="field-hint" id={`${id}-hint`}>
+          {props.hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 function CreateAsset(props: { workspace: string }): React.JSX.Element {
   const bridge = useBridge();
   const queryClient = useQueryClient();
-  const id = useId();
   const [category, setCategory] = useState('debusine:signing-key');
   const [data, setData] = useState<Record<string, unknown>>(
     CATEGORIES['debusine:signing-key'] ?? {},
@@ -223,88 +290,65 @@ function CreateAsset(props: { workspace: string }): React.JSX.Element {
     },
   });
   return (
-    <form
-      className="pane"
-      aria-labelledby={`${id}-title`}
-      onSubmit={(event) => {
-        event.preventDefault();
+    <FormPane
+      title="New asset"
+      onSubmit={() => {
         if (valid) create.mutate();
       }}
     >
-      <div className="pane-header">
-        <h2 id={`${id}-title`}>New asset</h2>
-      </div>
-      <div className="pane-body">
-        <ProblemBanner
-          problem={problem}
-          extra={otherFieldMessages(problem, ['category', 'workspace', 'data'])}
-        />
-        <div className="form-grid">
-          <div className="field">
-            <label htmlFor={`${id}-category`}>Category</label>
-            <select
-              id={`${id}-category`}
-              className="select mono"
-              value={category}
-              onChange={(event) => {
-                setCategory(event.target.value);
-                setData(CATEGORIES[event.target.value] ?? {});
-              }}
-            >
-              {Object.keys(CATEGORIES).map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-workspace`}>Workspace</label>
-            <input
-              id={`${id}-workspace`}
-              className="input mono"
-              value={workspace}
-              aria-invalid={fieldMessages(problem, 'workspace').length > 0 || undefined}
-              onChange={(event) => {
-                setWorkspace(event.target.value);
-              }}
-            />
-          </div>
-        </div>
-        <StructuredField
-          label="Data"
-          format="yaml"
-          value={data}
-          minLines={7}
-          testId="asset-data-editor"
-          errors={fieldMessages(problem, 'data')}
-          check={(v) => (isPlainObject(v) ? null : 'Data must be a mapping.')}
-          onChange={(v, ok) => {
-            setValid(ok);
-            if (ok && isPlainObject(v)) setData(v);
+      <ProblemBanner
+        problem={problem}
+        extra={otherFieldMessages(problem, ['category', 'workspace', 'data'])}
+      />
+      <div className="form-grid">
+        <Field
+          label="Category"
+          value={category}
+          options={Object.keys(CATEGORIES)}
+          onChange={(value) => {
+            setCategory(value);
+            setData(CATEGORIES[value] ?? {});
           }}
         />
-        <div className="form-actions">
-          {created !== null ? (
-            <span className="saved-note" role="status">
-              <CircleCheck size={14} aria-hidden="true" />
-              Created asset #{created}
-            </span>
-          ) : null}
-          <span className="spacer" />
-          <button type="submit" className="button primary" disabled={!valid || create.isPending}>
-            <Plus size={14} aria-hidden="true" />
-            {create.isPending ? 'Creating…' : 'Create asset'}
-          </button>
-        </div>
+        <Field
+          label="Workspace"
+          value={workspace}
+          invalid={fieldMessages(problem, 'workspace').length > 0}
+          onChange={setWorkspace}
+        />
       </div>
-    </form>
+      <StructuredField
+        label="Data"
+        format="yaml"
+        value={data}
+        minLines={7}
+        testId="asset-data-editor"
+        errors={fieldMessages(problem, 'data')}
+        check={(v) => (isPlainObject(v) ? null : 'Data must be a mapping.')}
+        onChange={(v, ok) => {
+          setValid(ok);
+          if (ok && isPlainObject(v)) setData(v);
+        }}
+      />
+      <div className="form-actions">
+        {created !== null ? (
+          <span className="saved-note" role="status">
+            <CircleCheck size={14} aria-hidden="true" />
+            Created asset #{created}
+          </span>
+        ) : null}
+        <span className="spacer" />
+        <button type="submit" className="button primary" disabled={!valid || create.isPending}>
+          <Plus size={14} aria-hidden="true" />
+          {create.isPending ? 'Creating…' : 'Create asset'}
+        </button>
+      </div>
+    </FormPane>
   );
 }
 
 function PermissionCheck(props: { workspace: string }): React.JSX.Element {
   const bridge = useBridge();
-  const id = useId();
   const [form, setForm] = useState({
     assetCategory: 'debusine:signing-key',
     assetSlug: '',
@@ -327,114 +371,83 @@ function PermissionCheck(props: { workspace: string }): React.JSX.Element {
     numberOrUndefined(form.workRequestId) !== undefined &&
     form.workspace.trim() !== '';
   const text = (key: keyof typeof form, label: string, hint?: string) => (
-    <div className="field">
-      <label htmlFor={`${id}-${key}`}>{label}</label>
-      <input
-        id={`${id}-${key}`}
-        className="input mono"
-        value={form[key]}
-        aria-describedby={hint ? `${id}-${key}-hint` : undefined}
-        onChange={(event) => {
-          setForm({ ...form, [key]: event.target.value });
-        }}
-      />
-      {hint ? (
-        <span className="field-hint" id={`${id}-${key}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-    </div>
+    <Field
+      label={label}
+      value={form[key]}
+      hint={hint}
+      onChange={(value) => {
+        setForm({ ...form, [key]: value });
+      }}
+    />
   );
   return (
-    <form
-      className="pane"
-      aria-labelledby={`${id}-title`}
-      onSubmit={(event) => {
-        event.preventDefault();
+    <FormPane
+      title="Permission check"
+      onSubmit={() => {
         if (complete) check.mutate();
       }}
     >
-      <div className="pane-header">
-        <h2 id={`${id}-title`}>Permission check</h2>
-      </div>
-      <div className="pane-body">
-        <div className="form-grid">
-          <div className="field">
-            <label htmlFor={`${id}-cat`}>Asset category</label>
-            <select
-              id={`${id}-cat`}
-              className="select mono"
-              value={form.assetCategory}
-              onChange={(event) => {
-                setForm({ ...form, assetCategory: event.target.value });
-              }}
-            >
-              {Object.keys(CATEGORIES).map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
-          {text('assetSlug', 'Asset slug', 'Signing key: purpose:fingerprint')}
-          <div className="field">
-            <label htmlFor={`${id}-perm`}>Permission</label>
-            <select
-              id={`${id}-perm`}
-              className="select mono"
-              value={form.permissionName}
-              onChange={(event) => {
-                setForm({ ...form, permissionName: event.target.value });
-              }}
-            >
-              <option value="sign_with">sign_with</option>
-              <option value="sign_repository_with">sign_repository_with</option>
-            </select>
-          </div>
-          {text('workspace', 'Workspace')}
-          {text('artifactId', 'Artifact id')}
-          {text('workRequestId', 'Work request id')}
-        </div>
-        <div className="form-actions">
-          <span className="muted">Servers answer only a running signing task&apos;s token.</span>
-          <span className="spacer" />
-          <button type="submit" className="button" disabled={!complete || check.isPending}>
-            <ShieldQuestion size={14} aria-hidden="true" />
-            Check
-          </button>
-        </div>
-        <div role="status" aria-live="polite" data-testid="permission-answer">
-          {check.isSuccess ? (
-            <>
-              <p
-                className={`permission-answer ${check.data.has_permission ? 'tone-success' : 'tone-danger'}`}
-              >
-                {check.data.has_permission ? (
-                  <CircleCheck size={16} aria-hidden="true" />
-                ) : (
-                  <CircleX size={16} aria-hidden="true" />
-                )}
-                {check.data.has_permission ? 'Permitted' : 'Not permitted'}
-              </p>
-              <dl className="props">
-                <dt>User</dt>
-                <dd className="mono">
-                  {check.data.username ?? '—'}{' '}
-                  {check.data.user_id !== null ? `(#${String(check.data.user_id)})` : ''}
-                </dd>
-                <dt>Resource</dt>
-                <dd className="mono">
-                  {check.data.resource ? JSON.stringify(check.data.resource) : '—'}
-                </dd>
-              </dl>
-            </>
-          ) : null}
-        </div>
-        <ProblemBanner
-          problem={check.isError ? problemOf(check.error) : null}
-          heading="The server answered with an error"
+      <div className="form-grid">
+        <Field
+          label="Asset category"
+          value={form.assetCategory}
+          options={Object.keys(CATEGORIES)}
+          onChange={(value) => {
+            setForm({ ...form, assetCategory: value });
+          }}
         />
+        {text('assetSlug', 'Asset slug', 'Signing key: purpose:fingerprint')}
+        <Field
+          label="Permission"
+          value={form.permissionName}
+          options={['sign_with', 'sign_repository_with']}
+          onChange={(value) => {
+            setForm({ ...form, permissionName: value });
+          }}
+        />
+        {text('workspace', 'Workspace')}
+        {text('artifactId', 'Artifact id')}
+        {text('workRequestId', 'Work request id')}
       </div>
-    </form>
+      <div className="form-actions">
+        <span className="muted">Servers answer only a running signing task&apos;s token.</span>
+        <span className="spacer" />
+        <button type="submit" className="button" disabled={!complete || check.isPending}>
+          <ShieldQuestion size={14} aria-hidden="true" />
+          Check
+        </button>
+      </div>
+      <div role="status" aria-live="polite" data-testid="permission-answer">
+        {check.isSuccess ? (
+          <>
+            <p
+              className={`permission-answer ${check.data.has_permission ? 'tone-success' : 'tone-danger'}`}
+            >
+              {check.data.has_permission ? (
+                <CircleCheck size={16} aria-hidden="true" />
+              ) : (
+                <CircleX size={16} aria-hidden="true" />
+              )}
+              {check.data.has_permission ? 'Permitted' : 'Not permitted'}
+            </p>
+            <dl className="props">
+              <dt>User</dt>
+              <dd className="mono">
+                {check.data.username ?? '—'}{' '}
+                {check.data.user_id !== null ? `(#${String(check.data.user_id)})` : ''}
+              </dd>
+              <dt>Resource</dt>
+              <dd className="mono">
+                {check.data.resource ? JSON.stringify(check.data.resource) : '—'}
+              </dd>
+            </dl>
+          </>
+        ) : null}
+      </div>
+      <ProblemBanner
+        problem={check.isError ? problemOf(check.error) : null}
+        heading="The server answered with an error"
+      />
+    </FormPane>
   );
 }
