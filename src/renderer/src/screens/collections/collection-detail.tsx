@@ -1,6 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Pencil, Trash2 } from 'lucide-react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { ErrorState } from '../../components/error-state';
 import { JsonView } from '../../components/json-view';
@@ -8,9 +6,8 @@ import { LoadingState } from '../../components/loading-state';
 import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import type { CollectionData } from '../../../../shared/contract';
-import { ProblemBanner } from './kit/problem-banner';
+import { DetailPane } from './kit/detail-pane';
 import { useConfirmedDelete } from './kit/editor-state';
-import { problemOf } from './kit/errors';
 import { formatRetention } from './collections-tab';
 import { useCollectionsUi } from './ui';
 
@@ -22,11 +19,7 @@ export function CollectionDetail(props: {
   const bridge = useBridge();
   const setEditing = useCollectionsUi((s) => s.setEditing);
   const select = useCollectionsUi((s) => s.select);
-  const {
-    remove,
-    confirming: confirmDelete,
-    setConfirming: setConfirmDelete,
-  } = useConfirmedDelete({
+  const deletion = useConfirmedDelete({
     mutationFn: (force: boolean) =>
       bridge.collections.delete({
         workspace,
@@ -41,73 +34,41 @@ export function CollectionDetail(props: {
   });
   const label = `${collection.name}@${collection.category}`;
   return (
-    <>
-      <div className="pane-header">
-        <h2 className="mono" title={label}>
-          {label}
-        </h2>
-        <div className="pane-actions">
-          <CopyButton text={label} label="Copy lookup" />
-          <button
-            type="button"
-            className="button small"
-            onClick={() => {
-              setEditing(true);
-            }}
-          >
-            <Pencil size={14} aria-hidden="true" />
-            Edit
-          </button>
-          <button
-            type="button"
-            className="button small"
-            onClick={() => {
-              setConfirmDelete(true);
-            }}
-          >
-            <Trash2 size={14} aria-hidden="true" />
-            Delete
-          </button>
-        </div>
-      </div>
-      <div className="pane-body">
-        <ProblemBanner
-          problem={remove.isError ? problemOf(remove.error) : null}
-          heading="The server did not delete it"
-        />
-        <dl className="props">
-          <dt>Id</dt>
-          <dd className="mono">{collection.id}</dd>
-          <dt>Name</dt>
-          <dd className="mono">{collection.name}</dd>
-          <dt>Category</dt>
-          <dd className="mono">{collection.category}</dd>
-          <dt>Full history kept</dt>
-          <dd>{formatRetention(collection.full_history_retention_period)}</dd>
-          <dt>Metadata kept</dt>
-          <dd>{formatRetention(collection.metadata_only_retention_period)}</dd>
-        </dl>
-        <h3 className="section-title">Data</h3>
-        <JsonView value={collection.data} label={`Data of ${label}`} />
-        <CollectionItems workspace={workspace} collection={collection} />
-      </div>
-      <ConfirmDialog
-        open={confirmDelete}
-        title={`Delete ${label}?`}
-        confirmLabel="Delete collection"
-        danger
-        onConfirm={() => {
-          remove.mutate(false);
-        }}
-        onCancel={() => {
-          setConfirmDelete(false);
-        }}
-      >
+    <DetailPane
+      heading={label}
+      headingTitle={label}
+      actions={<CopyButton text={label} label="Copy lookup" />}
+      onEdit={() => {
+        setEditing(true);
+      }}
+      deletion={deletion}
+      onConfirmDelete={() => {
+        deletion.remove.mutate(false);
+      }}
+      confirmTitle={`Delete ${label}?`}
+      confirmLabel="Delete collection"
+      confirmText={
         <p>
           The server refuses to delete a collection that still has items. This cannot be undone.
         </p>
-      </ConfirmDialog>
-    </>
+      }
+    >
+      <dl className="props">
+        <dt>Id</dt>
+        <dd className="mono">{collection.id}</dd>
+        <dt>Name</dt>
+        <dd className="mono">{collection.name}</dd>
+        <dt>Category</dt>
+        <dd className="mono">{collection.category}</dd>
+        <dt>Full history kept</dt>
+        <dd>{formatRetention(collection.full_history_retention_period)}</dd>
+        <dt>Metadata kept</dt>
+        <dd>{formatRetention(collection.metadata_only_retention_period)}</dd>
+      </dl>
+      <h3 className="section-title">Data</h3>
+      <JsonView value={collection.data} label={`Data of ${label}`} />
+      <CollectionItems workspace={workspace} collection={collection} />
+    </DetailPane>
   );
 }
 

@@ -9,12 +9,11 @@ import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import { useUnsavedChanges } from '../../state/leave-guard';
 import type { CollectionData } from '../../../../shared/contract';
-import { EditorActions, FieldErrors } from './kit/editor-actions';
+import { FieldErrors } from './kit/editor-actions';
+import { EditorPane } from './kit/editor-pane';
 import { useReviewedSave, useValidity } from './kit/editor-state';
-import { fieldMessages, otherFieldMessages } from './kit/errors';
-import { ProblemBanner } from './kit/problem-banner';
-import { ReviewDialog } from './kit/review-dialog';
-import { StructuredField } from './kit/structured-field';
+import { fieldMessages } from './kit/errors';
+import { MappingField, StructuredField } from './kit/structured-field';
 import { isPlainObject, sameJson, toText } from './kit/text';
 
 /** Categories of real servers (protocol §13); others may be typed. */
@@ -106,7 +105,7 @@ export function CollectionEditor(props: {
   );
   const id = useId();
 
-  const { save, reviewing, setReviewing, problem } = useReviewedSave({
+  const flow = useReviewedSave({
     mutationFn: async (d: CollectionDraft): Promise<CollectionData> => {
       if (original === null) {
         return bridge.collections.create({ workspace, collection: d });
@@ -128,14 +127,32 @@ export function CollectionEditor(props: {
   const update = <K extends keyof CollectionDraft>(key: K, value: CollectionDraft[K]): void => {
     setDraft((d) => ({ ...d, [key]: value }));
   };
-  const errs = (field: string): string[] => fieldMessages(problem, field);
+  const errs = (field: string): string[] => fieldMessages(flow.problem, field);
   const canSave = invalid.size === 0 && draft.name.trim() !== '' && draft.category.trim() !== '';
   const title = original ? `Edit ${original.name}@${original.category}` : 'New collection';
 
+  /** A retention period's field; `short` names its element id and its validity. */
+  const retentionField = (
+    key: 'full_history_retention_period' | 'metadata_only_retention_period',
+    short: string,
+    label: string,
+  ) => (
+    <RetentionField
+      id={`${id}-${short}`}
+      label={label}
+      value={draft[key]}
+      errors={errs(key)}
+      onChange={(v, ok) => {
+        update(key, v);
+        setValidity(short, ok);
+      }}
+    />
+  );
+
   return (
-    <>
-      <div className="pane-header">
-        <h2 className={original ? 'mono' : ''}>{title}</h2>
+    <EditorPane
+      title={title}
+      header={
         <div className="segmented" role="group" aria-label="Edit as">
           {(['form', 'yaml', 'json'] as const).map((v) => (
             <button
@@ -154,131 +171,96 @@ export function CollectionEditor(props: {
             </button>
           ))}
         </div>
-      </div>
-      <form
-        className="pane-body"
-        aria-label={title}
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (canSave) setReviewing(true);
-        }}
-      >
-        <ProblemBanner
-          problem={problem}
-          extra={otherFieldMessages(problem, view === 'form' ? FIELDS : [])}
-        />
-        {view === 'form' ? (
-          <div className="form-grid">
-            <TextField
-              id={`${id}-name`}
-              label="Name"
-              value={draft.name}
-              errors={errs('name')}
-              hint="Singleton categories are named _"
-              onChange={(v) => {
-                update('name', v);
-              }}
-              mono
-            />
-            <div className="field">
-              <label htmlFor={`${id}-category`}>Category</label>
-              <input
-                id={`${id}-category`}
-                className="input mono"
-                list={`${id}-categories`}
-                value={draft.category}
-                readOnly={original !== null}
-                aria-invalid={errs('category').length > 0 || undefined}
-                aria-describedby={`${id}-category-hint`}
-                onChange={(event) => {
-                  update('category', event.target.value);
-                }}
-              />
-              <datalist id={`${id}-categories`}>
-                {COLLECTION_CATEGORIES.map((c) => (
-                  <option key={c} value={c} />
-                ))}
-              </datalist>
-              <span className="field-hint" id={`${id}-category-hint`}>
-                {original ? 'A collection keeps its category.' : 'For example debian:suite'}
-              </span>
-              <FieldErrors messages={errs('category')} />
-            </div>
-            <RetentionField
-              id={`${id}-full`}
-              label="Keep full history for"
-              value={draft.full_history_retention_period}
-              errors={errs('full_history_retention_period')}
-              onChange={(v, ok) => {
-                update('full_history_retention_period', v);
-                setValidity('full', ok);
-              }}
-            />
-            <RetentionField
-              id={`${id}-meta`}
-              label="Keep metadata for"
-              value={draft.metadata_only_retention_period}
-              errors={errs('metadata_only_retention_period')}
-              onChange={(v, ok) => {
-                update('metadata_only_retention_period', v);
-                setValidity('meta', ok);
-              }}
-            />
-            <div className="wide">
-              <StructuredField
-                label="Data"
-                format="yaml"
-                value={draft.data}
-                errors={errs('data')}
-                hint="Free-form; for a suite: components, architectures, signing_keys…"
-                minLines={8}
-                testId="collection-data-editor"
-                check={(v) => (isPlainObject(v) ? null : 'Data must be a mapping.')}
-                onChange={(v, ok) => {
-                  if (ok && isPlainObject(v)) update('data', v);
-                  setValidity('data', ok);
-                }}
-              />
-            </div>
-          </div>
-        ) : (
-          <StructuredField
-            label="Collection"
-            format={view}
-            value={draft}
-            minLines={14}
-            testId="collection-source-editor"
-            check={checkDraft}
-            onChange={(v, ok) => {
-              if (ok && isPlainObject(v)) setDraft(normalise(v));
-              setValidity('source', ok);
+      }
+      existing={original !== null}
+      flow={flow}
+      draft={draft}
+      dirty={dirty}
+      canSave={canSave}
+      fields={view === 'form' ? FIELDS : []}
+      review={{
+        title: original ? `Changes to ${original.name}@${original.category}` : 'New collection',
+        before: original ? toText(base, 'yaml') : '',
+        after: toText(draft, 'yaml'),
+        confirmLabel: original ? 'Save to server' : 'Create collection',
+      }}
+      onClose={() => {
+        props.onDone(null);
+      }}
+    >
+      {view === 'form' ? (
+        <div className="form-grid">
+          <TextField
+            id={`${id}-name`}
+            label="Name"
+            value={draft.name}
+            errors={errs('name')}
+            hint="Singleton categories are named _"
+            onChange={(v) => {
+              update('name', v);
             }}
+            mono
           />
-        )}
-        <EditorActions
-          dirty={dirty}
-          existing={original !== null}
-          canSave={canSave}
-          onClose={() => {
-            props.onDone(null);
+          <div className="field">
+            <label htmlFor={`${id}-category`}>Category</label>
+            <input
+              id={`${id}-category`}
+              className="input mono"
+              list={`${id}-categories`}
+              value={draft.category}
+              readOnly={original !== null}
+              aria-invalid={errs('category').length > 0 || undefined}
+              aria-describedby={`${id}-category-hint`}
+              onChange={(event) => {
+                update('category', event.target.value);
+              }}
+            />
+            <datalist id={`${id}-categories`}>
+              {COLLECTION_CATEGORIES.map((c) => (
+                <option key={c} value={c} />
+              ))}
+            </datalist>
+            <span className="field-hint" id={`${id}-category-hint`}>
+              {original ? 'A collection keeps its category.' : 'For example debian:suite'}
+            </span>
+            <FieldErrors messages={errs('category')} />
+          </div>
+          {retentionField('full_history_retention_period', 'full', 'Keep full history for')}
+          {retentionField('metadata_only_retention_period', 'meta', 'Keep metadata for')}
+          <div className="wide">
+            <MappingField
+              label="Data"
+              format="yaml"
+              value={draft.data}
+              errors={errs('data')}
+              hint="Free-form; for a suite: components, architectures, signing_keys…"
+              minLines={8}
+              testId="collection-data-editor"
+              notMapping="Data must be a mapping."
+              onChange={(v) => {
+                update('data', v);
+              }}
+              onValidity={(ok) => {
+                setValidity('data', ok);
+              }}
+            />
+          </div>
+        </div>
+      ) : (
+        <StructuredField
+          label="Collection"
+          format={view}
+          value={draft}
+          minLines={14}
+          testId="collection-source-editor"
+          check={checkDraft}
+          onChange={(v, ok) => {
+            if (ok && isPlainObject(v)) setDraft(normalise(v));
+            setValidity('source', ok);
           }}
         />
-      </form>
-      <ReviewDialog
-        open={reviewing}
-        title={original ? `Changes to ${original.name}@${original.category}` : 'New collection'}
-        before={original ? toText(base, 'yaml') : ''}
-        after={toText(draft, 'yaml')}
-        saving={save.isPending}
-        confirmLabel={original ? 'Save to server' : 'Create collection'}
-        onConfirm={() => {
-          save.mutate(draft);
-        }}
-        onCancel={() => {
-          setReviewing(false);
-        }}
-      />
-    </>
+      )}
+    </EditorPane>
   );
 }
 

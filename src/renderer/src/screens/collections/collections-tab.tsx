@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Library, Plus, RefreshCw } from 'lucide-react';
+import { Library, Plus } from 'lucide-react';
 import { EmptyState } from '../../components/empty-state';
 import { LoadingState } from '../../components/loading-state';
 import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import { canLeave } from '../../state/leave-guard';
 import type { CollectionData } from '../../../../shared/contract';
+import { ListPane, ReloadButton } from './kit/list-pane';
 import { FeatureError } from './kit/not-offered';
 import { CollectionDetail } from './collection-detail';
 import { CollectionEditor } from './collection-editor';
@@ -49,31 +50,30 @@ export function CollectionsTabView(props: { workspace: string }): React.JSX.Elem
 
   return (
     <div className="split">
-      <section className="pane" aria-labelledby="collections-list-title">
-        <div className="pane-header">
-          <h2 id="collections-list-title">
-            Collections <span className="count-badge">{collections.length}</span>
-          </h2>
-          <button
-            type="button"
-            className="button small icon-only ghost"
-            aria-label="Reload collections"
-            title="Reload"
-            onClick={() => void list.refetch()}
-          >
-            <RefreshCw size={14} aria-hidden="true" className={list.isFetching ? 'spin' : ''} />
-          </button>
-          <button
-            type="button"
-            className="button small primary"
-            onClick={() => {
-              if (canLeave()) select({ kind: 'new' }, true);
-            }}
-          >
-            <Plus size={14} aria-hidden="true" />
-            New collection
-          </button>
-        </div>
+      <ListPane
+        titleId="collections-list-title"
+        title="Collections"
+        count={collections.length}
+        actions={
+          <>
+            <ReloadButton
+              label="Reload collections"
+              fetching={list.isFetching}
+              onClick={() => void list.refetch()}
+            />
+            <button
+              type="button"
+              className="button small primary"
+              onClick={() => {
+                if (canLeave()) select({ kind: 'new' }, true);
+              }}
+            >
+              <Plus size={14} aria-hidden="true" />
+              New collection
+            </button>
+          </>
+        }
+      >
         {collections.length === 0 ? (
           <EmptyState icon={Library} title="No collections">
             This workspace has no collections yet.
@@ -87,7 +87,7 @@ export function CollectionsTabView(props: { workspace: string }): React.JSX.Elem
             }}
           />
         )}
-      </section>
+      </ListPane>
       <section className="pane" aria-label="Collection">
         {selected?.kind === 'new' ? (
           <CollectionEditor

@@ -10,7 +10,6 @@ import {
   CirclePlus,
   FlaskConical,
   Plus,
-  RefreshCw,
   SlidersHorizontal,
   Trash2,
   Upload,
@@ -24,10 +23,11 @@ import { keys } from '../../queries/keys';
 import { useUnsavedChanges } from '../../state/leave-guard';
 import type { TaskConfigurationUpdateResults } from '../../../../shared/contract';
 import { problemOf, type Problem } from './kit/errors';
+import { ListPane, ReloadButton } from './kit/list-pane';
 import { FeatureError } from './kit/not-offered';
 import { ProblemBanner } from './kit/problem-banner';
-import { StructuredField } from './kit/structured-field';
-import { isPlainObject, sameJson, toText } from './kit/text';
+import { MappingField } from './kit/structured-field';
+import { sameJson, toText } from './kit/text';
 import { useCollections } from './collections-tab';
 import { duplicateNames, itemName, newItem, type TaskConfigItem } from './task-config-model';
 
@@ -151,33 +151,32 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
     <>
       <ProblemBanner problem={problem} heading="The server refused the push" />
       <div className="split">
-        <section className="pane" aria-labelledby="tc-items-title">
-          <div className="pane-header">
-            <h2 id="tc-items-title">
-              Items <span className="count-badge">{items.length}</span>
-            </h2>
-            <button
-              type="button"
-              className="button small icon-only ghost"
-              aria-label="Fetch again from the server"
-              title="Fetch again (drops unsaved changes)"
-              disabled={dirty}
-              onClick={() => void fetched.refetch()}
-            >
-              <RefreshCw size={14} aria-hidden="true" />
-            </button>
-            <button
-              type="button"
-              className="button small"
-              onClick={() => {
-                change([...items, newItem(items)]);
-                setSelected(items.length);
-              }}
-            >
-              <Plus size={14} aria-hidden="true" />
-              Add item
-            </button>
-          </div>
+        <ListPane
+          titleId="tc-items-title"
+          title="Items"
+          count={items.length}
+          actions={
+            <>
+              <ReloadButton
+                label="Fetch again from the server"
+                title="Fetch again (drops unsaved changes)"
+                disabled={dirty}
+                onClick={() => void fetched.refetch()}
+              />
+              <button
+                type="button"
+                className="button small"
+                onClick={() => {
+                  change([...items, newItem(items)]);
+                  setSelected(items.length);
+                }}
+              >
+                <Plus size={14} aria-hidden="true" />
+                Add item
+              </button>
+            </>
+          }
+        >
           {items.length === 0 ? (
             <EmptyState icon={SlidersHorizontal} title="No items">
               This collection configures no task yet. Add an item.
@@ -237,14 +236,14 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
               </tbody>
             </table>
           )}
-        </section>
+        </ListPane>
         <section className="pane" aria-label="Item">
           <div className="pane-header">
             <h2 className="mono">{current ? itemName(current) : 'No item'}</h2>
           </div>
           <div className="pane-body">
             {current ? (
-              <StructuredField
+              <MappingField
                 key={Math.min(selected, items.length - 1)}
                 label="Item"
                 format="yaml"
@@ -253,13 +252,13 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
                 testId="task-config-item-editor"
                 hint="task_type and task_name (or template), subject, context, default_values, override_values, lock_values, comment…"
                 errors={dups.length ? [`Duplicate item names: ${dups.join(', ')}`] : []}
-                check={(v) => (isPlainObject(v) ? null : 'An item is a mapping of its fields.')}
-                onChange={(v, ok) => {
+                notMapping="An item is a mapping of its fields."
+                onValidity={(ok) => {
                   setInvalid(!ok);
-                  if (ok && isPlainObject(v)) {
-                    const index = Math.min(selected, items.length - 1);
-                    change(items.map((item, i) => (i === index ? v : item)));
-                  }
+                }}
+                onChange={(v) => {
+                  const index = Math.min(selected, items.length - 1);
+                  change(items.map((item, i) => (i === index ? v : item)));
                 }}
               />
             ) : (

@@ -8,13 +8,12 @@ import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import { useUnsavedChanges } from '../../state/leave-guard';
 import type { WorkflowTemplateData } from '../../../../shared/contract';
-import { EditorActions, FieldErrors } from '../collections/kit/editor-actions';
+import { FieldErrors } from '../collections/kit/editor-actions';
+import { EditorPane } from '../collections/kit/editor-pane';
 import { useReviewedSave, useValidity } from '../collections/kit/editor-state';
-import { fieldMessages, otherFieldMessages } from '../collections/kit/errors';
-import { ProblemBanner } from '../collections/kit/problem-banner';
-import { ReviewDialog } from '../collections/kit/review-dialog';
-import { StructuredField } from '../collections/kit/structured-field';
-import { isPlainObject, sameJson, toText } from '../collections/kit/text';
+import { fieldMessages } from '../collections/kit/errors';
+import { MappingField, StructuredField } from '../collections/kit/structured-field';
+import { sameJson, toText } from '../collections/kit/text';
 import {
   body,
   checkRuntimeParameters,
@@ -57,7 +56,7 @@ export function TemplateEditor(props: {
     original ? `Unsaved changes to template ${original.name}.` : 'The new template is not saved.',
   );
 
-  const { save, reviewing, setReviewing, problem } = useReviewedSave({
+  const flow = useReviewedSave({
     mutationFn: async (d: TemplateDraft): Promise<WorkflowTemplateData> => {
       const fields = body(d);
       if (original === null) {
@@ -81,7 +80,7 @@ export function TemplateEditor(props: {
   const patch = (changes: Partial<TemplateDraft>): void => {
     setDraft((d) => ({ ...d, ...changes }) as TemplateDraft);
   };
-  const errs = (f: string): string[] => fieldMessages(problem, f);
+  const errs = (f: string): string[] => fieldMessages(flow.problem, f);
   const canSave = invalid.size === 0 && draft.name.trim() !== '' && draft.task_name.trim() !== '';
   const title = original ? `Edit ${original.name}` : 'New workflow template';
 
@@ -116,177 +115,166 @@ export function TemplateEditor(props: {
     </div>
   );
 
+  /** A mapping of task data: the static parameters (0.13+ form) or the task data (0.11/0.12). */
+  const taskDataField = (
+    key: 'static_parameters' | 'task_data',
+    value: Record<string, unknown>,
+    field: { label: string; minLines: number; testId: string; hint: string },
+  ) => (
+    <MappingField
+      {...field}
+      format="yaml"
+      value={value}
+      errors={errs(key)}
+      notMapping="A mapping of task data."
+      onValidity={(ok) => {
+        setValidity(key, ok);
+      }}
+      onChange={(v) => {
+        patch({ [key]: v });
+      }}
+    />
+  );
+
   return (
-    <>
-      <div className="pane-header">
-        <h2 className={original ? 'mono' : ''}>{title}</h2>
+    <EditorPane
+      title={title}
+      header={
         <span className="tag">
           {form === 'current' ? 'Debusine 0.13+ form' : 'Debusine 0.11/0.12 form'}
         </span>
-      </div>
-      <form
-        className="pane-body"
-        aria-label={title}
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (canSave) setReviewing(true);
-        }}
-      >
-        <ProblemBanner problem={problem} extra={otherFieldMessages(problem, FIELDS)} />
-        <div className="form-grid">
-          {input('name', 'Name', { hint: 'Unique in the workspace' })}
-          {input('task_name', 'Workflow', {
-            readOnly: original !== null,
-            list: `${id}-workflows`,
-            hint: original ? 'A template keeps its workflow.' : 'The workflow task it starts',
-          })}
-          <datalist id={`${id}-workflows`}>
-            {WORKFLOW_NAMES.map((w) => (
-              <option key={w} value={w} />
-            ))}
-          </datalist>
-          <div className="field">
-            <label htmlFor={`${id}-priority`}>Priority</label>
-            <input
-              id={`${id}-priority`}
-              className="input mono"
-              inputMode="numeric"
-              value={priorityText}
-              aria-invalid={
-                !/^-?\d+$/.test(priorityText.trim()) || errs('priority').length > 0 || undefined
-              }
-              aria-describedby={`${id}-priority-hint`}
-              onChange={(event) => {
-                const t = event.target.value;
-                setPriorityText(t);
-                const ok = /^-?\d+$/.test(t.trim());
-                setValidity('priority', ok);
-                if (ok) patch({ priority: Number(t) });
-              }}
-            />
-            <span className="field-hint" id={`${id}-priority-hint`}>
-              Above 0 needs the right to manage priorities
-            </span>
-            <FieldErrors
-              messages={[
-                ...(/^-?\d+$/.test(priorityText.trim()) ? [] : ['A whole number.']),
-                ...errs('priority'),
-              ]}
-            />
-          </div>
-          {draft.form === 'current' ? (
-            <div className="field">
-              <span className="field-label">Who may start it</span>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={draft.restricted}
-                  onChange={(event) => {
-                    patch({ restricted: event.target.checked });
-                  }}
-                />
-                Restricted: only workspace owners
-              </label>
-              <FieldErrors messages={errs('restricted')} />
-            </div>
-          ) : (
-            <div />
-          )}
-        </div>
-        {draft.form === 'current' ? (
-          <>
-            <StructuredField
-              label="Static parameters"
-              format="yaml"
-              value={draft.static_parameters}
-              minLines={7}
-              testId="template-static-editor"
-              hint="Task data fixed by the template"
-              errors={errs('static_parameters')}
-              check={(v) => (isPlainObject(v) ? null : 'A mapping of task data.')}
-              onChange={(v, ok) => {
-                setValidity('static', ok);
-                if (ok && isPlainObject(v)) patch({ static_parameters: v });
-              }}
-            />
-            <StructuredField
-              label="Runtime parameters"
-              format="yaml"
-              value={draft.runtime_parameters}
-              minLines={4}
-              testId="template-runtime-editor"
-              hint='What a user may set when starting: "any", or key: [allowed values] or key: any'
-              errors={errs('runtime_parameters')}
-              check={checkRuntimeParameters}
-              onChange={(v, ok) => {
-                setValidity('runtime', ok);
-                if (ok) patch({ runtime_parameters: v as RuntimeParameters });
-              }}
-            />
-            <div className="field">
-              <label htmlFor={`${id}-groups`}>Extra groups</label>
-              <textarea
-                id={`${id}-groups`}
-                className="textarea mono"
-                rows={2}
-                value={groupsText}
-                aria-describedby={`${id}-groups-hint`}
-                aria-invalid={errs('extra_groups').length > 0 || undefined}
-                onChange={(event) => {
-                  setGroupsText(event.target.value);
-                  patch({
-                    extra_groups: event.target.value
-                      .split(/[\n,]/)
-                      .map((g) => g.trim())
-                      .filter(Boolean),
-                  });
-                }}
-              />
-              <span className="field-hint" id={`${id}-groups-hint`}>
-                One per line: scope/name or scope/workspace/name, granted while the workflow runs
-              </span>
-              <FieldErrors messages={errs('extra_groups')} />
-            </div>
-          </>
-        ) : (
-          <StructuredField
-            label="Task data"
-            format="yaml"
-            value={draft.task_data}
-            minLines={8}
-            testId="template-task-data-editor"
-            hint="This server merges the user's task data into it when a workflow starts"
-            errors={errs('task_data')}
-            check={(v) => (isPlainObject(v) ? null : 'A mapping of task data.')}
-            onChange={(v, ok) => {
-              setValidity('task_data', ok);
-              if (ok && isPlainObject(v)) patch({ task_data: v });
+      }
+      existing={original !== null}
+      flow={flow}
+      draft={draft}
+      dirty={dirty}
+      canSave={canSave}
+      fields={FIELDS}
+      review={{
+        title: original ? `Changes to template ${original.name}` : 'New workflow template',
+        before: original ? toText(body(base), 'yaml') : '',
+        after: toText(body(draft), 'yaml'),
+        confirmLabel: original ? 'Save to server' : 'Create template',
+      }}
+      onClose={() => {
+        props.onDone(null);
+      }}
+    >
+      <div className="form-grid">
+        {input('name', 'Name', { hint: 'Unique in the workspace' })}
+        {input('task_name', 'Workflow', {
+          readOnly: original !== null,
+          list: `${id}-workflows`,
+          hint: original ? 'A template keeps its workflow.' : 'The workflow task it starts',
+        })}
+        <datalist id={`${id}-workflows`}>
+          {WORKFLOW_NAMES.map((w) => (
+            <option key={w} value={w} />
+          ))}
+        </datalist>
+        <div className="field">
+          <label htmlFor={`${id}-priority`}>Priority</label>
+          <input
+            id={`${id}-priority`}
+            className="input mono"
+            inputMode="numeric"
+            value={priorityText}
+            aria-invalid={
+              !/^-?\d+$/.test(priorityText.trim()) || errs('priority').length > 0 || undefined
+            }
+            aria-describedby={`${id}-priority-hint`}
+            onChange={(event) => {
+              const t = event.target.value;
+              setPriorityText(t);
+              const ok = /^-?\d+$/.test(t.trim());
+              setValidity('priority', ok);
+              if (ok) patch({ priority: Number(t) });
             }}
           />
+          <span className="field-hint" id={`${id}-priority-hint`}>
+            Above 0 needs the right to manage priorities
+          </span>
+          <FieldErrors
+            messages={[
+              ...(/^-?\d+$/.test(priorityText.trim()) ? [] : ['A whole number.']),
+              ...errs('priority'),
+            ]}
+          />
+        </div>
+        {draft.form === 'current' ? (
+          <div className="field">
+            <span className="field-label">Who may start it</span>
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={draft.restricted}
+                onChange={(event) => {
+                  patch({ restricted: event.target.checked });
+                }}
+              />
+              Restricted: only workspace owners
+            </label>
+            <FieldErrors messages={errs('restricted')} />
+          </div>
+        ) : (
+          <div />
         )}
-        <EditorActions
-          dirty={dirty}
-          existing={original !== null}
-          canSave={canSave}
-          onClose={() => {
-            props.onDone(null);
-          }}
-        />
-      </form>
-      <ReviewDialog
-        open={reviewing}
-        title={original ? `Changes to template ${original.name}` : 'New workflow template'}
-        before={original ? toText(body(base), 'yaml') : ''}
-        after={toText(body(draft), 'yaml')}
-        saving={save.isPending}
-        confirmLabel={original ? 'Save to server' : 'Create template'}
-        onConfirm={() => {
-          save.mutate(draft);
-        }}
-        onCancel={() => {
-          setReviewing(false);
-        }}
-      />
-    </>
+      </div>
+      {draft.form === 'current' ? (
+        <>
+          {taskDataField('static_parameters', draft.static_parameters, {
+            label: 'Static parameters',
+            minLines: 7,
+            testId: 'template-static-editor',
+            hint: 'Task data fixed by the template',
+          })}
+          <StructuredField
+            label="Runtime parameters"
+            format="yaml"
+            value={draft.runtime_parameters}
+            minLines={4}
+            testId="template-runtime-editor"
+            hint='What a user may set when starting: "any", or key: [allowed values] or key: any'
+            errors={errs('runtime_parameters')}
+            check={checkRuntimeParameters}
+            onChange={(v, ok) => {
+              setValidity('runtime', ok);
+              if (ok) patch({ runtime_parameters: v as RuntimeParameters });
+            }}
+          />
+          <div className="field">
+            <label htmlFor={`${id}-groups`}>Extra groups</label>
+            <textarea
+              id={`${id}-groups`}
+              className="textarea mono"
+              rows={2}
+              value={groupsText}
+              aria-describedby={`${id}-groups-hint`}
+              aria-invalid={errs('extra_groups').length > 0 || undefined}
+              onChange={(event) => {
+                setGroupsText(event.target.value);
+                patch({
+                  extra_groups: event.target.value
+                    .split(/[\n,]/)
+                    .map((g) => g.trim())
+                    .filter(Boolean),
+                });
+              }}
+            />
+            <span className="field-hint" id={`${id}-groups-hint`}>
+              One per line: scope/name or scope/workspace/name, granted while the workflow runs
+            </span>
+            <FieldErrors messages={errs('extra_groups')} />
+          </div>
+        </>
+      ) : (
+        taskDataField('task_data', draft.task_data, {
+          label: 'Task data',
+          minLines: 8,
+          testId: 'template-task-data-editor',
+          hint: "This server merges the user's task data into it when a workflow starts",
+        })
+      )}
+    </EditorPane>
   );
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { FolderOpen, LayoutTemplate, Pencil, Play, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { FolderOpen, LayoutTemplate, Play, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { ErrorState } from '../../components/error-state';
 import { JsonView } from '../../components/json-view';
@@ -11,8 +10,10 @@ import { useBridge } from '../../bridge';
 import { keys } from '../../queries/keys';
 import { canLeave } from '../../state/leave-guard';
 import type { WorkflowTemplateData } from '../../../../shared/contract';
+import { DetailPane } from '../collections/kit/detail-pane';
 import { useConfirmedDelete } from '../collections/kit/editor-state';
 import { isUnsupported, problemOf } from '../collections/kit/errors';
+import { ListPane, ReloadButton } from '../collections/kit/list-pane';
 import { ProblemBanner } from '../collections/kit/problem-banner';
 import { WorkspacePicker } from '../collections/kit/workspace-picker';
 import { useCurrentWorkspace } from '../collections/kit/workspace';
@@ -77,43 +78,42 @@ function Templates(props: { workspace: string }): React.JSX.Element {
 
   return (
     <div className="split">
-      <section className="pane" aria-labelledby="templates-list-title">
-        <div className="pane-header">
-          <h2 id="templates-list-title">
-            Templates <span className="count-badge">{templates.length}</span>
-          </h2>
-          {!earlier ? (
+      <ListPane
+        titleId="templates-list-title"
+        title="Templates"
+        count={templates.length}
+        actions={
+          <>
+            {!earlier ? (
+              <ReloadButton
+                label="Reload templates"
+                fetching={list.isFetching}
+                onClick={() => void list.refetch()}
+              />
+            ) : null}
             <button
               type="button"
-              className="button small icon-only ghost"
-              aria-label="Reload templates"
-              title="Reload"
-              onClick={() => void list.refetch()}
+              className="button small"
+              onClick={() => {
+                go(null, 'start');
+              }}
             >
-              <RefreshCw size={14} aria-hidden="true" className={list.isFetching ? 'spin' : ''} />
+              <Play size={14} aria-hidden="true" />
+              Start workflow
             </button>
-          ) : null}
-          <button
-            type="button"
-            className="button small"
-            onClick={() => {
-              go(null, 'start');
-            }}
-          >
-            <Play size={14} aria-hidden="true" />
-            Start workflow
-          </button>
-          <button
-            type="button"
-            className="button small primary"
-            onClick={() => {
-              go(null, 'new');
-            }}
-          >
-            <Plus size={14} aria-hidden="true" />
-            New
-          </button>
-        </div>
+            <button
+              type="button"
+              className="button small primary"
+              onClick={() => {
+                go(null, 'new');
+              }}
+            >
+              <Plus size={14} aria-hidden="true" />
+              New
+            </button>
+          </>
+        }
+      >
         {earlier ? (
           <OpenById
             workspace={workspace}
@@ -174,7 +174,7 @@ function Templates(props: { workspace: string }): React.JSX.Element {
             </tbody>
           </table>
         )}
-      </section>
+      </ListPane>
       <section className="pane" aria-label="Template">
         {mode === 'new' ? (
           <TemplateEditor
@@ -304,11 +304,7 @@ function TemplateDetail(props: {
 }): React.JSX.Element {
   const { workspace, template: t } = props;
   const bridge = useBridge();
-  const {
-    remove,
-    confirming: confirm,
-    setConfirming: setConfirm,
-  } = useConfirmedDelete({
+  const deletion = useConfirmedDelete({
     mutationFn: () => bridge.workflowTemplates.delete({ workspace, template: t.id }),
     invalidates: keys.workflowTemplates.all(workspace),
     onDeleted: props.onDeleted,
@@ -316,86 +312,59 @@ function TemplateDetail(props: {
   const current = isCurrentForm(t);
   const groups = (t as { extra_groups?: unknown }).extra_groups;
   return (
-    <>
-      <div className="pane-header">
-        <h2 className="mono">{t.name}</h2>
-        <div className="pane-actions">
-          <button type="button" className="button small" onClick={props.onStart}>
-            <Play size={14} aria-hidden="true" />
-            Start
-          </button>
-          <button type="button" className="button small" onClick={props.onEdit}>
-            <Pencil size={14} aria-hidden="true" />
-            Edit
-          </button>
-          <button
-            type="button"
-            className="button small"
-            onClick={() => {
-              setConfirm(true);
-            }}
-          >
-            <Trash2 size={14} aria-hidden="true" />
-            Delete
-          </button>
-        </div>
-      </div>
-      <div className="pane-body">
-        <ProblemBanner
-          problem={remove.isError ? problemOf(remove.error) : null}
-          heading="The server did not delete it"
-          keep={false}
-        />
-        <dl className="props">
-          <dt>Id</dt>
-          <dd className="mono">{t.id}</dd>
-          <dt>Workflow</dt>
-          <dd className="mono">{t.task_name}</dd>
-          <dt>Priority</dt>
-          <dd className="mono">{t.priority}</dd>
-          {current ? (
-            <>
-              <dt>Restricted</dt>
-              <dd>
-                {(t as { restricted?: unknown }).restricted === true
-                  ? 'Yes: only workspace owners may start it'
-                  : 'No'}
-              </dd>
-              <dt>Extra groups</dt>
-              <dd className="mono">
-                {Array.isArray(groups) && groups.length ? groups.map(String).join(', ') : '—'}
-              </dd>
-            </>
-          ) : null}
-        </dl>
+    <DetailPane
+      heading={t.name}
+      actions={
+        <button type="button" className="button small" onClick={props.onStart}>
+          <Play size={14} aria-hidden="true" />
+          Start
+        </button>
+      }
+      onEdit={props.onEdit}
+      deletion={deletion}
+      onConfirmDelete={() => {
+        deletion.remove.mutate();
+      }}
+      keep={false}
+      confirmTitle={`Delete template ${t.name}?`}
+      confirmLabel="Delete template"
+      confirmText={<p>Workflows already started from it keep running.</p>}
+    >
+      <dl className="props">
+        <dt>Id</dt>
+        <dd className="mono">{t.id}</dd>
+        <dt>Workflow</dt>
+        <dd className="mono">{t.task_name}</dd>
+        <dt>Priority</dt>
+        <dd className="mono">{t.priority}</dd>
         {current ? (
           <>
-            <h3 className="section-title">Static parameters</h3>
-            <JsonView value={t.static_parameters ?? {}} label="Static parameters" />
-            <h3 className="section-title">Runtime parameters</h3>
-            <JsonView value={t.runtime_parameters ?? {}} label="Runtime parameters" />
+            <dt>Restricted</dt>
+            <dd>
+              {(t as { restricted?: unknown }).restricted === true
+                ? 'Yes: only workspace owners may start it'
+                : 'No'}
+            </dd>
+            <dt>Extra groups</dt>
+            <dd className="mono">
+              {Array.isArray(groups) && groups.length ? groups.map(String).join(', ') : '—'}
+            </dd>
           </>
-        ) : (
-          <>
-            <h3 className="section-title">Task data</h3>
-            <JsonView value={t.task_data} label="Task data" />
-          </>
-        )}
-      </div>
-      <ConfirmDialog
-        open={confirm}
-        title={`Delete template ${t.name}?`}
-        confirmLabel="Delete template"
-        danger
-        onConfirm={() => {
-          remove.mutate();
-        }}
-        onCancel={() => {
-          setConfirm(false);
-        }}
-      >
-        <p>Workflows already started from it keep running.</p>
-      </ConfirmDialog>
-    </>
+        ) : null}
+      </dl>
+      {current ? (
+        <>
+          <h3 className="section-title">Static parameters</h3>
+          <JsonView value={t.static_parameters ?? {}} label="Static parameters" />
+          <h3 className="section-title">Runtime parameters</h3>
+          <JsonView value={t.runtime_parameters ?? {}} label="Runtime parameters" />
+        </>
+      ) : (
+        <>
+          <h3 className="section-title">Task data</h3>
+          <JsonView value={t.task_data} label="Task data" />
+        </>
+      )}
+    </DetailPane>
   );
 }

@@ -4,9 +4,9 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { CodeEditor } from '../../../components/code-editor';
-import { parseText, sameJson, toText, type TextFormat } from './text';
+import { isPlainObject, parseText, sameJson, toText, type TextFormat } from './text';
 
-export function StructuredField(props: {
+export interface StructuredFieldProps {
   label: string;
   value: unknown;
   onChange: (value: unknown, valid: boolean) => void;
@@ -19,7 +19,9 @@ export function StructuredField(props: {
   minLines?: number;
   readOnly?: boolean;
   testId?: string;
-}): React.JSX.Element {
+}
+
+export function StructuredField(props: StructuredFieldProps): React.JSX.Element {
   const id = useId();
   const [text, setText] = useState(() => toText(props.value, props.format));
   const [syntax, setSyntax] = useState<string | null>(null);
@@ -81,5 +83,28 @@ export function StructuredField(props: {
         </span>
       ) : null}
     </div>
+  );
+}
+
+/** A structured field whose value must be a mapping: `onChange` gets only mappings. */
+export function MappingField(
+  props: Omit<StructuredFieldProps, 'check' | 'onChange'> & {
+    /** Shown when the parsed value is not a mapping. */
+    notMapping: string;
+    onChange: (value: Record<string, unknown>) => void;
+    /** Whether the text parses to a mapping, after every edit. */
+    onValidity: (valid: boolean) => void;
+  },
+): React.JSX.Element {
+  const { notMapping, onChange, onValidity, ...field } = props;
+  return (
+    <StructuredField
+      {...field}
+      check={(v) => (isPlainObject(v) ? null : notMapping)}
+      onChange={(v, ok) => {
+        onValidity(ok);
+        if (ok && isPlainObject(v)) onChange(v);
+      }}
+    />
   );
 }
