@@ -325,7 +325,6 @@ function TemplateDetail(props: {
       onConfirmDelete={() => {
         deletion.remove.mutate();
       }}
-      keep={false}
       confirmTitle={`Delete template ${t.name}?`}
       confirmLabel="Delete template"
       confirmText={<p>Workflows already started from it keep running.</p>}

@@ -29,8 +29,6 @@ export function DetailPane(props: {
   confirmLabel: string;
   /** What the confirmation says. */
   confirmText: ReactNode;
-  /** Says the edit is kept under a refused delete (see `ProblemBanner`). */
-  keep?: boolean;
   children: ReactNode;
 }): React.JSX.Element {
   const { deletion } = props;
@@ -59,7 +57,8 @@ export function DetailPane(props: {
         <ProblemBanner
           problem={deletion.remove.isError ? problemOf(deletion.remove.error) : null}
           heading="The server did not delete it"
-          keep={props.keep}
+          // A refused delete leaves no edit behind to keep.
+          keep={false}
         />
         {props.children}
       </div>
