@@ -1,23 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { startApp, openPage, type RunningApp } from '../support/app';
-import { launchBrowser } from '../support/browser';
+import { openPage } from '../support/app';
+import { appSession } from '../support/e2e';
 
 describe('the app shell is accessible', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-  });
+  const session = appSession('current');
 
   it.each(['light', 'dark'] as const)('has no serious axe violations (%s)', async (scheme) => {
-    const { page, errors } = await openPage(browser, app, scheme);
+    const { page, errors } = await openPage(session.browser, session.app, scheme);
     await page.keyboard.press('Control+K');
     await page.getByRole('dialog').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -10,6 +10,7 @@ import { seriousA11yViolations } from '../support/a11y';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { ownerClient, waitForCompletion } from '../support/clients';
+import { appSession } from '../support/e2e';
 import { testServer } from '../support/sandbox';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
@@ -22,22 +23,14 @@ async function openSettings(page: Page): Promise<void> {
 }
 
 describe('notification settings', () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-  });
+  const session = appSession('current');
 
   it('saves what notifies, a snooze and a command, and keeps them', async () => {
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await openSettings(page);
     const section = page.getByTestId('notification-settings');
+    // Bursts are summed up, and the settings say so.
+    await expect(section.getByTestId('burst-hint').textContent()).resolves.toContain('one summary');
     const saved = async (): Promise<void> => {
       await expect.poll(() => section.getByRole('status').textContent()).toContain('Saved');
     };
@@ -96,7 +89,7 @@ describe('notification settings', () => {
   });
 
   it('looks right in the dark theme', async () => {
-    const { page, errors } = await openPage(browser, app, 'dark');
+    const { page, errors } = await openPage(session.browser, session.app, 'dark');
     await openSettings(page);
     await page.getByTestId('notification-settings').scrollIntoViewIfNeeded();
     await screenshot(page, 'notification-settings-dark');

@@ -5,22 +5,20 @@
  * as a workflow's populate() would; the list endpoint then serves them with their
  * `parent` and `workflow_root`, which is what the tree is built from.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DebusineClient } from '../../src/main/api/client';
+import { describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
+import { debusineAdminShell } from '../support/debusine-admin';
+import { appSession, goTo } from '../support/e2e';
 import type { TestServer } from '../support/sandbox';
-
-const run = promisify(execFile);
 
 async function addSteps(server: TestServer, rootId: number): Promise<[number, number]> {
   if (!server.sandbox || !server.root) throw new Error('steps can only be added in a sandbox');
-  const script = `
+  const stdout = await debusineAdminShell(
+    server.root,
+    `
 from django.utils import timezone
 from debusine.db.models import WorkRequest
 now = timezone.now()
@@ -30,23 +28,7 @@ common = dict(workspace=root.workspace, created_by=root.created_by, parent=root,
 ok = WorkRequest.objects.create(task_data={}, result="success", **common)
 bad = WorkRequest.objects.create(task_data={"result": "failure"}, result="failure", **common)
 print(ok.id, bad.id)
-`;
-  const { stdout } = await run(
-    'chroot',
-    [
-      '--userspec=debusine-server:debusine-server',
-      server.root,
-      '/usr/bin/env',
-      '-i',
-      'HOME=/var/lib/debusine/server',
-      'LANG=C.UTF-8',
-      'PATH=/usr/bin:/bin',
-      'debusine-admin',
-      'shell',
-      '-c',
-      script,
-    ],
-    { encoding: 'utf8' },
+`,
   );
   const ids = (stdout.trim().split('\n').pop() ?? '').split(' ').map(Number);
   const [ok, bad] = ids;
@@ -55,29 +37,22 @@ print(ok.id, bad.id)
 }
 
 describe('workflows as a tree', () => {
-  let app: RunningApp;
-  let browser: Browser;
-  let client: DebusineClient;
+  const client = ownerClient('current');
   let templateId: number | undefined;
-
-  beforeAll(async () => {
-    app = await startApp('current');
-    browser = await launchBrowser();
-    client = ownerClient('current');
-  });
-  afterAll(async () => {
-    if (templateId !== undefined && app.server) {
-      await client.workflowTemplateDelete(app.server.workspaces.default, templateId);
-    }
-    await browser.close();
-    await app.stop();
-    await client.close();
+  const session = appSession('current', {
+    cleanUp: async () => {
+      const server = session.app.server;
+      if (templateId !== undefined && server) {
+        await client.workflowTemplateDelete(server.workspaces.default, templateId);
+      }
+    },
+    close: () => client.close(),
   });
 
   it.each(['light', 'dark'] as const)(
     'shows the root, its steps, and the failed step open (%s)',
     async (scheme) => {
-      const server = app.server;
+      const server = session.app.server;
       if (!server) throw new Error('no server');
       const workspace = server.workspaces.default;
       const name = unique('noop-tpl');
@@ -94,11 +69,8 @@ describe('workflows as a tree', () => {
       await client.workflowTemplateDelete(workspace, template.id);
       templateId = undefined;
 
-      const { page, errors } = await openPage(browser, app, scheme);
-      await page
-        .getByRole('navigation', { name: 'Areas' })
-        .getByRole('button', { name: 'Work requests' })
-        .click();
+      const { page, errors } = await openPage(session.browser, session.app, scheme);
+      await goTo(page, 'Work requests');
       await page.getByRole('tab', { name: 'Workflows' }).click();
       const node = page.getByTestId(`workflow-${String(root.id)}`);
       await node.waitFor();
