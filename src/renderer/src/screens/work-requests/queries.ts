@@ -132,8 +132,10 @@ async function mergeHead(
     queryClient.setQueryData<Pages>(key, (current) => {
       if (!current?.pages[0]) return current;
       const known = new Set(current.pages.flatMap((p) => p.items.map((wr) => wr.id)));
-      const top = current.pages[0].items[0]?.id ?? 0;
-      const fresh = first.items.filter((wr) => !known.has(wr.id) && wr.id > top);
+      // New rows are those above the first one the list has, in the server's order
+      // (newest created first; two created at once may not be in id order).
+      const firstKnown = first.items.findIndex((wr) => known.has(wr.id));
+      const fresh = first.items.slice(0, firstKnown === -1 ? undefined : firstKnown);
       if (fresh.length === 0) return current;
       const [head, ...rest] = current.pages;
       return {
