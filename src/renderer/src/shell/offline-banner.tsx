@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { CircleCheck, CloudOff, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionState } from '../../../shared/contract';
 import { useBridge } from '../bridge';
 import { StatusBadge } from '../components/status-badge';
-import { keys } from '../queries/keys';
 import { useUiStore } from '../state/ui-store';
+import { useConnection, useSecondsUntil } from './use-session';
 import './offline-banner.css';
 
 interface Missed {
@@ -17,21 +16,6 @@ const DOWN = new Set<ConnectionState['status']>(['offline', 'reconnecting']);
 /** After reconnecting, the server replays what completed meanwhile; collect it this long. */
 const CATCH_UP_MS = 30_000;
 
-function useSecondsUntil(iso: string | null | undefined): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!iso) return;
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, 1000);
-    return () => {
-      clearInterval(timer);
-    };
-  }, [iso]);
-  if (!iso) return null;
-  return Math.max(0, Math.round((new Date(iso).getTime() - now) / 1000));
-}
-
 /**
  * Offline: says so, with the next reconnect attempt. Back online: lists, once, the work
  * that completed while the app could not hear about it (the websocket's catch-up).
@@ -39,12 +23,7 @@ function useSecondsUntil(iso: string | null | undefined): number | null {
 export function OfflineBanner(): React.JSX.Element | null {
   const bridge = useBridge();
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
-  const connection = useQuery({
-    queryKey: keys.connection.state(),
-    queryFn: () => bridge.connection.get(),
-    staleTime: Infinity,
-    retry: false,
-  });
+  const connection = useConnection();
   const state = connection.data;
   const down = state ? DOWN.has(state.status) : false;
   const seconds = useSecondsUntil(state?.status === 'reconnecting' ? state.nextAttemptAt : null);

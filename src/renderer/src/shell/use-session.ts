@@ -5,8 +5,8 @@ import type { ConnectionState as IndicatorState } from '../components/connection
 import { keys } from '../queries/keys';
 import type { SessionSummary } from './top-bar';
 
-/** "next attempt in 4 s" (or "retrying now"), ticking once a second. */
-function useNextAttempt(iso: string | null | undefined): string | undefined {
+/** Whole seconds until `iso` (never below 0), ticking once a second; null without a time. */
+export function useSecondsUntil(iso: string | null | undefined): number | null {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!iso) return;
@@ -17,9 +17,26 @@ function useNextAttempt(iso: string | null | undefined): string | undefined {
       clearInterval(timer);
     };
   }, [iso]);
-  if (!iso) return undefined;
-  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (!iso) return null;
+  return Math.max(0, Math.round((new Date(iso).getTime() - now) / 1000));
+}
+
+/** "next attempt in 4 s" (or "retrying now"), ticking once a second. */
+function useNextAttempt(iso: string | null | undefined): string | undefined {
+  const seconds = useSecondsUntil(iso);
+  if (seconds === null) return undefined;
   return seconds > 0 ? `next attempt in ${String(seconds)} s` : 'retrying now';
+}
+
+/** The watcher's connection state: the one query (main pushes its changes). */
+export function useConnection() {
+  const bridge = useBridge();
+  return useQuery({
+    queryKey: keys.connection.state(),
+    queryFn: () => bridge.connection.get(),
+    staleTime: Infinity,
+    retry: false,
+  });
 }
 
 /** Who is signed in, where: the one whoami query (the top bar and the lists share it). */
@@ -34,14 +51,8 @@ export function useWhoami() {
 
 /** The top bar's view of the session: active server, user, connection state. */
 export function useSessionSummary(): SessionSummary {
-  const bridge = useBridge();
   const whoami = useWhoami();
-  const connection = useQuery({
-    queryKey: keys.connection.state(),
-    queryFn: () => bridge.connection.get(),
-    staleTime: Infinity,
-    retry: false,
-  });
+  const connection = useConnection();
   const server = whoami.data?.server ?? null;
   const status = connection.data?.status;
   let state: IndicatorState = 'signed-out';

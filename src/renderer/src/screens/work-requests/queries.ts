@@ -256,16 +256,6 @@ export function useWatchList() {
   return useQuery({ queryKey: keys.watch.list(), queryFn: () => bridge.watch.list() });
 }
 
-export function useConnection() {
-  const bridge = useBridge();
-  return useQuery({
-    queryKey: keys.connection.state(),
-    queryFn: () => bridge.connection.get(),
-    staleTime: Infinity,
-    retry: false,
-  });
-}
-
 const RECENT_KEY = keys.notifications.recent();
 
 /** The notifications main showed; refreshed when it shows one. */

@@ -1,6 +1,7 @@
 import { CircleCheck, CircleSlash, CircleX, Hand, LoaderCircle } from 'lucide-react';
 import { isActive, isFailed } from './model';
-import { useConnection, useNeedsMe, useWatchList } from './queries';
+import { useConnection } from '../../shell/use-session';
+import { useNeedsMe, useWatchList } from './queries';
 
 /**
  * The aggregate state the tray shows, for windows without a tray (GNOME on Wayland): what
