@@ -11,6 +11,7 @@ import type { WorkRequestResponse } from '../../shared/models';
 import type { DebusineClient } from '../api/client';
 import type { DesktopNotification, NotificationAction, Notifier } from '../notify/notifier';
 import { runCommandHook, type CommandHook, type CommandRun } from './command-hook';
+import { reportProblem } from './report';
 import type { CompletionEvent, CompletionWatcher } from './completion-watcher';
 import type { WatchList } from './watch-list';
 
@@ -83,7 +84,6 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #ahead = new Map<number, Promise<WorkRequestResponse | undefined>>();
   #reading: Promise<void> = Promise.resolve();
   #batchesInFlight = 0;
-  #byIds: Promise<boolean> | undefined;
 
   constructor(options: CompletionRouterOptions) {
     super();
@@ -123,7 +123,8 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
    * is read by itself, as before. Every work request is still read after its completion.
    */
   async #read(id: number): Promise<WorkRequestResponse | undefined> {
-    if (this.#queued.size >= 2 && (await this.#readsByIds())) {
+    const { readsByIds } = this.#options;
+    if (this.#queued.size >= 2 && readsByIds && (await readsByIds().catch(() => false))) {
       if (!this.#ahead.has(id)) this.#readBatch(id);
       // Keep the next batch coming while this one is handled.
       if (this.#batchesInFlight < 2) this.#readBatch();
@@ -131,16 +132,6 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const ahead = this.#ahead.get(id);
     this.#ahead.delete(id);
     return ahead ? await ahead : undefined;
-  }
-
-  #readsByIds(): Promise<boolean> {
-    const ask = this.#options.readsByIds;
-    if (!ask) return Promise.resolve(false);
-    this.#byIds ??= ask().catch(() => {
-      this.#byIds = undefined;
-      return false;
-    });
-    return this.#byIds;
   }
 
   /** Reads `first` and the next queued work requests not being read yet. */
@@ -242,7 +233,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       else if (!(
         error instanceof DebusineError && ['not-found', 'forbidden'].includes(error.code)
       )) {
-        this.#report(toError(error));
+        reportProblem(this, toError(error));
       }
       return;
     }
@@ -291,7 +282,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
         await this.#remember(workRequest);
       }
     } catch (error) {
-      this.#report(toError(error));
+      reportProblem(this, toError(error));
     }
   }
 
@@ -306,16 +297,6 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       case 'workspace':
         return list.workspaces.length === 0 || list.workspaces.includes(workRequest.workspace);
     }
-  }
-
-  /**
-   * A problem that fails no request of its own (a completion arrives on its own). Emitting
-   * 'error' with nobody listening would throw, and then reject a promise nobody awaits,
-   * which ends the process; so without a listener it is only logged.
-   */
-  #report(error: DebusineError): void {
-    if (this.listenerCount('error') > 0) this.emit('error', error);
-    else console.warn(`Notifications: ${error.message}`);
   }
 
   #notify(event: CompletionEvent, about: About | undefined): void {
@@ -351,7 +332,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       }
       await this.#options.openExternal(target.toString());
     } catch (error) {
-      this.#report(toError(error));
+      reportProblem(this, toError(error));
     }
   }
 

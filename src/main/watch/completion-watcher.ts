@@ -16,6 +16,7 @@ import {
   textOf,
   workRequestCompletedSchema,
 } from './messages';
+import { reportProblem } from './report';
 import { completionSocketUrl } from './socket-url';
 
 export { completionSocketUrl };
@@ -325,7 +326,8 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
         try {
           await this.#options.onCompletion?.(event);
         } catch (error) {
-          this.#report(
+          reportProblem(
+            this,
             error instanceof DebusineError
               ? error
               : new DebusineError('internal', 'A completion handler failed', {}, error),
@@ -335,7 +337,10 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
       })
       .catch((error: unknown) => {
         // Whatever went wrong with this one, the queue goes on with the next.
-        this.#report(new DebusineError('internal', 'A completion could not be handled', {}, error));
+        reportProblem(
+          this,
+          new DebusineError('internal', 'A completion could not be handled', {}, error),
+        );
       });
   }
 
@@ -351,17 +356,8 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
       return;
     }
     await this.#options.resume?.save(point).catch((error: unknown) => {
-      this.#report(new DebusineError('internal', 'Cannot save the resume point', {}, error));
+      reportProblem(this, new DebusineError('internal', 'Cannot save the resume point', {}, error));
     });
-  }
-
-  /**
-   * Emitting 'error' with nobody listening would throw inside the completion queue, and
-   * the rejected queue would end the process; so without a listener it is only logged.
-   */
-  #report(error: DebusineError): void {
-    if (this.listenerCount('error') > 0) this.emit('error', error);
-    else console.warn(`Notifications: ${error.message}`);
   }
 
   #remember(key: string): void {
