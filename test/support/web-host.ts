@@ -2,12 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { UNHANDLED_REJECTION } from '../../src/main/unhandled';
 
 export interface RunningWebHost {
   url: string;
   process: ChildProcess;
-  /** Everything the host printed so far (the last 64 KiB). */
-  output(): string;
   /** Throws, with the host's output, when the host is no longer running. */
   assertRunning(): void;
   stop(): Promise<void>;
@@ -71,7 +70,6 @@ export async function startWebHost(env: Record<string, string> = {}): Promise<Ru
   return {
     url,
     process: child,
-    output: () => output,
     assertRunning: () => {
       if (child.exitCode === null && child.signalCode === null) return;
       throw new Error(
@@ -87,7 +85,7 @@ export async function startWebHost(env: Record<string, string> = {}): Promise<Ru
       }
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
       // The host logs a rejection nobody handled instead of dying of it: still a bug.
-      if (output.includes('Unhandled rejection')) {
+      if (output.includes(UNHANDLED_REJECTION)) {
         throw new Error(`the web host had an unhandled rejection; its output:\n${output}`);
       }
     },

@@ -23,6 +23,7 @@ import { createTray, installMenu, type TrayHandle } from './shell-integration';
 import { acknowledge, INITIAL_TRAY, trayView, updateTray } from './tray-state';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
+import { logUnhandledRejections } from '../unhandled';
 
 const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
 const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
@@ -31,10 +32,7 @@ const resources = app.isPackaged
   : join(import.meta.dirname, '../../resources');
 const isAppUrl = appUrlMatcher(pathToFileURL(rendererIndex).href, devUrl);
 
-// A promise rejected with nobody to tell is a bug; log it rather than lose the app to it.
-process.on('unhandledRejection', (reason) => {
-  console.error('Unhandled rejection (a bug in Debusine Desktop):', reason);
-});
+logUnhandledRejections();
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

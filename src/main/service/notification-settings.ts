@@ -54,7 +54,6 @@ export class NotificationSettingsStore {
   }
 }
 
-/** Wraps the host's notifier: applies the settings, records, and tells the renderer. */
 /** More than this many desktop notifications within BURST_WINDOW_MS… */
 export const BURST_LIMIT = 3;
 export const BURST_WINDOW_MS = 5_000;
@@ -63,6 +62,7 @@ export const BURST_QUIET_MS = 1_500;
 /** Titles a burst's summary names before "and N more". */
 const SUMMARY_TITLES = 3;
 
+/** Wraps the host's notifier: applies the settings, records, and tells the renderer. */
 export class NotificationGate implements Notifier {
   readonly #inner: Notifier;
   readonly #settings: () => NotificationSettings;

@@ -12,6 +12,7 @@ import { RecordingNotifier } from '../notify/notifier';
 import { createService } from '../service';
 import { StagedFiles } from '../service/staged-files';
 import { FileTokenStore } from '../settings/token-store';
+import { logUnhandledRejections } from '../unhandled';
 import { startWebHost } from './host';
 
 function parsePort(value: string | undefined): number {
@@ -74,11 +75,7 @@ async function mkdirStaging(dataDir: string): Promise<string> {
   return dir;
 }
 
-// A promise rejected with nobody to tell is a bug; it should not take down the host (and
-// every open window with it). It is logged, with this marker, which the tests look for.
-process.on('unhandledRejection', (reason) => {
-  console.error('Unhandled rejection (a bug in Debusine Desktop):', reason);
-});
+logUnhandledRejections();
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
