@@ -13,7 +13,11 @@ import { join } from 'node:path';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { CompletionRouter, READ_AHEAD_BATCH } from '../../src/main/watch/completion-router';
-import { CompletionWatcher, type CompletionEvent } from '../../src/main/watch/completion-watcher';
+import {
+  CompletionWatcher,
+  type CompletionEvent,
+  type CompletionWatcherOptions,
+} from '../../src/main/watch/completion-watcher';
 import { WatchList } from '../../src/main/watch/watch-list';
 import { MemoryResumeStore } from '../../src/main/watch/resume-state';
 
@@ -45,6 +49,15 @@ async function fakeServer(): Promise<{ wss: WebSocketServer; apiUrl: string }> {
   return { wss, apiUrl: `http://127.0.0.1:${String(port)}/api` };
 }
 
+/** A watcher on the fake server, with a token it accepts. */
+function watcherOn(
+  apiUrl: string,
+  onCompletion: CompletionWatcherOptions['onCompletion'],
+  resume?: MemoryResumeStore,
+): CompletionWatcher {
+  return new CompletionWatcher({ apiUrl, getToken: () => 'token', resume, onCompletion });
+}
+
 describe('CompletionWatcher with a backlog', () => {
   let wss: WebSocketServer | undefined;
   afterEach(async () => {
@@ -61,12 +74,7 @@ describe('CompletionWatcher with a backlog', () => {
       handled.push(event.workRequestId);
       await new Promise((r) => setTimeout(r, 20));
     };
-    const first = new CompletionWatcher({
-      apiUrl: server.apiUrl,
-      getToken: () => 'token',
-      resume,
-      onCompletion: slow,
-    });
+    const first = watcherOn(server.apiUrl, slow, resume);
     await first.start();
     await first.whenConnected();
     await expect.poll(() => handled.length).toBeGreaterThan(3);
@@ -82,12 +90,7 @@ describe('CompletionWatcher with a backlog', () => {
     const fast = (event: CompletionEvent): void => {
       handled.push(event.workRequestId);
     };
-    const second = new CompletionWatcher({
-      apiUrl: server.apiUrl,
-      getToken: () => 'token',
-      resume,
-      onCompletion: fast,
-    });
+    const second = watcherOn(server.apiUrl, fast, resume);
     await second.start();
     await second.whenConnected();
     await expect.poll(() => handled.length, { timeout: 10_000 }).toBe(BACKLOG);
@@ -102,15 +105,14 @@ describe('CompletionWatcher with a backlog', () => {
     const resume = new MemoryResumeStore();
     const handled: number[] = [];
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const watcher = new CompletionWatcher({
-      apiUrl: server.apiUrl,
-      getToken: () => 'token',
-      resume,
-      onCompletion: (event) => {
+    const watcher = watcherOn(
+      server.apiUrl,
+      (event) => {
         if (event.workRequestId === 2) throw new Error('cannot read #2');
         handled.push(event.workRequestId);
       },
-    });
+      resume,
+    );
     try {
       await watcher.start();
       await watcher.whenConnected();
@@ -171,11 +173,7 @@ describe('CompletionWatcher with a backlog', () => {
     });
     const changed: number[] = [];
     router.on('changed', (c) => changed.push(c.workRequestId));
-    const watcher = new CompletionWatcher({
-      apiUrl: server.apiUrl,
-      getToken: () => 'token',
-      onCompletion: (event) => router.handleCompletion(event),
-    });
+    const watcher = watcherOn(server.apiUrl, (event) => router.handleCompletion(event));
     router.attach(watcher);
     try {
       await watcher.start();
