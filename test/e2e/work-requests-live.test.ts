@@ -65,8 +65,8 @@ describe('work requests, live', () => {
 
     // A notification was recorded for each, and the in-app list shows them.
     await page.getByRole('tab', { name: 'Notifications' }).click();
-    await page.getByTestId(`notification-${String(ok.id)}`).waitFor({ timeout: 30_000 });
-    await page.getByTestId(`notification-${String(bad.id)}`).waitFor({ timeout: 30_000 });
+    await page.getByTestId(`notification-${String(ok.id)}`).waitFor({ timeout: 90_000 });
+    await page.getByTestId(`notification-${String(bad.id)}`).waitFor({ timeout: 90_000 });
     await screenshot(page, 'work-requests-notifications-light');
     expect(await seriousA11yViolations(page)).toEqual([]);
 

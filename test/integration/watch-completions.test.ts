@@ -8,6 +8,7 @@ import { RecordingNotifier } from '../../src/main/notify/notifier';
 import {
   CompletionRouter,
   type CompletionRouterOptions,
+  READ_AHEAD_FROM,
   type WorkRequestSource,
 } from '../../src/main/watch/completion-router';
 import {
@@ -252,8 +253,8 @@ describe.runIf(hasServer('current'))('watching completions on the current server
   });
 
   it('reads a replayed backlog by ids, a page at a time, and misses none', async () => {
-    // Six noops complete while nothing watches; then a watcher starts from before them.
-    const ids = await Promise.all(Array.from({ length: 6 }, () => noop()));
+    // A backlog of noops completes while nothing watches; then a watcher starts from before.
+    const ids = await Promise.all(Array.from({ length: READ_AHEAD_FROM + 2 }, () => noop()));
     const done = await Promise.all(ids.map((id) => waitForCompletion(client, id)));
     const first = Math.min(...done.map((wr) => Date.parse(wr.completed_at ?? '')));
     const resume = new MemoryResumeStore();

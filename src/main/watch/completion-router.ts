@@ -39,6 +39,12 @@ export interface CompletionRouterOptions {
 
 /** Work requests read in one list request when a backlog comes in. */
 export const READ_AHEAD_BATCH = 50;
+/**
+ * How many completions must be waiting to make a backlog. Fewer (the ordinary trickle of a
+ * busy server) are read one GET each, as the list's pages (10 work requests each) cost the
+ * server more than a GET per work request when there are only a few to read.
+ */
+export const READ_AHEAD_FROM = 10;
 
 /** What the renderer hears about; it re-fetches through normal requests. */
 export interface WorkRequestChanged {
@@ -119,12 +125,14 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   /**
    * Completions that queue up (the server's replay of what completed during an outage:
    * hundreds after a night away) are read in list requests of READ_AHEAD_BATCH ids, so
-   * the queue does not wait for one GET per completion; a completion that arrives alone
-   * is read by itself, as before. Every work request is still read after its completion.
+   * the queue does not wait for one GET per completion; while fewer than READ_AHEAD_FROM
+   * wait, each is read by itself, as before. Every work request is still read after its
+   * completion.
    */
   async #read(id: number): Promise<WorkRequestResponse | undefined> {
     const { readsByIds } = this.#options;
-    if (this.#queued.size >= 2 && readsByIds && (await readsByIds().catch(() => false))) {
+    const backlog = this.#queued.size >= READ_AHEAD_FROM;
+    if (backlog && readsByIds && (await readsByIds().catch(() => false))) {
       if (!this.#ahead.has(id)) this.#readBatch(id);
       // Keep the next batch coming while this one is handled.
       if (this.#batchesInFlight < 2) this.#readBatch();
