@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -65,8 +65,10 @@ describe('server presets', () => {
       ini,
       '[General]\ndefault-server = work\n\n[server:work]\napi-url = https://debusine.example.org/api\nscope = example\ntoken = cli-token-value-123\n',
     );
+    // Where test/debusine-server/sandbox.sh writes it: one folder per flavour.
+    await mkdir(join(dir, 'current'), { recursive: true });
     await writeFile(
-      join(dir, 'sandbox.json'),
+      join(dir, 'current', 'sandbox.json'),
       JSON.stringify({
         apiUrl: 'http://127.0.0.1:18016/api',
         scope: 'debusine',
@@ -93,8 +95,9 @@ describe('server presets', () => {
   });
 
   it('leaves out a sandbox that does not answer', async () => {
+    await mkdir(join(dir, 'current'), { recursive: true });
     await writeFile(
-      join(dir, 'sandbox.json'),
+      join(dir, 'current', 'sandbox.json'),
       JSON.stringify({ apiUrl: 'http://127.0.0.1:9/api', scope: 'debusine' }),
     );
     const presets = await findPresets({

@@ -12,7 +12,7 @@ import { normaliseApiUrl } from '../api/http';
 import { defaultCliConfigPath, readCliConfig } from '../settings/cli-config';
 import type { ServerPreset } from '../../shared/contract';
 
-export const DEFAULT_SANDBOX_FILE = '/var/lib/debusine-desktop/sandboxes/current/sandbox.json';
+const DEFAULT_SANDBOX_HOME = '/var/lib/debusine-desktop/sandboxes';
 
 export const PUBLIC_PRESET = {
   name: 'debusine.debian.net',
@@ -40,9 +40,11 @@ export function cliConfigPathFrom(env: NodeJS.ProcessEnv, home = homedir()): str
 }
 
 export function sandboxFileFrom(env: NodeJS.ProcessEnv): string {
-  return env.DEBUSINE_SANDBOX_HOME
-    ? join(env.DEBUSINE_SANDBOX_HOME, 'sandbox.json')
-    : DEFAULT_SANDBOX_FILE;
+  // test/debusine-server/sandbox.sh writes each flavour's file in a folder of its own; the
+  // current flavour is the one suggested. An empty variable means unset, as in a shell.
+  const configured = env.DEBUSINE_SANDBOX_HOME;
+  const home = configured !== undefined && configured !== '' ? configured : DEFAULT_SANDBOX_HOME;
+  return join(home, 'current', 'sandbox.json');
 }
 
 const sandboxSchema = z.looseObject({
