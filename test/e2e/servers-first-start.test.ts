@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
@@ -120,5 +123,36 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe('first start without a server or a running sandbox', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let emptySandboxHome: string;
+
+  beforeAll(async () => {
+    // The presets look for the sandbox's file here, and find none.
+    emptySandboxHome = mkdtempSync(join(tmpdir(), 'ddt-no-sandbox-'));
+    app = await startApp(null, { DEBUSINE_SANDBOX_HOME: emptySandboxHome });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await app.stop();
+    rmSync(emptySandboxHome, { recursive: true, force: true });
+  });
+
+  it('says how to get a local Debusine on the first screen', async () => {
+    const { page, errors } = await openPage(browser, app, 'light');
+    await goToSettings(page);
+    const hint = page.getByTestId('sandbox-hint');
+    await hint.waitFor();
+    await expect(hint.textContent()).resolves.toContain('npm run sandbox:up');
+    await hint.getByRole('button', { name: 'Look again' }).click();
+    await hint.getByRole('button', { name: 'Look again' }).waitFor();
+    await screenshot(page, 'settings-first-start-no-sandbox-light');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

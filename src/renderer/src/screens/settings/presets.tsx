@@ -32,10 +32,21 @@ export function PresetList(props: { firstStart: boolean }): React.JSX.Element | 
     ) : null;
   }
   const fresh = (presets.data ?? []).filter((p) => p.existingServerId === null);
-  if (fresh.length === 0) return null;
+  const sandboxFound = (presets.data ?? []).some((p) => p.source === 'sandbox');
+  const sandboxHint =
+    props.firstStart && presets.isSuccess && !sandboxFound ? (
+      <SandboxHint
+        checking={presets.isFetching}
+        onCheck={() => {
+          void presets.refetch();
+        }}
+      />
+    ) : null;
+  if (fresh.length === 0) return sandboxHint;
   return (
     <div className="presets" aria-labelledby="presets-title">
       <h3 id="presets-title">Suggested servers</h3>
+      {sandboxHint}
       <ul className="preset-list">
         {fresh.map((preset) => {
           const source = SOURCES[preset.source];
@@ -70,6 +81,29 @@ export function PresetList(props: { firstStart: boolean }): React.JSX.Element | 
         })}
       </ul>
       {add.isError ? <ErrorState error={add.error} /> : null}
+    </div>
+  );
+}
+
+/**
+ * On a first start without a running sandbox: how to get a local Debusine to try the app on,
+ * since a new user may have no account on any server yet.
+ */
+function SandboxHint(props: { checking: boolean; onCheck: () => void }): React.JSX.Element {
+  return (
+    <div className="sandbox-hint" data-testid="sandbox-hint">
+      <FlaskConical size={18} aria-hidden="true" className="preset-icon" />
+      <div className="preset-text">
+        <div>
+          <strong>No Debusine server yet?</strong> Run a local one: in the app&apos;s source folder,
+          as root, run <code>npm run sandbox:up</code>. It installs Debusine from Debian&apos;s
+          packages in a chroot (a few minutes the first time) with a user and a token ready, and it
+          then appears here as &ldquo;Local sandbox&rdquo;.
+        </div>
+      </div>
+      <button type="button" className="button" disabled={props.checking} onClick={props.onCheck}>
+        {props.checking ? 'Looking…' : 'Look again'}
+      </button>
     </div>
   );
 }
