@@ -148,7 +148,8 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
       expect((await api.uploads.list()).map((j) => j.jobId)).toContain(job.jobId);
       const artifactId = done.artifactId ?? 0;
 
-      // The web host's download route, with the same session key as everything else.
+      // The web host's download route: the browser follows the link as a plain navigation,
+      // which carries no key, so the link's unguessable one-time token is all it needs.
       const root = await mkdtemp(join(tmpdir(), 'service-it-root-'));
       await writeFile(join(root, 'index.html'), '<!doctype html>');
       const host: WebHost = await startWebHost({
@@ -160,9 +161,10 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
       });
       try {
         const link = await api.downloads.link({ artifactId, path: fx.dsc.split('/').pop() ?? '' });
-        const get = (key: boolean) =>
+        expect(link.url).not.toContain(host.key);
+        const get = (path: string) =>
           new Promise<{ status: number; body: string }>((resolve, reject) => {
-            request(`${host.origin}${link.url}${key ? `?key=${host.key}` : ''}`, (res) => {
+            request(`${host.origin}${path}`, (res) => {
               let body = '';
               res.on('data', (c: Buffer) => (body += c.toString()));
               res.on('end', () => {
@@ -172,11 +174,12 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
               .on('error', reject)
               .end();
           });
-        expect((await get(false)).status).toBe(403);
-        const got = await get(true);
+        // A token nobody handed out gets nothing.
+        expect((await get(`/download/${'A'.repeat(32)}`)).status).toBe(404);
+        const got = await get(link.url);
         expect(got.status).toBe(200);
         expect(got.body).toContain('Format: 3.0');
-        expect((await get(true)).status).toBe(404); // one-time
+        expect((await get(link.url)).status).toBe(404); // one-time
       } finally {
         await host.close();
         await rm(root, { recursive: true, force: true });
