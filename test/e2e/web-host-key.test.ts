@@ -5,13 +5,15 @@
  * cannot read it; what the browser sent there does not open the bridge; the page still
  * gets in after a reload. No Debusine server is needed.
  */
+import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, screenshot } from '../support/browser';
 import { closePage } from '../support/e2e';
 import { sessionKeyOf } from '../support/web-host';
 
@@ -158,9 +160,24 @@ describe('the web host session key in Chromium', () => {
 
   it('keeps working after a reload, and a tab without the key is refused', async () => {
     const { page, errors } = await openPage(browser, app);
+    // In the browser the program to run is read from a file the user edits by hand.
+    const commandFile = join(app.dataDir, 'completion-command.json');
+    await writeFile(commandFile, JSON.stringify({ command: ['notify-send', 'Debusine done'] }), {
+      mode: 0o600,
+    });
     await page.reload();
     await page.getByTestId('app-shell').waitFor();
     await openNotificationSettings(page);
+    await expect(page.getByTestId('completion-command-state').textContent()).resolves.toBe(
+      'Runs notify-send "Debusine done" when work completes.',
+    );
+    await expect(page.getByTestId('completion-command-file').textContent()).resolves.toContain(
+      commandFile,
+    );
+    await page.getByTestId('completion-command').scrollIntoViewIfNeeded();
+    await screenshot(page, 'notification-settings-command-file-light');
+    await rm(commandFile);
+    await expect(page.getByRole('button', { name: /Choose a program/ }).count()).resolves.toBe(0);
     expect(page.url()).not.toContain(key);
     expect(errors).toEqual([]);
 

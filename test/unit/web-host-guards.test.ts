@@ -230,4 +230,48 @@ describe('the web host', () => {
     expect(answer.status).toBe(404);
     expect((await get(host, `/download/${'x'.repeat(32)}`, {}, 'POST')).status).toBe(405);
   });
+
+  it('never lets the bridge set a program to run on completion', async () => {
+    const ws = openSocket(bridgeUrl(), {
+      protocols: [BRIDGE_PROTOCOL, keyProtocol(host.key)],
+      origin: host.origin,
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const replies = new Map<number, { ok: boolean; error?: { code: string } }>();
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as {
+        type: string;
+        id: number;
+        reply: { ok: boolean };
+      };
+      if (message.type === 'reply') replies.set(message.id, message.reply);
+    });
+    const ask = async (id: number, channel: string, args?: unknown) => {
+      ws.send(JSON.stringify({ type: 'request', id, channel, args }));
+      await expect.poll(() => replies.has(id)).toBe(true);
+      return replies.get(id);
+    };
+    const hook = { enabled: true, command: ['/bin/sh', '-c', 'touch /tmp/pwned'] };
+    await expect(
+      ask(1, 'notifications.setSettings', { failuresOnly: true, commandHook: hook }),
+    ).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
+    await expect(ask(2, 'notifications.setSettings', { commandHook: hook })).resolves.toMatchObject(
+      { ok: false },
+    );
+    await expect(ask(3, 'notifications.chooseCommand')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'unsupported' },
+    });
+    // What is on disk afterwards: no hook in the settings file, no command file at all.
+    await expect(
+      ask(4, 'notifications.setSettings', { failuresOnly: true }),
+    ).resolves.toMatchObject({ ok: true });
+    const onDisk = JSON.parse(
+      await readFile(join(dataDir, 'notifications.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(onDisk).toMatchObject({ failuresOnly: true });
+    expect(onDisk).not.toHaveProperty('commandHook');
+    await expect(readFile(join(dataDir, 'completion-command.json'))).rejects.toThrow(/ENOENT/);
+    ws.close();
+  });
 });
