@@ -10,11 +10,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { closePage } from '../support/e2e';
+import { trySocket } from '../support/loopback-http';
 import { sessionKeyOf } from '../support/web-host';
 
 interface Received {
@@ -137,22 +137,10 @@ describe('the web host session key in Chromium', () => {
     // A program outside the browser sets the host's own Origin, and sends the cookies,
     // headers and query the browser sent to the other port.
     for (const request of other.received) {
-      const status = await new Promise<'open' | number>((resolve) => {
-        const query = new URL(request.url, other.origin).search;
-        const ws = new WebSocket(`ws://${host.host}/bridge${query}`, {
-          origin: host.origin,
-          headers: request.headers.cookie ? { cookie: request.headers.cookie } : {},
-        });
-        ws.once('open', () => {
-          ws.close();
-          resolve('open');
-        });
-        ws.once('unexpected-response', (_req, res) => {
-          resolve(res.statusCode ?? 0);
-        });
-        ws.once('error', () => {
-          resolve(0);
-        });
+      const query = new URL(request.url, other.origin).search;
+      const status = await trySocket(`ws://${host.host}/bridge${query}`, {
+        origin: host.origin,
+        headers: request.headers.cookie ? { cookie: request.headers.cookie } : {},
       });
       expect(status, request.url).toBe(401);
     }

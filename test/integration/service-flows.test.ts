@@ -3,7 +3,6 @@
  * servers, presets, a real source package detected and uploaded with progress, downloaded
  * back through the web host's route, a work request watched to its completion, paging.
  */
-import { request } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import type { BridgeClient, EventChannel, EventPayload } from '../../src/shared/
 import { startWebHost, type WebHost } from '../../src/main/web/host';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
+import { httpRequest } from '../support/loopback-http';
 import { memoryBridge, testService } from '../support/memory-bridge';
 import { hasServer, testServer } from '../support/sandbox';
 
@@ -162,18 +162,7 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
       try {
         const link = await api.downloads.link({ artifactId, path: fx.dsc.split('/').pop() ?? '' });
         expect(link.url).not.toContain(host.key);
-        const get = (path: string) =>
-          new Promise<{ status: number; body: string }>((resolve, reject) => {
-            request(`${host.origin}${path}`, (res) => {
-              let body = '';
-              res.on('data', (c: Buffer) => (body += c.toString()));
-              res.on('end', () => {
-                resolve({ status: res.statusCode ?? 0, body });
-              });
-            })
-              .on('error', reject)
-              .end();
-          });
+        const get = (path: string) => httpRequest(`${host.origin}${path}`);
         // A token nobody handed out gets nothing.
         expect((await get(`/download/${'A'.repeat(32)}`)).status).toBe(404);
         const got = await get(link.url);

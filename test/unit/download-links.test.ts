@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
@@ -6,6 +6,7 @@ import { Downloads } from '../../src/main/service/downloads';
 import type { SessionProvider } from '../../src/main/service/session';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { DebusineError } from '../../src/shared/errors';
+import { httpRequest } from '../support/loopback-http';
 
 /**
  * The web host serves `GET /download/<token>` without the session key (the browser follows
@@ -51,17 +52,10 @@ describe('download links of the web host', () => {
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     const get = (path: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        request(`http://127.0.0.1:${String(port)}${path}`, (res) => {
-          let body = '';
-          res.on('data', (c: Buffer) => (body += c.toString()));
-          res.on('end', () => {
-            resolve({ status: res.statusCode ?? 0, body });
-          });
-        })
-          .on('error', reject)
-          .end();
-      });
+      httpRequest(`http://127.0.0.1:${String(port)}${path}`).then(({ status, body }) => ({
+        status,
+        body,
+      }));
     const link = await downloads.handlers()['downloads.link']({ artifactId: 7, path: 'a.dsc' });
     return { get, link };
   }

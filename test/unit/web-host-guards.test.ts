@@ -1,8 +1,6 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { EventHub } from '../../src/main/bridge/event-outbox';
@@ -13,12 +11,13 @@ import { StagedFiles } from '../../src/main/service/staged-files';
 import { isLoopbackAddress } from '../../src/main/web/auth';
 import { startWebHost, type WebHost } from '../../src/main/web/host';
 import { BRIDGE_PROTOCOL, keyProtocol } from '../../src/shared/web-host-key';
-
-interface Answer {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
+import {
+  httpRequest,
+  openSocket,
+  trySocket as connect,
+  type Answer,
+  type SocketAttempt as Attempt,
+} from '../support/loopback-http';
 
 function get(
   host: WebHost,
@@ -27,47 +26,10 @@ function get(
   method = 'GET',
   body?: string,
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${host.origin}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-interface Attempt {
-  /** Subprotocols offered (the key travels as one of them). */
-  protocols?: string[];
-  origin?: string;
-  headers?: Record<string, string>;
-}
-
-/** Opens a bridge socket the way a program outside the browser can: any header it likes. */
-function openSocket(url: string, attempt: Attempt): WebSocket {
-  return new WebSocket(url, attempt.protocols ?? [], {
-    ...(attempt.origin === undefined ? {} : { origin: attempt.origin }),
-    headers: attempt.headers ?? {},
-  });
-}
-
-function connect(url: string, attempt: Attempt = {}): Promise<'open' | number> {
-  return new Promise((resolve) => {
-    const ws = openSocket(url, attempt);
-    ws.once('open', () => {
-      ws.close();
-      resolve('open');
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-    });
-    ws.once('error', () => {
-      resolve(0);
-    });
+  return httpRequest(`${host.origin}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
   });
 }
 

@@ -1,5 +1,4 @@
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,19 +6,10 @@ import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { EventHub } from '../../src/main/bridge/event-outbox';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { startWebHost, type WebHost } from '../../src/main/web/host';
+import { httpRequest } from '../support/loopback-http';
 
 function get(host: WebHost, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request(`${host.origin}${path}`, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    })
-      .on('error', reject)
-      .end();
-  });
+  return httpRequest(`${host.origin}${path}`).then(({ status, body }) => ({ status, body }));
 }
 
 describe('the web host’s static files', () => {
