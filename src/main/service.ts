@@ -12,6 +12,7 @@ import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
 import { signAndComplete, signingAvailable, type RunDebsign } from './signing/debsign';
 import { DraftStore } from './service/drafts';
+import { notificationHandlers, type ChooseProgram } from './service/notification-handlers';
 import { Downloads } from './service/downloads';
 import { seedFromEnv } from './service/env-seed';
 import type { PresetSources } from './service/presets';
@@ -39,6 +40,11 @@ export interface HostCapabilities {
     kind: 'file' | 'directory';
     suggestedName?: string | undefined;
   }) => Promise<string | null>;
+  /**
+   * Shows an open dialog for the program to run on completion; its path, or null when
+   * cancelled. Without it, that program is only ever set by editing its file.
+   */
+  chooseProgram?: ChooseProgram;
 }
 
 export interface ServiceDeps {
@@ -124,6 +130,7 @@ export function createService(deps: ServiceDeps): AppService {
       openExternal: host.openExternal,
     }),
     ...watch.handlers(),
+    ...notificationHandlers(watch, host.chooseProgram),
     ...workRequestHandlers({ session, emit, users, started: (wr) => watch.started(wr) }),
     ...resourceHandlers(session),
     'files.pick': async ({ multiple, title }) => {

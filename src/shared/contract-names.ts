@@ -31,6 +31,8 @@ export const REQUEST_CHANNELS = [
   'watch.remove',
   'notifications.getSettings',
   'notifications.setSettings',
+  'notifications.chooseCommand',
+  'notifications.removeCommand',
   'notifications.recent',
   'workRequests.list',
   'workRequests.page',

@@ -163,7 +163,8 @@ export interface WatchEntry {
 
 export type NotifyMode = 'watched' | 'mine' | 'workspace';
 
-export interface NotificationSettings {
+/** What notifies: the part of the notification settings the bridge may change. */
+export interface NotificationPreferences {
   /** watched: the watch list only; mine: plus what I started; workspace: all in `workspaces`. */
   mode: NotifyMode;
   /** For mode `workspace` (empty: every workspace the server reports). */
@@ -171,8 +172,19 @@ export interface NotificationSettings {
   failuresOnly: boolean;
   /** ISO time until which notifications are muted, or null. */
   snoozedUntil: string | null;
-  /** A command run on each completion (argv, no shell); null when never configured. */
+}
+
+export interface NotificationSettings extends NotificationPreferences {
+  /**
+   * The program run on each completion (argv, no shell: the program, then any arguments
+   * of its own; the work request id and the result follow); null when none is set. Read
+   * only: main sets it from its own file dialog, or the user edits `commandFile`.
+   */
   commandHook: { enabled: boolean; command: string[] } | null;
+  /** The file the program to run is kept in, for the user to edit by hand. */
+  commandFile: string;
+  /** What is wrong with that file (naming it, and the line or field); null when nothing is. */
+  commandProblem: string | null;
 }
 
 /** A notification main showed (or, in the web host, would have shown). */

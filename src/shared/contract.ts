@@ -154,6 +154,10 @@ export const requests = {
   ),
   'watch.remove': request<undefined>()(z.strictObject({ workRequestId: id })),
   'notifications.getSettings': request<T.NotificationSettings>()(noArgs),
+  /**
+   * What notifies. The program run on completion is not among the fields: the bridge must
+   * never be able to name a program for main to run (see notifications.chooseCommand).
+   */
   'notifications.setSettings': request<T.NotificationSettings>()(
     z
       .strictObject({
@@ -161,15 +165,17 @@ export const requests = {
         workspaces: z.array(workspace).max(100),
         failuresOnly: z.boolean(),
         snoozedUntil: z.iso.datetime({ offset: true }).nullable(),
-        commandHook: z
-          .strictObject({
-            enabled: z.boolean(),
-            command: z.array(z.string().min(1).max(4096)).min(1).max(100),
-          })
-          .nullable(),
       })
       .partial(),
   ),
+  /**
+   * Shows main's own file dialog and runs the program chosen there on each completion
+   * (hosts with dialogs only; in the browser, the user edits the file named in the
+   * settings). Cancelled: nothing changes.
+   */
+  'notifications.chooseCommand': request<T.NotificationSettings>()(noArgs),
+  /** Stops running a program on completion (where the program is chosen in a dialog). */
+  'notifications.removeCommand': request<T.NotificationSettings>()(noArgs),
   /** The last 100 notifications shown, newest first. */
   'notifications.recent': request<T.NotificationRecord[]>()(noArgs),
 

@@ -1,9 +1,8 @@
 import type { Browser } from 'playwright-core';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser';
 import { testServer } from '../support/sandbox';
-import { startWebHost, type RunningWebHost } from '../support/web-host';
+import { openBridgeSocket, startWebHost, type RunningWebHost } from '../support/web-host';
 
 /**
  * The whole bridge for real: the built renderer in Chromium asks `session.whoami` through
@@ -50,10 +49,7 @@ describe('the bridge through the web host', () => {
   });
 
   it('answers servers.check and keeps error codes over the real socket', async () => {
-    const url = new URL(host.url);
-    const ws = new WebSocket(`ws://${url.host}/bridge?key=${url.searchParams.get('key') ?? ''}`, {
-      origin: url.origin,
-    });
+    const ws = openBridgeSocket(host.url);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const replies = new Map<number, unknown>();
     ws.on('message', (data) => {

@@ -1,9 +1,11 @@
 /**
- * Issue 8: notification settings (what notifies, do-not-disturb, a command on completion)
- * are saved in main and survive a reload; and the offline banner, with an outage made by a
- * proxy in front of the sandbox: it names the next attempt, and on return lists once what
- * completed meanwhile.
+ * Issue 8: notification settings (what notifies, do-not-disturb) are saved in main and
+ * survive a reload, and the program run on completion is read from its file (the browser
+ * cannot set it); and the offline banner, with an outage made by a proxy in front of the
+ * sandbox: it names the next attempt, and on return lists once what completed meanwhile.
  */
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
@@ -25,7 +27,8 @@ async function openSettings(page: Page): Promise<void> {
 describe('notification settings', () => {
   const session = appSession('current');
 
-  it('saves what notifies, a snooze and a command, and keeps them', async () => {
+  it('saves what notifies and a snooze, shows the command file, and keeps them', async () => {
+    const commandFile = join(session.app.dataDir, 'completion-command.json');
     const { page, errors } = await openPage(session.browser, session.app);
     await openSettings(page);
     const section = page.getByTestId('notification-settings');
@@ -45,9 +48,14 @@ describe('notification settings', () => {
     await expect
       .poll(() => page.getByTestId('snooze-state').textContent())
       .toContain('Snoozed until');
-    await section.getByLabel('Command', { exact: true }).fill('notify-send "Debusine done"');
-    await section.getByRole('button', { name: 'Save command' }).click();
-    await saved();
+    // The browser cannot name a program to run: the user writes it in its file.
+    await expect(section.getByLabel('Command', { exact: true }).count()).resolves.toBe(0);
+    await expect(section.getByTestId('completion-command-file').textContent()).resolves.toContain(
+      commandFile,
+    );
+    await writeFile(commandFile, JSON.stringify({ command: ['notify-send', 'Debusine done'] }), {
+      mode: 0o600,
+    });
     await section.scrollIntoViewIfNeeded();
     await screenshot(page, 'notification-settings-light');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -65,12 +73,9 @@ describe('notification settings', () => {
     await expect(
       section.getByRole('checkbox', { name: /Failures only/ }).isChecked(),
     ).resolves.toBe(true);
-    await expect(section.getByLabel('Command', { exact: true }).inputValue()).resolves.toBe(
-      'notify-send "Debusine done"',
+    await expect(section.getByTestId('completion-command-state').textContent()).resolves.toBe(
+      'Runs notify-send "Debusine done" when work completes.',
     );
-    await expect(
-      section.getByRole('checkbox', { name: /Run it for each completion/ }).isChecked(),
-    ).resolves.toBe(true);
     await expect(page.getByTestId('snooze-state').textContent()).resolves.toContain(
       'Snoozed until',
     );
@@ -80,7 +85,7 @@ describe('notification settings', () => {
     await expect
       .poll(() => page.getByTestId('snooze-state').textContent())
       .toContain('Notifications are on');
-    await section.getByRole('checkbox', { name: /Run it for each completion/ }).uncheck();
+    await rm(commandFile, { force: true });
     await section.getByRole('checkbox', { name: /Failures only/ }).uncheck();
     await section.getByRole('radio', { name: /Watched work only/ }).check();
     await saved();

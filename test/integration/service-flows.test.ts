@@ -3,7 +3,6 @@
  * servers, presets, a real source package detected and uploaded with progress, downloaded
  * back through the web host's route, a work request watched to its completion, paging.
  */
-import { request } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import type { BridgeClient, EventChannel, EventPayload } from '../../src/shared/
 import { startWebHost, type WebHost } from '../../src/main/web/host';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
+import { httpRequest } from '../support/loopback-http';
 import { memoryBridge, testService } from '../support/memory-bridge';
 import { hasServer, testServer } from '../support/sandbox';
 
@@ -148,7 +148,8 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
       expect((await api.uploads.list()).map((j) => j.jobId)).toContain(job.jobId);
       const artifactId = done.artifactId ?? 0;
 
-      // The web host's download route, with the same session key as everything else.
+      // The web host's download route: the browser follows the link as a plain navigation,
+      // which carries no key, so the link's unguessable one-time token is all it needs.
       const root = await mkdtemp(join(tmpdir(), 'service-it-root-'));
       await writeFile(join(root, 'index.html'), '<!doctype html>');
       const host: WebHost = await startWebHost({
@@ -160,23 +161,14 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
       });
       try {
         const link = await api.downloads.link({ artifactId, path: fx.dsc.split('/').pop() ?? '' });
-        const get = (key: boolean) =>
-          new Promise<{ status: number; body: string }>((resolve, reject) => {
-            request(`${host.origin}${link.url}${key ? `?key=${host.key}` : ''}`, (res) => {
-              let body = '';
-              res.on('data', (c: Buffer) => (body += c.toString()));
-              res.on('end', () => {
-                resolve({ status: res.statusCode ?? 0, body });
-              });
-            })
-              .on('error', reject)
-              .end();
-          });
-        expect((await get(false)).status).toBe(403);
-        const got = await get(true);
+        expect(link.url).not.toContain(host.key);
+        const get = (path: string) => httpRequest(`${host.origin}${path}`);
+        // A token nobody handed out gets nothing.
+        expect((await get(`/download/${'A'.repeat(32)}`)).status).toBe(404);
+        const got = await get(link.url);
         expect(got.status).toBe(200);
         expect(got.body).toContain('Format: 3.0');
-        expect((await get(true)).status).toBe(404); // one-time
+        expect((await get(link.url)).status).toBe(404); // one-time
       } finally {
         await host.close();
         await rm(root, { recursive: true, force: true });

@@ -2,14 +2,37 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import WebSocket from 'ws';
 import { UNHANDLED_REJECTION } from '../../src/main/unhandled';
+import { BRIDGE_PROTOCOL, keyProtocol } from '../../src/shared/web-host-key';
 
 export interface RunningWebHost {
+  /** The printed address: `http://127.0.0.1:PORT/#key=…` (the key in the fragment). */
   url: string;
   process: ChildProcess;
   /** Throws, with the host's output, when the host is no longer running. */
   assertRunning(): void;
   stop(): Promise<void>;
+}
+
+/** The session key carried in the fragment of a printed address. */
+export function sessionKeyOf(url: string): string {
+  const key = new URLSearchParams(new URL(url).hash.slice(1)).get('key');
+  if (!key) throw new Error(`no session key in ${url}`);
+  return key;
+}
+
+/**
+ * Opens the host's bridge as a program outside the browser would: its own Origin header
+ * (the host's), the key offered as a subprotocol as the page offers it.
+ */
+export function openBridgeSocket(url: string): WebSocket {
+  const address = new URL(url);
+  return new WebSocket(
+    `ws://${address.host}/bridge`,
+    [BRIDGE_PROTOCOL, keyProtocol(sessionKeyOf(url))],
+    { origin: address.origin },
+  );
 }
 
 const OUTPUT_LIMIT = 64 * 1024;

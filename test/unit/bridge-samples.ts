@@ -31,6 +31,8 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'watch.remove': { workRequestId: 12 },
   'notifications.getSettings': undefined,
   'notifications.setSettings': { failuresOnly: true, snoozedUntil: '2026-01-01T10:00:00Z' },
+  'notifications.chooseCommand': undefined,
+  'notifications.removeCommand': undefined,
   'notifications.recent': undefined,
   'workRequests.list': { status: 'running', limit: 10 },
   'workRequests.page': { cursor: null, status: 'running' },

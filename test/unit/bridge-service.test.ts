@@ -64,6 +64,8 @@ describe('the service', () => {
       ['downloads.chooseDestination', { kind: 'file' }],
       ['downloads.file', { artifactId: 1, path: 'a', destinationId: 'd' }],
       ['downloads.all', { artifactId: 1, destinationId: 'd', tarball: false }],
+      ['notifications.chooseCommand', undefined],
+      ['notifications.removeCommand', undefined],
     ] as const) {
       const handler = handlers[channel] as (a: unknown) => Promise<unknown>;
       await expect(handler(args), channel).rejects.toMatchObject({
@@ -95,14 +97,15 @@ describe('the service', () => {
     const next = await s.handlers['notifications.setSettings']({
       mode: 'mine',
       failuresOnly: true,
-      commandHook: { enabled: true, command: ['/bin/true', '--flag'] },
     });
     expect(next).toEqual({
       mode: 'mine',
       workspaces: [],
       failuresOnly: true,
       snoozedUntil: null,
-      commandHook: { enabled: true, command: ['/bin/true', '--flag'] },
+      commandHook: null,
+      commandFile: join(s.dataDir, 'completion-command.json'),
+      commandProblem: null,
     });
     const onDisk = JSON.parse(
       await readFile(join(s.dataDir, 'notifications.json'), 'utf8'),

@@ -14,7 +14,7 @@ import {
   BURST_WINDOW_MS,
   NotificationGate,
 } from '../../src/main/service/notification-settings';
-import type { NotificationSettings } from '../../src/shared/contract';
+import type { NotificationPreferences } from '../../src/shared/contract';
 
 function notification(id: number, failed = false): DesktopNotification {
   return {
@@ -28,7 +28,7 @@ function notification(id: number, failed = false): DesktopNotification {
 }
 
 describe('the notification gate in a burst', () => {
-  let settings: NotificationSettings;
+  let settings: NotificationPreferences;
   let inner: RecordingNotifier;
   let events: EventMessage[];
   let opened: number;
@@ -42,7 +42,6 @@ describe('the notification gate in a burst', () => {
       workspaces: [],
       failuresOnly: false,
       snoozedUntil: null,
-      commandHook: null,
     };
     inner = new RecordingNotifier();
     events = [];

@@ -1,8 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { EventHub } from '../../src/main/bridge/event-outbox';
@@ -12,12 +10,14 @@ import { FileTokenStore } from '../../src/main/settings/token-store';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { isLoopbackAddress } from '../../src/main/web/auth';
 import { startWebHost, type WebHost } from '../../src/main/web/host';
-
-interface Answer {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
-}
+import { BRIDGE_PROTOCOL, keyProtocol } from '../../src/shared/web-host-key';
+import {
+  httpRequest,
+  openSocket,
+  trySocket as connect,
+  type Answer,
+  type SocketAttempt as Attempt,
+} from '../support/loopback-http';
 
 function get(
   host: WebHost,
@@ -26,32 +26,10 @@ function get(
   method = 'GET',
   body?: string,
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${host.origin}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function connect(url: string, origin?: string): Promise<'open' | number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, origin === undefined ? {} : { origin });
-    ws.once('open', () => {
-      ws.close();
-      resolve('open');
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-    });
-    ws.once('error', () => {
-      resolve(0);
-    });
+  return httpRequest(`${host.origin}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
   });
 }
 
@@ -59,14 +37,16 @@ describe('the web host', () => {
   let host: WebHost;
   let root: string;
   let dataDir: string;
+  let stagingDir: string;
   const files = new StagedFiles((p) => rm(p, { force: true }));
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'web-host-test-'));
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(join(root, 'index.html'), '<!doctype html><title>app</title>');
+    await writeFile(join(root, 'app.js'), 'console.log("app");');
     const hub = new EventHub();
     dataDir = await mkdtemp(join(tmpdir(), 'web-host-data-'));
+    stagingDir = await mkdtemp(join(tmpdir(), 'web-host-staging-'));
     const service = createService({
       dataDir,
       tokens: new FileTokenStore(dataDir),
@@ -82,39 +62,72 @@ describe('the web host', () => {
       hub,
       files,
       downloads: service.downloads,
+      stagingDir,
     });
   });
   afterAll(async () => {
     await host.close();
     await rm(root, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });
+    await rm(stagingDir, { recursive: true, force: true });
   });
 
-  it('prints a loopback URL that carries the key', () => {
-    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]{43}$/);
+  const bridgeUrl = (): string => `ws://127.0.0.1:${String(host.port)}/bridge`;
+
+  it('prints a loopback URL that carries the key in the fragment, which no request sends', () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=[\w-]{43}$/);
+    expect(new URL(host.url).search).toBe('');
   });
 
-  it('serves the app with the key, then by the cookie it sets, and refuses without', async () => {
-    const withKey = await get(host, `/?key=${host.key}`);
-    expect(withKey.status).toBe(200);
-    expect(withKey.headers['content-security-policy']).toContain("script-src 'self'");
-    const cookie = String(withKey.headers['set-cookie']).split(';')[0] ?? '';
-    expect(cookie).toContain(host.key);
-    expect(String(withKey.headers['set-cookie'])).toContain('HttpOnly');
-    expect((await get(host, '/', { cookie })).status).toBe(200);
-    expect((await get(host, '/')).status).toBe(403);
-    expect((await get(host, '/?key=wrong')).status).toBe(403);
-    expect((await get(host, `/?key=${host.key}`, { host: 'evil.example:80' })).status).toBe(421);
+  it('serves the app without a key, and never hands the key to the browser', async () => {
+    for (const path of ['/', `/?key=${host.key}`, '/app.js', '/work-requests']) {
+      const answer = await get(host, path);
+      expect(answer.status, path).toBe(200);
+      // No cookie at all: a cookie on 127.0.0.1 goes to every port of 127.0.0.1.
+      expect(answer.headers['set-cookie'], path).toBeUndefined();
+      expect(JSON.stringify(answer), path).not.toContain(host.key);
+    }
+    const page = await get(host, '/');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect((await get(host, '/', { host: 'evil.example:80' })).status).toBe(421);
   });
 
-  it('opens the bridge only with the key and from its own origin', async () => {
-    const ws = `ws://127.0.0.1:${String(host.port)}/bridge`;
-    await expect(connect(`${ws}?key=${host.key}`, host.origin)).resolves.toBe('open');
-    await expect(connect(`${ws}?key=wrong`, host.origin)).resolves.toBe(401);
-    await expect(connect(ws, host.origin)).resolves.toBe(401);
-    await expect(connect(`${ws}?key=${host.key}`, 'http://evil.example')).resolves.toBe(403);
-    await expect(connect(`${ws}?key=${host.key}`, 'http://localhost:1')).resolves.toBe(403);
-    await expect(connect(`${ws}?key=${host.key}`)).resolves.toBe(403);
+  it('opens the bridge with the key offered as a subprotocol, from its own origin', async () => {
+    const ws = openSocket(bridgeUrl(), {
+      protocols: [BRIDGE_PROTOCOL, keyProtocol(host.key)],
+      origin: host.origin,
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    // The host answers with the plain protocol: the key is not echoed back.
+    expect(ws.protocol).toBe(BRIDGE_PROTOCOL);
+    ws.close();
+  });
+
+  it('refuses a bridge client with no key, a wrong key or a key anywhere but the subprotocol', async () => {
+    const origin = host.origin;
+    const cookie = `debusine_desktop_key_${String(host.port)}=${host.key}`;
+    const attempts: [string, string, Attempt][] = [
+      ['no key', bridgeUrl(), { origin, protocols: [BRIDGE_PROTOCOL] }],
+      [
+        'a wrong key',
+        bridgeUrl(),
+        { origin, protocols: [BRIDGE_PROTOCOL, keyProtocol('A'.repeat(43))] },
+      ],
+      ['the key in the query', `${bridgeUrl()}?key=${host.key}`, { origin }],
+      ['the key in a cookie', bridgeUrl(), { origin, headers: { cookie } }],
+      ['the key in a header', bridgeUrl(), { origin, headers: { 'x-debusine-key': host.key } }],
+      ['the key as the only protocol', bridgeUrl(), { origin, protocols: [keyProtocol(host.key)] }],
+    ];
+    for (const [what, url, attempt] of attempts) {
+      await expect(connect(url, attempt), what).resolves.toBe(401);
+    }
+    const keyed = [BRIDGE_PROTOCOL, keyProtocol(host.key)];
+    for (const foreign of ['http://evil.example', 'http://localhost:1', undefined]) {
+      await expect(
+        connect(bridgeUrl(), { protocols: keyed, ...(foreign ? { origin: foreign } : {}) }),
+        String(foreign),
+      ).resolves.toBe(403);
+    }
   });
 
   it('refuses to bind anywhere but loopback', async () => {
@@ -134,7 +147,7 @@ describe('the web host', () => {
     expect(isLoopbackAddress('::1')).toBe(true);
   });
 
-  it('stages an uploaded file and hands back only an id', async () => {
+  it('stages an uploaded file with the key in its header and hands back only an id', async () => {
     const headers = { 'x-debusine-key': host.key, origin: host.origin };
     const answer = await get(host, '/staging?name=hello.dsc', headers, 'POST', 'Source: hello\n');
     expect(answer.status).toBe(200);
@@ -155,5 +168,72 @@ describe('the web host', () => {
     expect(foreign.status).toBe(403);
     const badName = await get(host, '/staging?name=..%2Fetc', headers, 'POST', 'x');
     expect(badName.status).toBe(400);
+  });
+
+  it('refuses staging with the key anywhere but its header', async () => {
+    const origin = host.origin;
+    const cookie = `debusine_desktop_key_${String(host.port)}=${host.key}`;
+    const before = await readdir(stagingDir);
+    for (const [what, path, headers] of [
+      ['no key', '/staging?name=a.dsc', { origin }],
+      ['the key in the query', `/staging?name=a.dsc&key=${host.key}`, { origin }],
+      ['the key in a cookie', '/staging?name=a.dsc', { origin, cookie }],
+    ] as const) {
+      const answer = await get(host, path, headers, 'POST', 'x');
+      expect(answer.status, what).toBe(403);
+    }
+    await expect(readdir(stagingDir)).resolves.toEqual(before);
+  });
+
+  it('serves a download link by its one-time token alone, and nothing else under /download/', async () => {
+    // No key is needed (the browser follows the link as a plain navigation); the token is
+    // the capability, handed out over the keyed bridge, and an unknown one gets nothing.
+    const answer = await get(host, `/download/${'x'.repeat(32)}`);
+    expect(answer.status).toBe(404);
+    expect((await get(host, `/download/${'x'.repeat(32)}`, {}, 'POST')).status).toBe(405);
+  });
+
+  it('never lets the bridge set a program to run on completion', async () => {
+    const ws = openSocket(bridgeUrl(), {
+      protocols: [BRIDGE_PROTOCOL, keyProtocol(host.key)],
+      origin: host.origin,
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const replies = new Map<number, { ok: boolean; error?: { code: string } }>();
+    ws.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as {
+        type: string;
+        id: number;
+        reply: { ok: boolean };
+      };
+      if (message.type === 'reply') replies.set(message.id, message.reply);
+    });
+    const ask = async (id: number, channel: string, args?: unknown) => {
+      ws.send(JSON.stringify({ type: 'request', id, channel, args }));
+      await expect.poll(() => replies.has(id)).toBe(true);
+      return replies.get(id);
+    };
+    const hook = { enabled: true, command: ['/bin/sh', '-c', 'touch /tmp/pwned'] };
+    await expect(
+      ask(1, 'notifications.setSettings', { failuresOnly: true, commandHook: hook }),
+    ).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
+    await expect(ask(2, 'notifications.setSettings', { commandHook: hook })).resolves.toMatchObject(
+      { ok: false },
+    );
+    await expect(ask(3, 'notifications.chooseCommand')).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'unsupported' },
+    });
+    // What is on disk afterwards: no hook in the settings file, no command file at all.
+    await expect(
+      ask(4, 'notifications.setSettings', { failuresOnly: true }),
+    ).resolves.toMatchObject({ ok: true });
+    const onDisk = JSON.parse(
+      await readFile(join(dataDir, 'notifications.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(onDisk).toMatchObject({ failuresOnly: true });
+    expect(onDisk).not.toHaveProperty('commandHook');
+    await expect(readFile(join(dataDir, 'completion-command.json'))).rejects.toThrow(/ENOENT/);
+    ws.close();
   });
 });

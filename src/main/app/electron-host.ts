@@ -4,6 +4,12 @@ import type { HostCapabilities } from '../service';
 import { isExternalHttpUrl } from './window';
 
 export function electronHost(window: () => BrowserWindow | undefined): HostCapabilities {
+  const openDialog = (
+    options: Electron.OpenDialogOptions,
+  ): Promise<Electron.OpenDialogReturnValue> => {
+    const win = window();
+    return win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options);
+  };
   return {
     transport: 'electron',
     platform: process.platform,
@@ -12,33 +18,35 @@ export function electronHost(window: () => BrowserWindow | undefined): HostCapab
       if (isExternalHttpUrl(url)) await shell.openExternal(url);
     },
     pickFiles: async ({ multiple, title }) => {
-      const win = window();
-      const options: Electron.OpenDialogOptions = {
+      const result = await openDialog({
         title: title ?? 'Choose files',
         properties: multiple ? ['openFile', 'multiSelections'] : ['openFile'],
-      };
-      const result = win
-        ? await dialog.showOpenDialog(win, options)
-        : await dialog.showOpenDialog(options);
+      });
       return result.canceled ? [] : result.filePaths;
     },
     chooseDestination: async ({ kind, suggestedName }) => {
-      const win = window();
       if (kind === 'directory') {
-        const options: Electron.OpenDialogOptions = {
+        const result = await openDialog({
           title: 'Download into…',
           properties: ['openDirectory', 'createDirectory'],
-        };
-        const result = win
-          ? await dialog.showOpenDialog(win, options)
-          : await dialog.showOpenDialog(options);
+        });
         return result.canceled ? null : (result.filePaths[0] ?? null);
       }
+      const win = window();
       const options: Electron.SaveDialogOptions = { title: 'Save as…', defaultPath: suggestedName };
       const result = win
         ? await dialog.showSaveDialog(win, options)
         : await dialog.showSaveDialog(options);
       return result.canceled ? null : result.filePath || null;
+    },
+    // The user's own pick in main's dialog is the only way a program to run gets named.
+    chooseProgram: async () => {
+      const result = await openDialog({
+        title: 'Choose the program to run when work completes',
+        buttonLabel: 'Choose',
+        properties: ['openFile', 'dontAddToRecent'],
+      });
+      return result.canceled ? null : (result.filePaths[0] ?? null);
     },
   };
 }

@@ -2,37 +2,38 @@
  * Notification settings (persisted as `{dataDir}/notifications.json`), the recent
  * notifications list, and the gate every notification passes: snooze and failures-only
  * are applied here, then the host's notifier shows it and the renderer hears of it.
+ *
+ * The program run on completion is not kept here but in a file the bridge cannot write
+ * (completion-command.ts). A `commandHook` that an earlier version kept in this file may
+ * have been set through the bridge by anyone who reached it, so it is never used, and the
+ * next save drops it.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { DesktopNotification, NotificationHandlers, Notifier } from '../notify/notifier';
 import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
-import type { NotificationRecord, NotificationSettings } from '../../shared/contract';
+import type { NotificationPreferences, NotificationRecord } from '../../shared/contract';
 
 const settingsSchema = z.object({
   mode: z.enum(['watched', 'mine', 'workspace']).default('watched'),
   workspaces: z.array(z.string()).default([]),
   failuresOnly: z.boolean().default(false),
   snoozedUntil: z.string().nullable().default(null),
-  commandHook: z
-    .object({ enabled: z.boolean(), command: z.array(z.string()).min(1) })
-    .nullable()
-    .default(null),
 });
 
 export const RECENT_LIMIT = 100;
 
 export class NotificationSettingsStore {
   readonly path: string;
-  #settings: NotificationSettings = settingsSchema.parse({});
+  #settings: NotificationPreferences = settingsSchema.parse({});
   readonly #queue = new SerialQueue();
 
   constructor(dataDir: string) {
     this.path = join(dataDir, 'notifications.json');
   }
 
-  async load(): Promise<NotificationSettings> {
+  async load(): Promise<NotificationPreferences> {
     const raw = await readJsonFile(this.path).catch(() => undefined);
     const parsed = settingsSchema.safeParse(raw ?? {});
     // A damaged file falls back to the defaults rather than silencing every notification.
@@ -40,11 +41,11 @@ export class NotificationSettingsStore {
     return this.get();
   }
 
-  get(): NotificationSettings {
+  get(): NotificationPreferences {
     return structuredClone(this.#settings);
   }
 
-  update(changes: Partial<NotificationSettings>): Promise<NotificationSettings> {
+  update(changes: Partial<NotificationPreferences>): Promise<NotificationPreferences> {
     return this.#queue.run(async () => {
       const next = settingsSchema.parse({ ...this.#settings, ...changes });
       await writeJsonFile(this.path, next, 0o600);
@@ -65,7 +66,7 @@ const SUMMARY_TITLES = 3;
 /** Wraps the host's notifier: applies the settings, records, and tells the renderer. */
 export class NotificationGate implements Notifier {
   readonly #inner: Notifier;
-  readonly #settings: () => NotificationSettings;
+  readonly #settings: () => NotificationPreferences;
   readonly #emit: EmitEvent;
   readonly #describe: (n: DesktopNotification) => { result: string; rootId: number | null };
   readonly #openList: () => void;
@@ -78,7 +79,7 @@ export class NotificationGate implements Notifier {
 
   constructor(options: {
     inner: Notifier;
-    settings: () => NotificationSettings;
+    settings: () => NotificationPreferences;
     emit: EmitEvent;
     /** What the notification's work request ended with, and its workflow root. */
     describe: (n: DesktopNotification) => { result: string; rootId: number | null };

@@ -9,7 +9,6 @@ import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
 import type { Notifier } from '../notify/notifier';
-import type { CommandHook } from '../watch/command-hook';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import {
   CompletionWatcher,
@@ -18,21 +17,16 @@ import {
 } from '../watch/completion-watcher';
 import { ResumeFile } from '../watch/resume-state';
 import { WatchList, type WatchItem } from '../watch/watch-list';
-import type { ConnectionState, NotificationSettings, WatchEntry } from '../../shared/contract';
+import type { ConnectionState, NotificationPreferences, WatchEntry } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
+import { CompletionCommandFile } from './completion-command';
 import { NotificationGate, NotificationSettingsStore } from './notification-settings';
 import type { ProfileSession } from './profile-session';
 
 type Handlers = Pick<
   ServiceHandlers,
-  | 'connection.get'
-  | 'watch.list'
-  | 'watch.add'
-  | 'watch.remove'
-  | 'notifications.getSettings'
-  | 'notifications.setSettings'
-  | 'notifications.recent'
+  'connection.get' | 'watch.list' | 'watch.add' | 'watch.remove'
 >;
 
 interface Stack {
@@ -41,13 +35,6 @@ interface Stack {
   watcher: CompletionWatcher;
   router: CompletionRouter;
   list: WatchList;
-  routerOptions: CompletionRouterOptions;
-}
-
-function hookOf(settings: NotificationSettings): CommandHook | undefined {
-  const hook = settings.commandHook;
-  const [command, ...args] = hook?.command ?? [];
-  return hook?.enabled && command ? { command, args } : undefined;
 }
 
 function entryOf(item: WatchItem): WatchEntry {
@@ -66,6 +53,8 @@ function entryOf(item: WatchItem): WatchEntry {
 
 export class WatchService {
   readonly settings: NotificationSettingsStore;
+  /** The program run on each completion; main alone writes its file. */
+  readonly commands: CompletionCommandFile;
   readonly gate: NotificationGate;
   readonly #session: ProfileSession;
   readonly #dataDir: string;
@@ -101,6 +90,7 @@ export class WatchService {
     this.#emit = options.emit;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
     this.settings = new NotificationSettingsStore(options.dataDir);
+    this.commands = new CompletionCommandFile(options.dataDir);
     this.gate = new NotificationGate({
       inner: options.notifier,
       settings: () => this.settings.get(),
@@ -177,6 +167,7 @@ export class WatchService {
       siteUrl: client.http.siteUrl,
       openExternal: this.#openExternal,
       readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
+      commandHook: () => this.commands.current(),
     };
     const users = this.#users;
     if (users) {
@@ -195,8 +186,6 @@ export class WatchService {
         return users.isMine(serverId, client, username, workRequest.created_by);
       };
     }
-    const hook = hookOf(settings);
-    if (hook) routerOptions.commandHook = hook;
     const router = new CompletionRouter(routerOptions);
     const profileId = profile.id;
     const watcher = new CompletionWatcher({
@@ -236,7 +225,7 @@ export class WatchService {
     watcher.on('state', (state) => {
       this.#fromWatcher(profileId, state);
     });
-    this.#stack = { key, profileId, watcher, router, list, routerOptions };
+    this.#stack = { key, profileId, watcher, router, list };
     watcher.setNetworkAvailable(this.#online);
     await watcher.start();
   }
@@ -339,6 +328,15 @@ export class WatchService {
     await this.#stopStack();
   }
 
+  /** Saves what notifies, and applies the mode to the active server's watch list at once. */
+  async updatePreferences(
+    changes: Partial<NotificationPreferences>,
+  ): Promise<NotificationPreferences> {
+    const next = await this.settings.update(changes);
+    await this.#stack?.list.setMode(next.mode, next.workspaces);
+    return next;
+  }
+
   handlers(): Handlers {
     const needList = (): WatchList => {
       const list = this.#stack?.list;
@@ -371,20 +369,6 @@ export class WatchService {
         await needList().remove(workRequestId);
         return undefined;
       },
-      'notifications.getSettings': () => Promise.resolve(this.settings.get()),
-      'notifications.setSettings': async (changes) => {
-        const next = await this.settings.update(changes);
-        const stack = this.#stack;
-        if (stack) {
-          await stack.list.setMode(next.mode, next.workspaces);
-          // The router reads its options object on every completion, so the hook applies at once.
-          const hook = hookOf(next);
-          if (hook) stack.routerOptions.commandHook = hook;
-          else delete stack.routerOptions.commandHook;
-        }
-        return next;
-      },
-      'notifications.recent': () => Promise.resolve([...this.gate.recent]),
     };
   }
 }

@@ -34,7 +34,11 @@ export interface CompletionRouterOptions {
    * (the replay after an outage) is read a page at a time instead of one GET each.
    */
   readsByIds?: () => Promise<boolean>;
-  commandHook?: CommandHook;
+  /**
+   * The program to run on each completion, asked for at each one (the service reads its
+   * file then, so an edit applies at once); undefined: none.
+   */
+  commandHook?: () => Promise<CommandHook | undefined>;
 }
 
 /** Work requests read in one list request when a backlog comes in. */
@@ -345,9 +349,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   }
 
   async #runHook(event: CompletionEvent): Promise<void> {
-    const hook = this.#options.commandHook;
-    if (!hook) return;
     try {
+      const hook = await this.#options.commandHook?.();
+      if (!hook) return;
       const run = await runCommandHook(hook, event.workRequestId, event.result);
       this.emit('command', { workRequestId: event.workRequestId, run });
     } catch (error) {

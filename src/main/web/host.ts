@@ -12,13 +12,14 @@ import { openConnection } from '../bridge/connection';
 import type { Dispatch } from '../bridge/dispatch';
 import type { EventHub } from '../bridge/event-outbox';
 import type { StagedFiles } from '../service/staged-files';
+import { BRIDGE_PROTOCOL } from '../../shared/web-host-key';
 import {
-  cookieName,
   hasValidHost,
-  hasValidKey,
   hasValidOrigin,
+  headerHasKey,
   isLoopbackAddress,
   newSessionKey,
+  upgradeHasKey,
   type Guard,
 } from './auth';
 import { handleStagingUpload } from './staging-upload';
@@ -43,7 +44,7 @@ export interface WebHostOptions {
 }
 
 export interface WebHost {
-  /** The address to open: it carries the session key. */
+  /** The address to open: it carries the session key in its fragment, which no request sends. */
   url: string;
   origin: string;
   port: number;
@@ -78,8 +79,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const key = options.key ?? newSessionKey();
   const stagingDir =
     options.stagingDir ?? (await mkdtemp(join(tmpdir(), 'debusine-desktop-staging-')));
-  const guard: Guard = { key, port: 0, origin: '', hostHeader: '' };
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const guard: Guard = { key, origin: '', hostHeader: '' };
+  let port = 0;
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // The upgrade was refused unless this protocol was offered; the key's own is never echoed.
+    handleProtocols: () => BRIDGE_PROTOCOL,
+  });
 
   const server = createServer((req, res) => {
     handleHttp(req, res).catch((error: unknown) => {
@@ -94,14 +101,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.writeHead(421).end('Wrong host');
       return;
     }
-    if (!hasValidKey(guard, req, url)) {
-      res
-        .writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' })
-        .end('Open the address the web host printed: it carries the session key.');
-      return;
-    }
     if (url.pathname === '/staging') {
-      if (req.method !== 'POST' || !hasValidOrigin(guard, req)) {
+      if (req.method !== 'POST' || !hasValidOrigin(guard, req) || !headerHasKey(guard, req)) {
         res.writeHead(403).end();
         return;
       }
@@ -109,7 +110,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     if (url.pathname.startsWith(DOWNLOAD_PREFIX) && options.downloads) {
-      // Same session-key check as everything else (above); the token is one-time.
+      // The browser follows the link as a plain navigation, which can carry no key: the
+      // token is the capability. It is unguessable, handed out only over the keyed bridge,
+      // used up by its first request and expires within minutes (service/downloads.ts).
       if (req.method !== 'GET') {
         res.writeHead(405).end();
         return;
@@ -117,18 +120,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await options.downloads.serve(url.pathname.slice(DOWNLOAD_PREFIX.length), res);
       return;
     }
-    const headers: Record<string, string> = {
-      'Content-Security-Policy': contentSecurityPolicy(guard.port),
+    // The built renderer holds nothing secret (the key reaches the page in the URL's
+    // fragment), so it is served without a key.
+    await serveStatic(options.root, req, res, {
+      'Content-Security-Policy': contentSecurityPolicy(port),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cross-Origin-Opener-Policy': 'same-origin',
       'Cross-Origin-Resource-Policy': 'same-origin',
-    };
-    if (url.searchParams.get('key') !== null) {
-      // The key came in the URL: keep it in a cookie so the page's scripts and styles load.
-      headers['Set-Cookie'] = `${cookieName(guard.port)}=${key}; HttpOnly; SameSite=Strict; Path=/`;
-    }
-    await serveStatic(options.root, req, res, headers);
+    });
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -148,7 +148,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       refuse(403, 'Forbidden');
       return;
     }
-    if (!hasValidKey(guard, req, url)) {
+    if (!upgradeHasKey(guard, req)) {
       refuse(401, 'Unauthorized');
       return;
     }
@@ -186,12 +186,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const address = server.address();
   if (address === null || typeof address !== 'object') throw new Error('The web host has no port');
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  guard.port = address.port;
+  port = address.port;
   guard.hostHeader = `${hostPart}:${String(address.port)}`;
   guard.origin = `http://${guard.hostHeader}`;
 
   return {
-    url: `${guard.origin}/?key=${key}`,
+    url: `${guard.origin}/#key=${key}`,
     origin: guard.origin,
     port: address.port,
     key,

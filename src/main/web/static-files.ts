@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,8 +26,31 @@ export function resolveInside(root: string, urlPath: string): string | null {
   if (decoded.includes('\0')) return null;
   const relative = normalize(decoded).replace(/^([/\\])+/, '');
   const full = join(root, relative);
-  if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
-  return full;
+  return isInside(root, full) ? full : null;
+}
+
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+type Opened = { handle: FileHandle; size: number; path: string } | 'missing' | 'outside';
+
+/**
+ * Opens a regular file only if, once every link is resolved, it is still inside `root`: a
+ * link in the build folder must not serve what lies outside it.
+ */
+async function openInside(realRoot: string, file: string): Promise<Opened> {
+  const real = await realpath(file).catch(() => null);
+  if (real === null) return 'missing';
+  if (!isInside(realRoot, real)) return 'outside';
+  const handle = await open(real, 'r').catch(() => null);
+  if (handle === null) return 'missing';
+  const info = await handle.stat().catch(() => null);
+  if (!info?.isFile()) {
+    await handle.close();
+    return 'missing';
+  }
+  return { handle, size: info.size, path: real };
 }
 
 /**
@@ -44,29 +67,32 @@ export async function serveStatic(
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return;
   }
-  let file = resolveInside(root, req.url ?? '/');
+  const file = resolveInside(root, req.url ?? '/');
   if (file === null) {
     res.writeHead(400).end('Bad path');
     return;
   }
-  let info = await stat(file).catch(() => null);
-  if (!info?.isFile()) {
-    file = join(root, 'index.html');
-    info = await stat(file).catch(() => null);
-    if (!info?.isFile()) {
-      res.writeHead(404).end('The renderer is not built: run `npm run build`.');
-      return;
-    }
+  const realRoot = await realpath(root);
+  let opened = await openInside(realRoot, file);
+  if (opened === 'outside') {
+    res.writeHead(404).end('Not found');
+    return;
+  }
+  if (opened === 'missing') opened = await openInside(realRoot, join(realRoot, 'index.html'));
+  if (typeof opened === 'string') {
+    res.writeHead(404).end('The renderer is not built: run `npm run build`.');
+    return;
   }
   res.writeHead(200, {
     ...headers,
-    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-    'Content-Length': String(info.size),
+    'Content-Type': CONTENT_TYPES[extname(opened.path)] ?? 'application/octet-stream',
+    'Content-Length': String(opened.size),
     'Cache-Control': 'no-cache',
   });
   if (req.method === 'HEAD') {
+    await opened.handle.close();
     res.end();
     return;
   }
-  createReadStream(file).pipe(res);
+  await pipeline(opened.handle.createReadStream(), res);
 }

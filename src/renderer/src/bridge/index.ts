@@ -12,6 +12,6 @@ export { BridgeProvider, useBridge } from './context';
 let bridge: BridgeClient | undefined;
 
 export function getBridge(): BridgeClient {
-  bridge ??= createBridgeClient(window.debusine ?? connectWebHost(window.location));
+  bridge ??= createBridgeClient(window.debusine ?? connectWebHost(window));
   return bridge;
 }

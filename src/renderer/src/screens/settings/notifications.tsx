@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/error-state';
 import { formatDateTime } from '../../components/format';
 import { LoadingState } from '../../components/loading-state';
 import { keys } from '../../queries/keys';
+import { CompletionCommand } from './completion-command';
 import '../work-requests/work-requests.css';
 
 type Patch = NonNullable<RequestArgs<'notifications.setSettings'>>;
@@ -43,20 +44,8 @@ const SNOOZES: { label: string; until: () => Date }[] = [
   },
 ];
 
-/** Splits a command line into argv: whitespace separates, quotes group. No shell runs it. */
-export function splitCommand(line: string): string[] {
-  const out: string[] = [];
-  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (const m of line.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
-  return out.filter((a) => a.length > 0);
-}
-
 function inFuture(iso: string): boolean {
   return new Date(iso).getTime() > Date.now();
-}
-
-function joinCommand(argv: string[]): string {
-  return argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ');
 }
 
 /** Settings for what notifies (issue 8): rendered inside the Settings screen. */
@@ -132,9 +121,7 @@ function Form(props: {
   };
   const id = useId();
   const [workspaces, setWorkspaces] = useState(props.settings.workspaces.join(', '));
-  const [command, setCommand] = useState(joinCommand(props.settings.commandHook?.command ?? []));
   const snoozed = settings.snoozedUntil !== null && inFuture(settings.snoozedUntil);
-  const argv = splitCommand(command);
   return (
     <>
       <fieldset>
@@ -258,53 +245,7 @@ function Form(props: {
         </div>
       </fieldset>
 
-      <fieldset>
-        <legend>Run a command on completion</legend>
-        <label className="ns-option">
-          <input
-            type="checkbox"
-            checked={settings.commandHook?.enabled ?? false}
-            disabled={argv.length === 0 && !settings.commandHook}
-            onChange={(e) => {
-              if (argv.length > 0)
-                save({ commandHook: { enabled: e.target.checked, command: argv } });
-              else if (settings.commandHook)
-                save({ commandHook: { ...settings.commandHook, enabled: e.target.checked } });
-            }}
-          />
-          <span>Run it for each completion that notifies</span>
-        </label>
-        <div className="field">
-          <label htmlFor={`${id}-cmd`}>Command</label>
-          <div className="ns-row" style={{ marginBottom: 0 }}>
-            <input
-              id={`${id}-cmd`}
-              className="input mono"
-              style={{ width: 420 }}
-              placeholder="notify-send Debusine"
-              value={command}
-              aria-describedby={`${id}-cmd-hint`}
-              onChange={(e) => {
-                setCommand(e.target.value);
-              }}
-            />
-            <button
-              type="button"
-              className="button small"
-              disabled={argv.length === 0 || props.saving}
-              onClick={() => {
-                save({ commandHook: { enabled: true, command: argv } });
-              }}
-            >
-              Save command
-            </button>
-          </div>
-          <span id={`${id}-cmd-hint`} className="field-hint">
-            Like <span className="mono">debusine work-request on-completed</span>: the work request
-            id and its result are appended as arguments. It runs without a shell.
-          </span>
-        </div>
-      </fieldset>
+      <CompletionCommand settings={props.settings} />
     </>
   );
 }

@@ -1,0 +1,64 @@
+/** Plain requests to a local server, as any local program (not a browser) can make them. */
+import { request, type IncomingHttpHeaders } from 'node:http';
+import WebSocket from 'ws';
+
+export interface Answer {
+  status: number;
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** One HTTP request; the whole answer as text. */
+export function httpRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+export interface SocketAttempt {
+  /** Subprotocols offered. */
+  protocols?: string[];
+  /** The Origin header (a program outside the browser sets whatever it likes). */
+  origin?: string;
+  headers?: Record<string, string>;
+}
+
+/** Opens a WebSocket with exactly the headers given. */
+export function openSocket(url: string, attempt: SocketAttempt = {}): WebSocket {
+  return new WebSocket(url, attempt.protocols ?? [], {
+    ...(attempt.origin === undefined ? {} : { origin: attempt.origin }),
+    headers: attempt.headers ?? {},
+  });
+}
+
+/** Whether the WebSocket opens; else the HTTP status that refused it (0: no answer). */
+export function trySocket(url: string, attempt: SocketAttempt = {}): Promise<'open' | number> {
+  return new Promise((resolve) => {
+    const ws = openSocket(url, attempt);
+    ws.once('open', () => {
+      ws.close();
+      resolve('open');
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+    });
+    ws.once('error', () => {
+      resolve(0);
+    });
+  });
+}
