@@ -20,7 +20,7 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
-          hookTimeout: 900_000,
+          hookTimeout: 1_800_000,
         },
       },
       {
@@ -30,7 +30,7 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
-          hookTimeout: 900_000,
+          hookTimeout: 1_800_000,
           // One browser at a time: the machines here have two cores.
           fileParallelism: false,
         },

@@ -16,7 +16,10 @@ SANDBOX_HOME=${DEBUSINE_SANDBOX_HOME:-/var/lib/debusine-desktop/sandboxes}
 MIRROR=${DEBUSINE_SANDBOX_MIRROR:-http://deb.debian.org/debian}
 SECURITY_MIRROR=${DEBUSINE_SANDBOX_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 # Bump when the build recipe changes, so cached chroots built by an older recipe are rebuilt.
-RECIPE=3
+RECIPE=4
+
+# shellcheck source=real-work.sh
+source "$(dirname "${BASH_SOURCE[0]}")/real-work.sh"
 
 log() { printf '[sandbox %s] %s\n' "${FLAVOUR:-}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -29,12 +32,15 @@ flavour_settings() {
       REDIS_PORT=${DEBUSINE_SANDBOX_CURRENT_REDIS_PORT:-16416}
       APT_TARGET=trixie-backports
       PACKAGES="debusine-server debusine-worker debusine-client"
+      EXTRA_PACKAGES=$WORKER_TOOLS
       ;;
     earlier)
       HTTP_PORT=${DEBUSINE_SANDBOX_EARLIER_PORT:-18011}
       REDIS_PORT=${DEBUSINE_SANDBOX_EARLIER_REDIS_PORT:-16411}
       APT_TARGET=trixie
       PACKAGES="debusine-server debusine-worker debusine-client daphne"
+      # The earlier flavour's worker runs noop tasks only.
+      EXTRA_PACKAGES=
       ;;
     *) die "unknown flavour '$FLAVOUR' (expected current, earlier or all)" ;;
   esac
@@ -84,6 +90,10 @@ EOF
     chroot "$tmp" env DEBIAN_FRONTEND=noninteractive apt-get install -y \
       --no-install-recommends -t "$APT_TARGET" $PACKAGES postgresql redis-server \
       dbconfig-no-thanks ca-certificates
+    if [[ -n $EXTRA_PACKAGES ]]; then
+      chroot "$tmp" env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+        --no-install-recommends $EXTRA_PACKAGES
+    fi
     chroot "$tmp" apt-get clean
   } >"$DIR/apt.log" 2>&1 || die "apt-get in the chroot failed; see $DIR/apt.log"
   echo "$RECIPE" >"$tmp/.sandbox-recipe"
@@ -111,14 +121,16 @@ unmount_all() {
   done
 }
 
-# is_ours NAME: true when the pid file names a live process that runs inside this chroot.
+# is_ours NAME: true when the pid file names a live process whose root is this chroot. The
+# root is compared by device and inode, not by path: a process that entered it with
+# pivot_root (start_pivoted) sees it as "/", and its path from here depends on namespaces.
 is_ours() {
   local pidfile=$RUN/$1.pid pid root
   [[ -f $pidfile ]] || return 1
   pid=$(cat "$pidfile")
   [[ $pid =~ ^[0-9]+$ && -d /proc/$pid ]] || return 1
-  root=$(readlink "/proc/$pid/root" 2>/dev/null) || return 1
-  [[ $root == "$ROOT" ]]
+  root=$(stat -L -c '%d:%i' "/proc/$pid/root" 2>/dev/null) || return 1
+  [[ $root == "$(stat -c '%d:%i' "$ROOT")" ]]
 }
 
 # start NAME USER COMMAND...: runs COMMAND in the chroot as USER, in a session of its own,
@@ -155,7 +167,15 @@ stop() {
   rm -f "$RUN/$name.pid"
 }
 
-SERVICES=(worker beat celery scheduler web redis)
+SERVICES=(worker noop-worker beat celery scheduler web redis)
+
+# The services a flavour runs: only the current one has a second worker.
+services() {
+  local s
+  for s in "${SERVICES[@]}"; do
+    [[ $s == noop-worker && $FLAVOUR != current ]] || echo "$s"
+  done
+}
 
 stop_all() {
   [[ -d $RUN ]] || return 0
@@ -333,6 +353,12 @@ seed_users() {
 seed_current() {
   seed_users "$1" "user create"
   echo "WORKER_ACTIVATION=$(admin worker create "sandbox-worker-$FLAVOUR" | last_line)"
+  # A second worker that takes only noop tasks, so that the tests' noop work requests do not
+  # wait behind a build that takes minutes.
+  echo "NOOP_WORKER_ACTIVATION=$(admin worker create "sandbox-noop-worker-$FLAVOUR" | last_line)"
+  printf 'tasks_allowlist:\n- noop\n' >"$ROOT/var/lib/debusine-sandbox/noop-worker.yaml"
+  admin worker edit_metadata "sandbox-noop-worker-$FLAVOUR" \
+    --set /var/lib/debusine-sandbox/noop-worker.yaml >/dev/null
 }
 
 seed_earlier() {
@@ -351,8 +377,9 @@ start_worker() {
   # The worker shuts itself down when the server refuses its results (for example when a
   # test aborts the work request it runs), so it runs under a loop that restarts it.
   if [[ $FLAVOUR == current ]]; then
-    start worker debusine-worker sh -c \
+    start_pivoted worker debusine-worker sh -c \
       'while :; do debusine-worker --log-stderr; echo "worker exited ($?); restarting"; sleep 1; done'
+    start_noop_worker
   else
     # 0.11 only logs to a file it opens itself: hand it a pipe, which it may reopen.
     start worker debusine-worker sh -c \
@@ -366,6 +393,24 @@ start_worker() {
     name=$(in_root python3 -c 'import socket; print(socket.getfqdn())')
     admin manage_worker enable "$name" >/dev/null
   fi
+}
+
+# The noop worker keeps its configuration and token in a home of its own (the worker reads
+# $HOME/.config/debusine/worker before /etc/debusine/worker) and works in plain chroot: it
+# never takes a task that needs a user namespace.
+start_noop_worker() {
+  local home=/var/lib/debusine-sandbox/noop-worker
+  local dir=$ROOT$home/.config/debusine/worker
+  mkdir -p "$dir"
+  # Written on every start, as configure writes the main worker's (the port may change).
+  cp "$ROOT/etc/debusine/worker/config.ini" "$dir/config.ini"
+  if [[ ! -f $dir/token && ! -f $dir/activation-token ]]; then
+    printf '%s\n' "$NOOP_WORKER_ACTIVATION" >"$dir/activation-token"
+    chmod 600 "$dir/activation-token"
+  fi
+  in_root chown -R debusine-worker:debusine-worker "$home"
+  start noop-worker debusine-worker env HOME="$home" sh -c \
+    'while :; do debusine-worker --log-stderr; echo "worker exited ($?); restarting"; sleep 1; done'
 }
 
 worker_registered() { [[ -f $ROOT/etc/debusine/worker/token ]]; }
@@ -404,7 +449,7 @@ EOF
 
 all_running() {
   local s
-  for s in "${SERVICES[@]}"; do is_ours "$s" || return 1; done
+  for s in $(services); do is_ours "$s" || return 1; done
   [[ -f $STATE ]] && http_ok
 }
 
@@ -415,11 +460,20 @@ up_one() {
     log "already running at http://127.0.0.1:$HTTP_PORT/ ($STATE)"
     return
   fi
-  build
+  timed "the chroot" build
   configure
-  start_services
-  seed
+  timed "the services" start_services
+  timed "the seed data and the workers" seed
+  if [[ $FLAVOUR == current ]]; then timed "real work's seed data" seed_real_work; fi
   log "ready at http://127.0.0.1:$HTTP_PORT/ in $((SECONDS - t0))s ($STATE)"
+}
+
+# timed WHAT COMMAND...: runs COMMAND and says how long it took, when it took a while.
+timed() {
+  local what=$1 t=$SECONDS
+  shift
+  "$@"
+  if ((SECONDS - t >= 2)); then log "$what: $((SECONDS - t))s"; fi
 }
 
 down_one() {
@@ -437,10 +491,11 @@ status_one() {
     return
   fi
   local s line="$FLAVOUR:"
-  for s in "${SERVICES[@]}"; do
+  for s in $(services); do
     if is_ours "$s"; then line+=" $s=up"; else line+=" $s=down"; fi
   done
   echo "$line (http://127.0.0.1:$HTTP_PORT/)"
+  if is_ours web && http_ok; then worker_tags; fi
 }
 
 flavours() {
@@ -458,12 +513,13 @@ main() {
     up)
       command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap"
       # Build the missing chroots side by side (mostly network and disk), then start them.
-      local pids=() f
+      local pids=() f t0=$SECONDS
       for f in $(flavours "${1:-all}"); do
         (flavour_settings "$f" && build) &
         pids+=($!)
       done
       for f in "${pids[@]}"; do wait "$f" || die "building a chroot failed"; done
+      if ((SECONDS - t0 >= 2)); then FLAVOUR= log "chroots built in $((SECONDS - t0))s"; fi
       for f in $(flavours "${1:-all}"); do up_one "$f"; done
       ;;
     down) for f in $(flavours "${1:-all}"); do down_one "$f"; done ;;
