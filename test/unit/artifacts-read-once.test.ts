@@ -79,11 +79,11 @@ beforeEach(() => {
 });
 
 /** A 3.0 (quilt) source package as the upload-source benchmark makes one, smaller. */
-function sourcePackage(): { dsc: string; orig: string; debian: string } {
+function sourcePackage(dataSize = 3 * 1024 * 1024): { dsc: string; orig: string; debian: string } {
   const top = mkdtempSync(join(tmpdir(), 'ddt-once-'));
   const tree = join(top, 'once-1.0');
   mkdirSync(join(tree, 'debian', 'source'), { recursive: true });
-  writeFileSync(join(tree, 'data.bin'), randomBytes(3 * 1024 * 1024));
+  writeFileSync(join(tree, 'data.bin'), randomBytes(dataSize));
   execFileSync('tar', ['-czf', 'once_1.0.orig.tar.gz', 'once-1.0'], { cwd: top });
   writeFileSync(
     join(tree, 'debian', 'control'),
@@ -127,6 +127,20 @@ describe.skipIf(skip)('each listed file is read once', () => {
       expect(hashed).toBeGreaterThanOrEqual(tarballs);
       expect(hashed - tarballs).toBeLessThan(8 * size(pkg.dsc));
     }
+  });
+
+  it('with the MD5 of a large file hashed on the worker, from the same buffers', async () => {
+    const pkg = sourcePackage(10 * 1024 * 1024);
+    await sleep(SETTLE_MS);
+    counts.read.clear();
+    counts.hashed.clear();
+    // Accepted: the worker's MD5 is the one dpkg-source wrote in Files.
+    const artifact = await createSourcePackageFromDsc(pkg.dsc);
+    await uploadArtifact(server.transport, artifact);
+    expect(counts.read.get(pkg.orig)).toBe(size(pkg.orig));
+    expect(counts.hashed.get('sha256')).toBeGreaterThanOrEqual(size(pkg.orig));
+    // Only the small files' MD5 was hashed on this thread.
+    expect(counts.hashed.get('md5')).toBeLessThan(size(pkg.orig));
   });
 
   it('again when the file changed too recently to trust its times', async () => {
