@@ -31,6 +31,14 @@ export async function hashFile(
   signal?: AbortSignal,
 ): Promise<FileDigests> {
   if (signal?.aborted) throw cancelled(path);
+  return withFile(path, (handle) => hashHandle(handle, path, algorithms, signal));
+}
+
+/** Opens a file to read, runs `work` on it and closes it; every error names the file. */
+export async function withFile<T>(
+  path: string,
+  work: (handle: FileHandle) => Promise<T>,
+): Promise<T> {
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -38,7 +46,9 @@ export async function hashFile(
     throw fileError(path, error);
   }
   try {
-    return await hashHandle(handle, path, algorithms, signal);
+    return await work(handle);
+  } catch (error) {
+    throw fileError(path, error);
   } finally {
     await handle.close();
   }

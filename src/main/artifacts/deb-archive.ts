@@ -7,10 +7,10 @@
  * for a package of any size, and a package cut short anywhere (a download or copy that
  * stopped) is reported as truncated, naming the member and the bytes missing.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import { fileError } from './checksums';
+import { withFile } from './checksums';
 
 export interface DebMember {
   name: string;
@@ -148,17 +148,5 @@ async function checkOrder(
 
 /** Checks a package's structure without reading its data member. */
 export async function checkDebStructure(file: string): Promise<DebLayout> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    throw fileError(file, error);
-  }
-  try {
-    return await readDebLayout(file, handle);
-  } catch (error) {
-    throw fileError(file, error);
-  } finally {
-    await handle.close();
-  }
+  return withFile(file, (handle) => readDebLayout(file, handle));
 }

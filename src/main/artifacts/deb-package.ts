@@ -4,12 +4,12 @@
  * gzip, xz or zstd), then its `control` file. Only the ar headers and the control member
  * are read; the (large) data member is never touched.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import * as xzNamespace from 'xz-decompress';
-import { fileError } from './checksums';
+import { withFile } from './checksums';
 import { debError, readDebLayout } from './deb-archive';
 import { parseDeb822, type Deb822Paragraph } from './deb822';
 import { readTar } from './tar-reader';
@@ -89,20 +89,7 @@ async function decompress(file: string, name: string, data: Buffer): Promise<Buf
 }
 
 export async function readDebControl(file: string): Promise<DebControl> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    throw fileError(file, error);
-  }
-  let member: { name: string; data: Buffer };
-  try {
-    member = await readControlMember(file, handle);
-  } catch (error) {
-    throw fileError(file, error);
-  } finally {
-    await handle.close();
-  }
+  const member = await withFile(file, (handle) => readControlMember(file, handle));
   const tar = await decompress(file, member.name, member.data);
   let members;
   try {

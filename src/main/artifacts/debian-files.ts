@@ -4,10 +4,9 @@
  * (Files, Checksums-*) become lists of objects with lower-case keys and string sizes.
  * The server stores these verbatim as `dsc_fields`/`changes_fields`.
  */
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import { fileError, hashBuffer } from './checksums';
+import { hashBuffer, withFile } from './checksums';
 import { getField, parseDeb822, type Deb822Paragraph } from './deb822';
 import { readingStarts, rememberDigests } from './digest-cache';
 import { checkLists, parseFileList, type FileListEntry, type ListedChecksum } from './file-lists';
@@ -41,13 +40,7 @@ export interface ParsedControlFile {
  * digest-cache.ts), so that uploading a .dsc or .changes just parsed does not read it again.
  */
 export async function readTextFile(path: string, limit = MAX_CONTROL_FILE): Promise<string> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw fileError(path, error);
-  }
-  try {
+  return withFile(path, async (handle) => {
     const started = readingStarts();
     const before = await handle.stat({ bigint: true });
     if (before.size > BigInt(limit)) {
@@ -64,11 +57,7 @@ export async function readTextFile(path: string, limit = MAX_CONTROL_FILE): Prom
     const after = await handle.stat({ bigint: true });
     rememberDigests(path, before, after, started, hashBuffer(data, CONTROL_FILE_DIGESTS));
     return data.toString('utf8');
-  } catch (error) {
-    throw fileError(path, error);
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** A .dsc is listed in a .changes by all three; hashing a few kB costs nothing. */

@@ -11,9 +11,9 @@
  * had not changed for RACY_NS before its reading started; a file changed that recently is
  * hashed again the next time.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
-import { fileError, hashHandle, type FileDigests } from './checksums';
+import { fileError, hashHandle, withFile, type FileDigests } from './checksums';
 
 const RACY_NS = 50_000_000n;
 /** Bounded: a long session drops many files; old entries just mean one more read. */
@@ -76,19 +76,11 @@ export async function digestFile(
   }
   // The same version asked with more algorithms: keep the ones known in the new entry.
   const wanted = [...new Set([...algorithms, ...Object.keys(same?.digests ?? {})])];
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw fileError(path, error);
-  }
-  try {
+  return withFile(path, async (handle) => {
     const started = readingStarts();
     const before = await handle.stat({ bigint: true });
     const result = await hashHandle(handle, path, wanted, signal);
     rememberDigests(path, before, await handle.stat({ bigint: true }), started, result);
     return result;
-  } finally {
-    await handle.close();
-  }
+  });
 }
