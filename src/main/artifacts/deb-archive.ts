@@ -83,14 +83,15 @@ export async function readDebLayout(file: string, handle: FileHandle): Promise<D
         `the header of member ${String(n)} at byte ${String(position)} does not end with "\`\\n" (damaged, or not an ar archive)`,
       );
     }
+    // Decimal, padded with spaces (dpkg skips leading ones too).
     const sizeField = header.subarray(48, 58).toString('latin1');
-    if (!/^\d+ *$/.test(sizeField)) {
+    if (!/^ *\d+ *$/.test(sizeField)) {
       throw debError(
         file,
         `member ${String(n)} (${name}) at byte ${String(position)} has an invalid size field ${JSON.stringify(sizeField)}`,
       );
     }
-    const size = Number(sizeField.trimEnd());
+    const size = Number(sizeField.trim());
     const offset = position + HEADER;
     const needed = size + (size % 2);
     if (offset + needed > total) {
@@ -117,13 +118,16 @@ async function checkOrder(
   const [first] = members;
   if (!first) throw truncated(file, `it ends after the ar magic (${bytes(total)}), with no member`);
   if (first.name !== 'debian-binary') {
-    throw debError(file, `the first member is "${first.name}", expected debian-binary`);
+    throw debError(
+      file,
+      `the first member is ${JSON.stringify(first.name)}, expected debian-binary`,
+    );
   }
   // Only the first line counts: deb(5) lets later versions add lines.
   const version = (await readAt(handle, Math.min(first.size, 64), first.offset))
     .toString('latin1')
     .split('\n')[0];
-  if (!/^2\.\d+$/.test(version ?? '') || first.size < 4) {
+  if (!/^2\.\d+$/.test(version ?? '')) {
     throw debError(
       file,
       `debian-binary says ${JSON.stringify(version)}: not the package format 2.x (expected "2.0\\n")`,
@@ -137,7 +141,10 @@ async function checkOrder(
       throw truncated(file, `it ends after ${after} (${bytes(total)}), with no ${what} member`);
     }
     if (!pattern.test(member.name)) {
-      throw debError(file, `expected a ${what} member after ${after}, found "${member.name}"`);
+      throw debError(
+        file,
+        `expected a ${what} member after ${after}, found ${JSON.stringify(member.name)}`,
+      );
     }
     return member;
   };
