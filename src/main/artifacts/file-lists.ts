@@ -141,10 +141,11 @@ function fieldName(paragraph: Deb822Paragraph, name: string): string | undefined
  * Format is 1.0 (or absent, which means 1.0): Checksums-Sha1/-Sha256 came in the same dpkg
  * release (1.14.17) as the formats after 1.0, so every tool that writes a 2.0 or 3.0 .dsc
  * writes Checksums-Sha256, and its absence there means an edited .dsc whose files would be
- * tied to it by MD5 alone, which can be forged. A 1.0 .dsc from before then has only Files,
- * which dpkg-source still unpacks (warning "source package uses only weak checksums"), so
- * it is accepted on its MD5 sums. Checksums-Sha1 is checked when present, never required:
- * dpkg-source needs only a strong checksum, and SHA-1 is not one.
+ * tied to it by MD5 alone (for which two different files with the same sum can be made).
+ * A 1.0 .dsc from before that release has only Files, which dpkg-source still unpacks
+ * (warning "source package uses only weak checksums"), so it is accepted on its MD5 sums.
+ * Checksums-Sha1 is checked when present, never required: the most dpkg-source asks for
+ * (--require-strong-checksums) is a strong checksum, and SHA-1 is not one.
  */
 function requiredLists(kind: ControlKind, paragraph: Deb822Paragraph): string[] {
   if (kind === 'changes') return ['Files', 'Checksums-Sha256'];
