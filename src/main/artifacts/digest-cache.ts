@@ -4,12 +4,12 @@
  * the upload declares its size and SHA-256: each file is hashed once, in one pass.
  *
  * A version is (device, inode, size, mtime, ctime). Any write or attribute change sets ctime
- * to the current time, and nobody can set ctime back, so a file with the same version has
- * the same bytes — with one exception, which git calls "racily clean": the kernel stamps
- * times from a coarse clock (one tick is up to 10 ms), so a file written again within the
- * tick of its last change keeps its version. An entry is therefore kept only when the file
- * had not changed for RACY_NS before its reading started; a file changed that recently is
- * hashed again the next time.
+ * to the current time, and no system call sets it to a chosen value (unlike mtime), so a
+ * file with the same version has the same bytes — with one exception, which git calls
+ * "racily clean": the kernel stamps times from a coarse clock (one tick is up to 10 ms), so
+ * a file written again within the tick of its last change keeps its version. An entry is
+ * therefore kept only when the file had not changed for RACY_NS before its reading
+ * started; a file changed that recently is hashed again the next time.
  */
 import { stat } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
@@ -71,7 +71,7 @@ export async function digestFile(
   }
   const known = entries.get(path);
   const same = known?.version === versionOf(now) ? known : undefined;
-  if (same && algorithms.every((a) => a in same.digests)) {
+  if (same && algorithms.every((a) => Object.hasOwn(same.digests, a))) {
     return { size: same.size, digests: { ...same.digests } };
   }
   // The same version asked with more algorithms: keep the ones known in the new entry.
