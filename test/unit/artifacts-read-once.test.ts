@@ -10,11 +10,13 @@ import type * as Crypto from 'node:crypto';
 import type * as FsPromises from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
+import { digestFile, rememberDigests } from '../../src/main/artifacts/digest-cache';
 import { createSourcePackageFromDsc } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
@@ -142,17 +144,31 @@ describe.skipIf(skip)('each listed file is read once', () => {
     // Only the small files' MD5 was hashed on this thread.
     expect(counts.hashed.get('md5')).toBeLessThan(size(pkg.orig));
   });
+});
 
-  it('again when the file changed too recently to trust its times', async () => {
-    const pkg = sourcePackage();
-    await sleep(SETTLE_MS);
-    const artifact = await createSourcePackageFromDsc(pkg.dsc);
-    // Rewritten in place with the same bytes: its ctime is now, so the upload reads it again.
-    writeFileSync(pkg.orig, await (await import('node:fs/promises')).readFile(pkg.orig));
+describe('a remembered reading', () => {
+  it('is used for the same version of a file, unless the file changed just before it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
+    const path = join(dir, 'f.bin');
+    writeFileSync(path, randomBytes(1000));
+    const info = await stat(path, { bigint: true });
+    const fake = { size: 1000, digests: { sha256: 'remembered' } };
+    // Read 10 ms after its last change: within a clock tick or so, not trusted.
+    rememberDigests(path, info, info, info.ctimeNs + 10_000_000n, fake);
     counts.read.clear();
-    await uploadArtifact(server.transport, artifact);
-    expect(counts.read.get(pkg.orig)).toBe(size(pkg.orig));
-    expect(counts.read.get(pkg.debian) ?? 0).toBe(0);
+    expect((await digestFile(path, ['sha256'])).digests.sha256).not.toBe('remembered');
+    expect(counts.read.get(path)).toBe(1000);
+    // Read 100 ms after: trusted while the version stays.
+    rememberDigests(path, info, info, info.ctimeNs + 100_000_000n, fake);
+    counts.read.clear();
+    expect((await digestFile(path, ['sha256'])).digests.sha256).toBe('remembered');
+    expect(counts.read.get(path) ?? 0).toBe(0);
+    // Another algorithm than remembered: read again.
+    expect(Object.keys((await digestFile(path, ['md5'])).digests).sort()).toEqual([
+      'md5',
+      'sha256',
+    ]);
+    expect(counts.read.get(path)).toBe(1000);
   });
 });
 
