@@ -12,9 +12,12 @@
  */
 import { Worker } from 'node:worker_threads';
 
+// getBuiltinModule works whether the script runs as CommonJS or, when the process was
+// started with --input-type=module (which workers inherit), as a module without require.
 const SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
+const load = (name) => (process.getBuiltinModule ? process.getBuiltinModule(name) : require(name));
+const { parentPort } = load('node:worker_threads');
+const { createHash } = load('node:crypto');
 const jobs = new Map();
 parentPort.on('message', (m) => {
   if (m.op === 'start') {
