@@ -13,7 +13,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
-import { fileError, hashHandle, withFile, type FileDigests } from './checksums';
+import { fileError, hashFile, hashHandle, withFile, type FileDigests } from './checksums';
 
 const RACY_NS = 50_000_000n;
 /** Bounded: a long session drops many files; old entries just mean one more read. */
@@ -56,24 +56,30 @@ export function rememberDigests(
 
 /**
  * Size and digests of a file with at least `algorithms`: from a remembered reading of the
- * same version, or from one pass over the file.
+ * same version, or from one pass over the file, remembered when `remember` (a file read
+ * only once, for the upload, costs no more than a plain pass: no stat before or after).
  */
 export async function digestFile(
   path: string,
   algorithms: readonly string[],
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal | undefined; remember?: boolean } = {},
 ): Promise<FileDigests> {
-  let now: BigIntStats;
-  try {
-    now = await stat(path, { bigint: true });
-  } catch (error) {
-    throw fileError(path, error);
-  }
+  const { signal, remember = true } = options;
   const known = entries.get(path);
-  const same = known?.version === versionOf(now) ? known : undefined;
-  if (same && algorithms.every((a) => Object.hasOwn(same.digests, a))) {
-    return { size: same.size, digests: { ...same.digests } };
+  let same: Entry | undefined;
+  if (known) {
+    let now: BigIntStats;
+    try {
+      now = await stat(path, { bigint: true });
+    } catch (error) {
+      throw fileError(path, error);
+    }
+    same = known.version === versionOf(now) ? known : undefined;
+    if (same && algorithms.every((a) => Object.hasOwn(known.digests, a))) {
+      return { size: known.size, digests: { ...known.digests } };
+    }
   }
+  if (!remember) return hashFile(path, algorithms, signal);
   // The same version asked with more algorithms: keep the ones known in the new entry.
   const wanted = [...new Set([...algorithms, ...Object.keys(same?.digests ?? {})])];
   return withFile(path, async (handle) => {

@@ -151,7 +151,11 @@ export async function checkLocalFiles(
     const listed = expected.get(name) ?? [];
     if (listed.length === 0 && !options.everyFile) continue;
     const algorithms = [...new Set(['sha256', ...listed.map((e) => e.algorithm)])];
-    const found = await digestFile(local, algorithms, options.signal);
+    // Remembered when listed: the create request will want its SHA-256 again.
+    const found = await digestFile(local, algorithms, {
+      signal: options.signal,
+      remember: listed.length > 0,
+    });
     digests.set(name, found);
     const problem = fileProblem(local, listed, found);
     if (problem) problems.push(problem);
