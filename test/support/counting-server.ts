@@ -5,6 +5,7 @@
  * successful upload ends after the create request.
  */
 import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { HttpTransport } from '../../src/main/api/http';
 
 export interface CountingServer {
@@ -55,5 +56,26 @@ export async function countingServer(): Promise<CountingServer> {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
+  };
+}
+
+/**
+ * A counting server for the enclosing describe block (or file), its log emptied before
+ * each test; call the returned function inside a test to get it.
+ */
+export function useCountingServer(): () => CountingServer {
+  let server: CountingServer | undefined;
+  beforeAll(async () => {
+    server = await countingServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (server) server.requests.length = 0;
+  });
+  return () => {
+    if (!server) throw new Error('the counting server has not started');
+    return server;
   };
 }

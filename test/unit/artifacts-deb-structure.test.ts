@@ -7,13 +7,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
 import { detectKind } from '../../src/main/artifacts/detect';
 import { createBinaryPackage, createBinaryPackages } from '../../src/main/artifacts/kinds-debian';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
 import { DebusineError } from '../../src/shared/errors';
-import { countingServer, type CountingServer } from '../support/counting-server';
+import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 
 const skip = missingDebianTools();
@@ -217,22 +217,16 @@ describe.skipIf(skip)('the structure of a .deb', () => {
   });
 
   describe('a refused upload', () => {
-    let server: CountingServer;
-    beforeAll(async () => {
-      server = await countingServer();
-    });
-    afterAll(async () => {
-      await server.close();
-    });
+    const server = useCountingServer();
 
     it('sends nothing when the package was cut after it was detected', async () => {
       const path = write(original());
       const artifact = await createBinaryPackage(path);
       writeFileSync(path, original().subarray(0, member(2).offset + 10));
-      await expect(uploadArtifact(server.transport, artifact)).rejects.toMatchObject({
+      await expect(uploadArtifact(server().transport, artifact)).rejects.toMatchObject({
         details: { rule: 'deb-truncated' },
       });
-      expect(server.requests).toEqual([]);
+      expect(server().requests).toEqual([]);
     });
   });
 });

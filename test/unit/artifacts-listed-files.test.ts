@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectKind } from '../../src/main/artifacts/detect';
 import { parseControlFileText } from '../../src/main/artifacts/debian-files';
 import { CATEGORIES } from '../../src/main/artifacts/kind-data';
@@ -23,7 +23,7 @@ import { createSourcePackageFromDsc, createUpload } from '../../src/main/artifac
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
 import { DebusineError } from '../../src/shared/errors';
-import { countingServer, type CountingServer } from '../support/counting-server';
+import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 
 const skip = missingDebianTools();
@@ -303,16 +303,7 @@ describe('names in file lists', () => {
 });
 
 describe.skipIf(skip)('a refused upload sends nothing', () => {
-  let server: CountingServer;
-  beforeAll(async () => {
-    server = await countingServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useCountingServer();
 
   it('refuses, without a single request, an upload whose file changed after detection', async () => {
     const set = copySet();
@@ -321,9 +312,9 @@ describe.skipIf(skip)('a refused upload sends nothing', () => {
     const { atime, mtime } = statSync(set.tarball);
     corrupt(set.tarball);
     utimesSync(set.tarball, atime, mtime);
-    const error = await rejection(uploadArtifact(server.transport, artifact));
+    const error = await rejection(uploadArtifact(server().transport, artifact));
     expect(error.details).toMatchObject({ file: set.tarball, rule: 'listed-file.checksum' });
-    expect(server.requests).toEqual([]);
+    expect(server().requests).toEqual([]);
   });
 
   it('refuses, without a single request, an upload artifact built by hand around a lying .changes', async () => {
@@ -336,15 +327,15 @@ describe.skipIf(skip)('a refused upload sends nothing', () => {
     });
     await artifact.addLocalFile(set.changes);
     for (const entry of changes.files) await artifact.addLocalFile(join(set.dir, entry.name));
-    const error = await rejection(uploadArtifact(server.transport, artifact));
+    const error = await rejection(uploadArtifact(server().transport, artifact));
     expect(error.details.file).toBe(set.tarball);
-    expect(server.requests).toEqual([]);
+    expect(server().requests).toEqual([]);
   });
 
   it('uploads the same files untouched', async () => {
     const set = copySet();
     const artifact = await createUpload({ changesFile: set.changes });
-    await uploadArtifact(server.transport, artifact);
-    expect(server.requests).toEqual(['POST /api/1.0/artifact/']);
+    await uploadArtifact(server().transport, artifact);
+    expect(server().requests).toEqual(['POST /api/1.0/artifact/']);
   });
 });

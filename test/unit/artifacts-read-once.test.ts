@@ -14,13 +14,13 @@ import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
 import { digestFile, rememberDigests } from '../../src/main/artifacts/digest-cache';
 import { createSourcePackageFromDsc } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
-import { countingServer, type CountingServer } from '../support/counting-server';
+import { useCountingServer } from '../support/counting-server';
 import { missingDebianTools } from '../support/debian-fixtures';
 
 const counts = vi.hoisted(() => ({
@@ -68,13 +68,7 @@ const skip = missingDebianTools();
 /** Longer than the window in which digest-cache.ts does not trust a file's times. */
 const SETTLE_MS = 120;
 
-let server: CountingServer;
-beforeAll(async () => {
-  server = await countingServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useCountingServer();
 beforeEach(() => {
   counts.read.clear();
   counts.hashed.clear();
@@ -117,8 +111,8 @@ describe.skipIf(skip)('each listed file is read once', () => {
     counts.read.clear();
     counts.hashed.clear();
     const artifact = await createSourcePackageFromDsc(pkg.dsc);
-    await uploadArtifact(server.transport, artifact);
-    expect(server.requests).toEqual(['POST /api/1.0/artifact/']);
+    await uploadArtifact(server().transport, artifact);
+    expect(server().requests).toEqual(['POST /api/1.0/artifact/']);
     expect(counts.read.get(pkg.orig)).toBe(size(pkg.orig));
     expect(counts.read.get(pkg.debian)).toBe(size(pkg.debian));
     // md5 (Files) and sha1 (Checksums-Sha1) of the two tarballs, once each; the .dsc
@@ -138,7 +132,7 @@ describe.skipIf(skip)('each listed file is read once', () => {
     counts.hashed.clear();
     // Accepted: the worker's MD5 is the one dpkg-source wrote in Files.
     const artifact = await createSourcePackageFromDsc(pkg.dsc);
-    await uploadArtifact(server.transport, artifact);
+    await uploadArtifact(server().transport, artifact);
     expect(counts.read.get(pkg.orig)).toBe(size(pkg.orig));
     expect(counts.hashed.get('sha256')).toBeGreaterThanOrEqual(size(pkg.orig));
     // Only the small files' MD5 was hashed on this thread.

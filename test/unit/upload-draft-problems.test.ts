@@ -7,12 +7,12 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DraftStore } from '../../src/main/service/drafts';
 import { StaticSessionProvider } from '../../src/main/service/session';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { UploadManager } from '../../src/main/service/uploads';
-import { countingServer, type CountingServer } from '../support/counting-server';
+import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 
 const skip = missingDebianTools();
@@ -59,13 +59,7 @@ describe.skipIf(skip)('problems of dropped files on the upload screen', () => {
 });
 
 describe.skipIf(skip)('an upload started from a draft', () => {
-  let server: CountingServer;
-  beforeAll(async () => {
-    server = await countingServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useCountingServer();
 
   it('is refused without a single request when a file changed after the draft was made', async () => {
     const fx = debianFixtures();
@@ -91,14 +85,14 @@ describe.skipIf(skip)('an upload started from a draft', () => {
     writeFileSync(tarball, bytes);
     const uploads = new UploadManager({
       dir: join(data, 'uploads'),
-      session: new StaticSessionProvider({ apiUrl: server.transport.apiUrl, token: 't' }),
+      session: new StaticSessionProvider({ apiUrl: server().transport.apiUrl, token: 't' }),
       drafts,
       emit: () => undefined,
     });
     await expect(
       uploads.start({ draftId: draft.draftId, workspace: null, workRequest: null, expireAt: null }),
     ).rejects.toMatchObject({ details: { rule: 'listed-file.checksum' } });
-    expect(server.requests).toEqual([]);
+    expect(server().requests).toEqual([]);
     await uploads.close();
   });
 });
