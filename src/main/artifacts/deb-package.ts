@@ -1,15 +1,16 @@
 /**
- * Reads the control fields of a `.deb`/`.udeb` from the package itself: the ar archive,
- * then `control.tar` (uncompressed, gzip, xz or zstd), then its `control` file. Only the
- * ar headers and the control member are read; the (large) data member is never touched.
+ * Reads the control fields of a `.deb`/`.udeb` from the package itself: the ar archive
+ * (whose whole structure deb-archive.ts checks first), then `control.tar` (uncompressed,
+ * gzip, xz or zstd), then its `control` file. Only the ar headers and the control member
+ * are read; the (large) data member is never touched.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import * as xzNamespace from 'xz-decompress';
-import { DebusineError } from '../../shared/errors';
-import { fileError } from './checksums';
+import { withFile } from './checksums';
+import { debError, readDebLayout } from './deb-archive';
 import { parseDeb822, type Deb822Paragraph } from './deb822';
 import { readTar } from './tar-reader';
 
@@ -29,43 +30,17 @@ export interface DebControl {
   controlFiles: string[];
 }
 
-function debError(file: string, message: string, rule = 'deb-format'): DebusineError {
-  return new DebusineError('validation', `${basename(file)}: ${message}`, { file, rule });
-}
-
-async function readExactly(handle: FileHandle, length: number, position: number) {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
-}
-
-async function findControlMember(
+async function readControlMember(
   file: string,
   handle: FileHandle,
 ): Promise<{ name: string; data: Buffer }> {
-  const magic = await readExactly(handle, 8, 0);
-  if (magic.toString('latin1') !== '!<arch>\n') throw debError(file, 'not an ar archive');
-  const { size: total } = await handle.stat();
-  let position = 8;
-  while (position + 60 <= total) {
-    const header = await readExactly(handle, 60, position);
-    if (header.length < 60 || header.subarray(58, 60).toString('latin1') !== '`\n') {
-      throw debError(file, `malformed ar member header at byte ${String(position)}`);
-    }
-    const name = header.subarray(0, 16).toString('latin1').trim().replace(/\/$/, '');
-    const sizeText = header.subarray(48, 58).toString('latin1').trim();
-    if (!/^\d+$/.test(sizeText)) throw debError(file, `bad ar member size for ${name}`);
-    const size = Number(sizeText);
-    position += 60;
-    if (name.startsWith('control.tar')) {
-      if (size > MAX_CONTROL_MEMBER) throw debError(file, `${name} is too large`);
-      const data = await readExactly(handle, size, position);
-      if (data.length !== size) throw debError(file, `${name} is truncated`);
-      return { name, data };
-    }
-    position += size + (size % 2);
-  }
-  throw debError(file, 'no control.tar member (not a Debian binary package?)');
+  const { control } = await readDebLayout(file, handle);
+  if (control.size > MAX_CONTROL_MEMBER) throw debError(file, `${control.name} is too large`);
+  const data = Buffer.alloc(control.size);
+  const { bytesRead } = await handle.read(data, 0, control.size, control.offset);
+  // The layout found the member inside the file: a short read means it just shrank.
+  if (bytesRead !== control.size) throw debError(file, `${control.name} could not be read whole`);
+  return { name: control.name, data };
 }
 
 async function unxz(data: Buffer): Promise<Buffer> {
@@ -114,18 +89,7 @@ async function decompress(file: string, name: string, data: Buffer): Promise<Buf
 }
 
 export async function readDebControl(file: string): Promise<DebControl> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    throw fileError(file, error);
-  }
-  let member: { name: string; data: Buffer };
-  try {
-    member = await findControlMember(file, handle);
-  } finally {
-    await handle.close();
-  }
+  const member = await withFile(file, (handle) => readControlMember(file, handle));
   const tar = await decompress(file, member.name, member.data);
   let members;
   try {

@@ -15,6 +15,12 @@ export type Deb822Paragraph = Record<string, string>;
 
 export interface Deb822Document {
   paragraphs: Deb822Paragraph[];
+  /**
+   * For each paragraph, each field's source lines: the line of `Field:` first, then the
+   * line of each continuation line, in order (so that an error about the third entry of a
+   * file list can name the line it is on, comments and signatures notwithstanding).
+   */
+  lines: Map<string, number[]>[];
   /** True when the text was wrapped in `-----BEGIN PGP SIGNED MESSAGE-----`. */
   signed: boolean;
 }
@@ -98,12 +104,18 @@ export function parseDeb822(text: string, options: Deb822Options = {}): Deb822Do
   const { body, signed } = unwrapSignature(lines, file);
 
   const paragraphs: Deb822Paragraph[] = [];
+  const fieldLines: Map<string, number[]>[] = [];
   let current: Deb822Paragraph | undefined;
+  let currentLines = new Map<string, number[]>();
   let lastField: string | undefined;
   for (const { text: raw, line } of body) {
     if (raw.trim() === '') {
-      if (current) paragraphs.push(current);
+      if (current) {
+        paragraphs.push(current);
+        fieldLines.push(currentLines);
+      }
       current = undefined;
+      currentLines = new Map();
       lastField = undefined;
       continue;
     }
@@ -113,6 +125,7 @@ export function parseDeb822(text: string, options: Deb822Options = {}): Deb822Do
         throw syntaxError(file, line, 'a continuation line before any field');
       }
       setField(current, lastField, `${current[lastField] ?? ''}\n${raw.trimEnd()}`);
+      currentLines.get(lastField)?.push(line);
       continue;
     }
     const colon = raw.indexOf(':');
@@ -128,10 +141,14 @@ export function parseDeb822(text: string, options: Deb822Options = {}): Deb822Do
       throw syntaxError(file, line, `duplicate field ${JSON.stringify(name)} in a paragraph`);
     }
     setField(current, name, raw.slice(colon + 1).trim());
+    currentLines.set(name, [line]);
     lastField = name;
   }
-  if (current) paragraphs.push(current);
-  return { paragraphs, signed };
+  if (current) {
+    paragraphs.push(current);
+    fieldLines.push(currentLines);
+  }
+  return { paragraphs, lines: fieldLines, signed };
 }
 
 /** Defines rather than assigns, so that a field named `__proto__` stays a plain field. */

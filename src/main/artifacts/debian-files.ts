@@ -4,16 +4,17 @@
  * (Files, Checksums-*) become lists of objects with lower-case keys and string sizes.
  * The server stores these verbatim as `dsc_fields`/`changes_fields`.
  */
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import { fileError } from './checksums';
+import { hashBuffer, withFile } from './checksums';
 import { getField, parseDeb822, type Deb822Paragraph } from './deb822';
+import { readingStarts, rememberDigests } from './digest-cache';
+import { checkLists, parseFileList, type FileListEntry, type ListedChecksum } from './file-lists';
 
 /** A .dsc or .changes larger than this is certainly not one. */
 const MAX_CONTROL_FILE = 16 * 1024 * 1024;
 
-export type FileListEntry = Record<string, string>;
+export type { FileListEntry } from './file-lists';
 export type ControlFields = Record<string, string | FileListEntry[]>;
 
 export interface ListedFile {
@@ -30,108 +31,56 @@ export interface ParsedControlFile {
   files: ListedFile[];
   /** Names with size and sha256 from `Checksums-Sha256` (empty when the field is absent). */
   sha256: ListedFile[];
+  /** Every entry of every list, with its line, to compare with the files on disk. */
+  checksums: ListedChecksum[];
 }
 
-const COLUMNS: Record<'dsc' | 'changes', Record<string, readonly string[]>> = {
-  dsc: {
-    files: ['md5sum', 'size', 'name'],
-    'checksums-sha1': ['sha1', 'size', 'name'],
-    'checksums-sha256': ['sha256', 'size', 'name'],
-    'checksums-sha512': ['sha512', 'size', 'name'],
-  },
-  changes: {
-    files: ['md5sum', 'size', 'section', 'priority', 'name'],
-    'checksums-sha1': ['sha1', 'size', 'name'],
-    'checksums-sha256': ['sha256', 'size', 'name'],
-    'checksums-sha512': ['sha512', 'size', 'name'],
-  },
-};
-
+/**
+ * Reads a small text file whole. Its digests are remembered for this version of it (see
+ * digest-cache.ts), so that uploading a .dsc or .changes just parsed does not read it again.
+ */
 export async function readTextFile(path: string, limit = MAX_CONTROL_FILE): Promise<string> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw fileError(path, error);
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size > limit) {
+  return withFile(path, async (handle) => {
+    const started = readingStarts();
+    const before = await handle.stat({ bigint: true });
+    if (before.size > BigInt(limit)) {
       throw new DebusineError(
         'validation',
-        `${path} is ${String(size)} bytes: too large for a control file (limit ${String(limit)})`,
+        `${path} is ${String(before.size)} bytes: too large for a control file (limit ${String(limit)})`,
         { file: path, rule: 'control-file-size' },
       );
     }
+    const size = Number(before.size);
     const buffer = Buffer.alloc(size);
     const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch (error) {
-    throw fileError(path, error);
-  } finally {
-    await handle.close();
-  }
-}
-
-function listError(file: string, field: string, message: string): DebusineError {
-  return new DebusineError('validation', `'${file}' ${message}`, {
-    file,
-    field,
-    rule: 'file-list',
+    const data = buffer.subarray(0, bytesRead);
+    const after = await handle.stat({ bigint: true });
+    rememberDigests(path, before, after, started, hashBuffer(data, CONTROL_FILE_DIGESTS));
+    return data.toString('utf8');
   });
 }
 
-function parseList(
-  file: string,
-  field: string,
-  value: string,
-  columns: readonly string[],
-): FileListEntry[] {
-  const entries: FileListEntry[] = [];
-  for (const line of value.split('\n')) {
-    const words = line.trim().split(/\s+/).filter(Boolean);
-    if (words.length === 0) continue;
-    if (words.length !== columns.length) {
-      throw listError(
-        file,
-        field,
-        `has a malformed line in ${field}: expected ${String(columns.length)} columns ` +
-          `(${columns.join(' ')}), found ${JSON.stringify(line.trim())}`,
-      );
-    }
-    const entry: FileListEntry = {};
-    columns.forEach((column, i) => {
-      entry[column] = words[i] ?? '';
-    });
-    if (!/^\d+$/.test(entry.size ?? '')) {
-      throw listError(file, field, `has a non-numeric size in ${field}: ${String(entry.size)}`);
-    }
-    const name = entry.name ?? '';
-    // CVE-2026-11853: a listed name must be one path component.
-    if (name.includes('/') || name === '.' || name === '..' || name === '') {
-      throw listError(
-        file,
-        field,
-        `has an entry in ${field} with more than one path component: '${name}'`,
-      );
-    }
-    entries.push(entry);
-  }
-  return entries;
-}
+/** A .dsc is listed in a .changes by all three; hashing a few kB costs nothing. */
+const CONTROL_FILE_DIGESTS = ['sha256', 'sha1', 'md5'];
 
 function toFields(
   kind: 'dsc' | 'changes',
   file: string,
   paragraph: Deb822Paragraph,
-): ControlFields {
+  lines: Map<string, number[]>,
+): { fields: ControlFields; checksums: ListedChecksum[] } {
   const fields: ControlFields = {};
+  const checksums: ListedChecksum[] = [];
   for (const [name, value] of Object.entries(paragraph)) {
-    const columns = COLUMNS[kind][name.toLowerCase()];
-    const parsed = columns ? parseList(file, name, value, columns) : value;
-    Object.defineProperty(fields, name, { value: parsed, enumerable: true, writable: true });
+    const list = parseFileList(kind, file, name, value, lines.get(name) ?? []);
+    if (list) checksums.push(...list.checksums);
+    Object.defineProperty(fields, name, {
+      value: list ? list.entries : value,
+      enumerable: true,
+      writable: true,
+    });
   }
-  return fields;
+  return { fields, checksums };
 }
 
 function listed(fields: ControlFields, field: string): ListedFile[] {
@@ -171,12 +120,19 @@ export function parseControlFileText(
       }
     }
   }
-  const fields = toFields(kind, file, paragraph);
+  const { fields, checksums } = toFields(
+    kind,
+    file,
+    paragraph,
+    doc.lines[0] ?? new Map<string, number[]>(),
+  );
+  checkLists(kind, file, paragraph, checksums);
   return {
     fields,
     signed: doc.signed,
     files: listed(fields, 'Files'),
     sha256: listed(fields, 'Checksums-Sha256'),
+    checksums,
   };
 }
 

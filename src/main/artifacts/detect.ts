@@ -5,7 +5,7 @@
  * that the UI can show it before anything is uploaded.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
 import { readDebControl } from './deb-package';
 import { getField } from './deb822';
@@ -71,6 +71,10 @@ async function attempt(
   }
 }
 
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 async function missingOf(dir: string, names: string[]): Promise<string[]> {
   const missing: string[] = [];
   for (const name of names) {
@@ -101,10 +105,27 @@ export async function detectKind(
     error: null,
   });
 
+  // A control file that cannot be read is the chosen kind's problem, shown next to it.
+  const unreadable = (
+    kind: 'upload' | 'sourcePackage',
+    file: string,
+    error: unknown,
+  ): Detection => ({
+    kind,
+    category: CATEGORIES[kind],
+    reason: `${basename(file)} is a ${extname(file)} file, but it cannot be used`,
+    files: [file],
+    missing: [],
+    extra: files.filter((f) => f !== file),
+    artifact: null,
+    error: serializeError(error),
+  });
+
   if (changes.length > 1) return many('.changes', changes);
   const changesFile = changes[0];
   if (changesFile) {
-    const parsed = await readChanges(changesFile);
+    const parsed = await readChanges(changesFile).catch(asError);
+    if (parsed instanceof Error) return unreadable('upload', changesFile, parsed);
     const names = (parsed.sha256.length ? parsed.sha256 : parsed.files).map((f) => f.name);
     const dir = dirname(changesFile);
     const taken = [changesFile, ...names.map((n) => join(dir, n))];
@@ -124,7 +145,8 @@ export async function detectKind(
   if (dscs.length > 1) return many('.dsc', dscs);
   const dscFile = dscs[0];
   if (dscFile) {
-    const parsed = await readDsc(dscFile);
+    const parsed = await readDsc(dscFile).catch(asError);
+    if (parsed instanceof Error) return unreadable('sourcePackage', dscFile, parsed);
     const names = parsed.files.map((f) => f.name);
     const dir = dirname(dscFile);
     const taken = [dscFile, ...names.map((n) => join(dir, n))];

@@ -14,6 +14,7 @@ import { fieldString, readChanges, readDsc } from './debian-files';
 import { CATEGORIES, withoutNulls } from './kind-data';
 import { validateLocalArtifact } from './kind-rules';
 import { LocalArtifact } from './local-artifact';
+import { checkLocalFiles } from './local-checks';
 
 export async function createSourcePackage(input: {
   name: string;
@@ -30,6 +31,7 @@ export async function createSourcePackage(input: {
   });
   for (const file of input.files) await artifact.addLocalFile(file);
   validateLocalArtifact(artifact);
+  await checkLocalFiles(artifact);
   return artifact;
 }
 
@@ -70,6 +72,7 @@ export async function createBinaryPackage(file: string): Promise<LocalArtifact> 
   });
   await artifact.addLocalFile(file);
   validateLocalArtifact(artifact);
+  await checkLocalFiles(artifact);
   return artifact;
 }
 
@@ -89,6 +92,7 @@ export async function createBinaryPackages(input: {
   });
   for (const file of input.files) await artifact.addLocalFile(file);
   validateLocalArtifact(artifact);
+  await checkLocalFiles(artifact);
   return artifact;
 }
 
@@ -117,9 +121,8 @@ export async function createUpload(input: UploadInput): Promise<LocalArtifact> {
   const dir = dirname(resolve(input.changesFile));
   const excluded = new Set([...(input.excludeFiles ?? [])].map((f) => basename(f)));
   // Like the Python client: files come from Checksums-Sha256 (with sizes and hashes for
-  // remote entries); the rule then compares with Files.
-  const listed = changes.sha256.length > 0 ? changes.sha256 : changes.files;
-  for (const entry of listed) {
+  // remote entries; a .changes must have it, and it names the same files as Files).
+  for (const entry of changes.sha256) {
     if (excluded.has(entry.name)) continue;
     const path = join(dir, entry.name);
     if (input.allowRemote && !(await exists(path))) {
@@ -140,6 +143,7 @@ export async function createUpload(input: UploadInput): Promise<LocalArtifact> {
     }
   }
   validateLocalArtifact(artifact, { excludeFiles: excluded });
+  await checkLocalFiles(artifact);
   return artifact;
 }
 

@@ -13,8 +13,8 @@ import {
   type ArtifactCreateRequest,
   type FileRequest,
 } from '../../shared/models';
-import { sha256File } from './checksums';
 import { guessContentType } from './content-types';
+import { checkLocalFiles } from './local-checks';
 
 export const localArtifactSchema = z.strictObject({
   category: z.string().min(1).max(255),
@@ -149,17 +149,25 @@ export class LocalArtifact {
     return this.contentTypes.get(pathInArtifact) ?? guessContentType(pathInArtifact);
   }
 
-  /** The create request: sizes and SHA-256 of every local file, streamed. */
+  /**
+   * The create request: sizes and SHA-256 of every local file, streamed. The local files
+   * are checked first (local-checks.ts: listed sizes and checksums, whole packages), in the
+   * same pass over each file, so that a wrong file fails here, before any request is sent.
+   */
   async createRequest(
     options: { workspace?: string | null; workRequest?: number | null; expireAt?: string | null },
     signal?: AbortSignal,
   ): Promise<ArtifactCreateRequest> {
+    const digests = await checkLocalFiles(this, { everyFile: true, ...(signal ? { signal } : {}) });
     const files: Record<string, FileRequest> = {};
-    for (const [path, local] of this.files) {
-      const { size, sha256 } = await sha256File(local, signal);
+    for (const path of this.files.keys()) {
+      const digest = digests.get(path);
+      if (!digest?.digests.sha256) {
+        throw new DebusineError('internal', `No SHA-256 was computed for ${path}`, { file: path });
+      }
       files[path] = {
-        size,
-        checksums: { sha256 },
+        size: digest.size,
+        checksums: { sha256: digest.digests.sha256 },
         type: 'file',
         content_type: this.contentTypeOf(path),
       };

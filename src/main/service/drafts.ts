@@ -57,12 +57,30 @@ function isSerialized(value: unknown): value is SerializedError {
   );
 }
 
-/** Problems from a thrown error, or from one detection already serialised. */
+/**
+ * Problems from a thrown error, or from one detection already serialised. An error about
+ * several files (the local checks') lists one problem per file in `details.problems`, so
+ * that each shows next to its own file.
+ */
 function problemsOf(error: unknown): LocalArtifactProblem[] {
   const e = isSerialized(error) ? error : serializeError(error);
-  const rule = typeof e.details?.rule === 'string' ? e.details.rule : e.code;
-  const file = typeof e.details?.file === 'string' ? basename(e.details.file) : undefined;
-  return [{ rule, message: e.message, ...(file !== undefined ? { file } : {}) }];
+  const listed = Array.isArray(e.details?.problems) ? (e.details.problems as unknown[]) : [];
+  const parts = listed.filter(isProblemLike);
+  return (parts.length > 0 ? parts : [{ ...e.details, message: e.message }]).map((p) => {
+    const rule = typeof p.rule === 'string' ? p.rule : e.code;
+    const file = typeof p.file === 'string' ? basename(p.file) : undefined;
+    return { rule, message: p.message, ...(file !== undefined ? { file } : {}) };
+  });
+}
+
+function isProblemLike(
+  value: unknown,
+): value is { message: string; rule?: unknown; file?: unknown } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
 }
 
 export class DraftStore {

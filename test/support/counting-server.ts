@@ -1,0 +1,81 @@
+/**
+ * A local HTTP server standing in for Debusine's artifact endpoint, that counts every
+ * request it receives: tests of refused uploads assert that nothing at all reached it.
+ * It creates artifacts as already holding every file (`files_to_upload` empty), so that a
+ * successful upload ends after the create request.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { HttpTransport } from '../../src/main/api/http';
+
+export interface CountingServer {
+  transport: HttpTransport;
+  /** Method and path of every request received, in order. */
+  requests: string[];
+  close: () => Promise<void>;
+}
+
+export async function countingServer(): Promise<CountingServer> {
+  const requests: string[] = [];
+  let id = 0;
+  const server: Server = createServer((req, res) => {
+    requests.push(`${req.method ?? ''} ${req.url ?? ''}`);
+    req.resume();
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/api/1.0/artifact/') {
+        id++;
+        res.writeHead(201, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id,
+            workspace: 'System',
+            category: 'debian:upload',
+            created_at: '2026-11-21T12:00:00Z',
+            data: {},
+            download_tar_gz_url: `/artifact/${String(id)}/download/`,
+            files_to_upload: [],
+            links: {},
+          }),
+        );
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  const transport = new HttpTransport({
+    apiUrl: `http://127.0.0.1:${String(address.port)}/api`,
+    token: 't',
+    retries: 0,
+  });
+  return {
+    transport,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A counting server for the enclosing describe block (or file), its log emptied before
+ * each test; call the returned function inside a test to get it.
+ */
+export function useCountingServer(): () => CountingServer {
+  let server: CountingServer | undefined;
+  beforeAll(async () => {
+    server = await countingServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (server) server.requests.length = 0;
+  });
+  return () => {
+    if (!server) throw new Error('the counting server has not started');
+    return server;
+  };
+}
