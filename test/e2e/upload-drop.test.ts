@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
@@ -75,6 +76,44 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       expect(await seriousA11yViolations(page)).toEqual([]);
       await draft.getByRole('button', { name: 'Discard' }).click();
       await draft.waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+
+    it('shows a .deb whose content differs from what the .changes lists next to it, before sending', async () => {
+      const { page, errors } = await openPage(browser, app, 'light');
+      await page
+        .getByRole('navigation', { name: 'Areas' })
+        .getByRole('button', { name: 'Upload' })
+        .click();
+      // The same set, with one byte of the second .deb changed: same size, another sha256.
+      const dir = mkdtempSync(join(tmpdir(), 'ddt-tampered-'));
+      const set = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs].map((file) => {
+        const copy = join(dir, basename(file));
+        copyFileSync(file, copy);
+        return copy;
+      });
+      const tampered = set[set.length - 1] ?? '';
+      const bytes = readFileSync(tampered);
+      const last = bytes.length - 2;
+      bytes[last] = (bytes[last] ?? 0) ^ 0xff;
+      writeFileSync(tampered, bytes);
+      await dropFiles(page, set);
+      const draft = page.getByTestId('draft');
+      await draft.waitFor();
+      await page.getByTestId('draft-blocked').waitFor();
+      const row = page.getByTestId('draft-file').filter({ hasText: basename(tampered) });
+      const problem = row.getByTestId('file-problems');
+      await problem.waitFor();
+      await expect(problem.textContent()).resolves.toMatch(/has sha256 [0-9a-f]+.*lists/);
+      await expect(
+        draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
+      ).resolves.toBe(true);
+      await screenshot(page, 'upload-checksum-problem-light');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await draft.getByRole('button', { name: 'Discard' }).click();
+      await draft.waitFor({ state: 'detached' });
+      rmSync(dir, { recursive: true, force: true });
       expect(errors).toEqual([]);
       await page.context().close();
     });
