@@ -1,0 +1,64 @@
+/**
+ * The ground a hostile-download test stands on: a scratch tree with the destination, its
+ * parent, an `outside` folder a hostile server would like to write to, and a check that a
+ * refused download left every one of them exactly as it was.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { DebusineError } from '../../src/shared/errors';
+import { snapshotTree } from './tree-snapshot';
+
+export interface Playground {
+  /** Holds everything below; snapshots are taken of it. */
+  root: string;
+  /** The destination's parent. */
+  parent: string;
+  /** Where the download is asked to go (exists, empty unless a test puts something there). */
+  dest: string;
+  /** A folder next to the destination, with one file, that must never change. */
+  outside: string;
+}
+
+export function playground(): Playground {
+  const root = mkdtempSync(join(tmpdir(), 'ddt-hostile-'));
+  const parent = join(root, 'parent');
+  const dest = join(parent, 'dest');
+  const outside = join(parent, 'outside');
+  mkdirSync(dest, { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'keep.txt'), 'keep');
+  writeFileSync(join(parent, 'sibling.txt'), 'sibling');
+  return { root, parent, dest, outside };
+}
+
+export interface Refusal {
+  code?: string;
+  rule?: string;
+  message?: RegExp;
+}
+
+/**
+ * Runs a download that must be refused, and checks that the destination, its parent and
+ * everything next to them are, recursively, exactly as before: same entries, types,
+ * sizes, link targets and contents, and no staging folder left behind.
+ */
+export async function expectRefused(
+  ground: Playground,
+  run: () => Promise<unknown>,
+  refusal: Refusal,
+): Promise<DebusineError> {
+  const before = snapshotTree(ground.root);
+  const error = await run().then(
+    () => new Error('the download was not refused'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DebusineError);
+  const refused = error as DebusineError;
+  if (refusal.code) expect(refused.code, refused.message).toBe(refusal.code);
+  if (refusal.rule) expect(refused.details.rule, refused.message).toBe(refusal.rule);
+  if (refusal.message) expect(refused.message).toMatch(refusal.message);
+  expect(snapshotTree(ground.root)).toEqual(before);
+  return refused;
+}
