@@ -1,22 +1,36 @@
 /**
- * Downloads (protocol §7): one file (`files[path].url`), or a whole artifact, either as
- * the tarball kept on disk or streamed and unpacked into a destination. Sizes and SHA-256
- * are checked against the artifact's file list. The token is only sent to the server's
- * own origin, also across redirects (object storage URLs get no token).
+ * Downloads: one file (`files[path].url`), or a whole artifact, either as the tarball kept
+ * on disk or unpacked into a destination folder (from the tarball, or file by file).
+ *
+ * The server is not trusted. Its file list is checked first (declared-files.ts); every
+ * byte then goes to a staging folder inside the destination (staging.ts), each file
+ * bounded by its declared size and hashed as it arrives, and the files are placed only
+ * once every one has its declared size and SHA-256 (place-files.ts). A refused download
+ * leaves the destination exactly as it was. The token is only sent to the server's own
+ * origin, also across redirects (object storage URLs get no token).
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { link, mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { DebusineError } from '../../shared/errors';
 import type { ArtifactResponse } from '../../shared/models';
-import { errorFromResponse, networkError, type HttpTransport } from '../api/http';
+import type { HttpTransport } from '../api/http';
+import { BoundedFile } from './bounded-file';
+import { declaredFile, declaredFiles, type DeclaredFile } from './declared-files';
+import {
+  asDownloadError,
+  cancelled,
+  connectionBroke,
+  endedEarly,
+  hashMismatch,
+  isAbort,
+  wrongSize,
+  type Subject,
+} from './download-errors';
+import { fetchBody } from './fetch-body';
+import { checkPlacements, type Placement } from './place-files';
 import { ProgressTracker, type ProgressListener } from './progress';
 import { getArtifact, transportOf, type ClientLike } from './remote';
-import { extractTarStream } from './safe-extract';
-import type { Readable } from 'node:stream';
+import { receiveArchive } from './safe-extract';
+import { Staging } from './staging';
 
 export interface DownloadOptions {
   signal?: AbortSignal;
@@ -24,113 +38,77 @@ export interface DownloadOptions {
 }
 
 export interface DownloadArtifactOptions extends DownloadOptions {
-  /** Keep `artifact-{id}.tar.gz` instead of unpacking it. */
+  /** Keep `artifact-{id}.tar.gz` (checked member by member) instead of unpacking it. */
   tarball?: boolean;
   /** How to fetch when unpacking: `auto` follows the Python client's heuristic. */
   via?: 'auto' | 'archive' | 'files';
 }
 
-const MAX_REDIRECTS = 5;
 /**
- * How much of a response body may wait in memory before the socket is paused. With
- * undici's default (64 KiB), each short wait of the disk paused the socket, and the
- * server's TCP flow control then took tens of milliseconds to start again, thousands of
- * times per download: 10–30 s for 60 MiB that curl fetched in 2–3 s. 4 MiB rides over
- * the disk's pauses (measured: 2–3 s, like curl, every time).
+ * Checks that the places are free, then runs `work` with a staging folder in `home` and
+ * places what it staged; on any failure nothing of it stays.
  */
-const BODY_BUFFER = 4 * 2 ** 20;
-/** Writes of 1 MiB rather than 16 KiB: fewer system calls and fewer pauses. */
-const WRITE_BUFFER = 2 ** 20;
-
-async function open(http: HttpTransport, url: string, operation: string, signal?: AbortSignal) {
-  const site = new URL(http.siteUrl).origin;
-  let current = new URL(url, http.siteUrl);
-  for (let hop = 0; ; hop++) {
-    let response;
-    try {
-      response = await http.dispatcher.request({
-        origin: current.origin,
-        path: current.pathname + current.search,
-        method: 'GET',
-        headers: current.origin === site ? http.authHeaders() : {},
-        signal,
-        headersTimeout: 60_000,
-        bodyTimeout: 300_000,
-        highWaterMark: BODY_BUFFER,
-      });
-    } catch (error) {
-      throw networkError(operation, current.toString(), error);
-    }
-    const location = response.headers.location;
-    if ([301, 302, 303, 307, 308].includes(response.statusCode) && typeof location === 'string') {
-      await response.body.dump();
-      if (hop >= MAX_REDIRECTS) {
-        throw new DebusineError('bad-response', `${operation}: too many redirects`, { operation });
-      }
-      current = new URL(location, current);
-      continue;
-    }
-    if (response.statusCode !== 200) {
-      throw await errorFromResponse(operation, {
-        status: response.statusCode,
-        headers: response.headers,
-        body: response.body,
-      });
-    }
-    return response.body as unknown as Readable;
-  }
-}
-
-function counter(onBytes: (n: number) => void) {
-  let bytes = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      bytes += chunk.length;
-      onBytes(bytes);
-      callback(null, chunk);
-    },
-  });
-}
-
-/** Writes a stream to `target` without ever replacing an existing file. */
-async function saveExclusive(
-  body: Readable,
-  target: string,
-  through: Transform,
-  signal?: AbortSignal,
-) {
-  await mkdir(dirname(target), { recursive: true });
-  const temporary = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
+async function staged(
+  target: {
+    home: string;
+    placements: Placement[];
+    subject: Subject;
+    subjectOf: (p: Placement) => Subject;
+    signal: AbortSignal | undefined;
+  },
+  work: (staging: Staging) => Promise<void>,
+): Promise<void> {
+  const { home, placements, subjectOf } = target;
+  await checkPlacements(home, placements, subjectOf);
+  const staging = await Staging.open(home);
   try {
-    await pipeline(
-      body,
-      through,
-      createWriteStream(temporary, { flags: 'wx', highWaterMark: WRITE_BUFFER }),
-      { signal },
-    );
-    try {
-      await link(temporary, target);
-    } catch (error) {
-      const exists = (error as { code?: string }).code === 'EEXIST';
-      throw new DebusineError(
-        'conflict',
-        exists ? `${target} already exists` : `Cannot write ${target}`,
-        {
-          file: target,
-        },
-      );
-    }
-  } finally {
-    await rm(temporary, { force: true });
+    await work(staging);
+    // A download cancelled as its last bytes arrived is not placed either.
+    target.signal?.throwIfAborted();
+    await staging.place(placements, subjectOf);
+  } catch (error) {
+    await staging.discard();
+    throw asDownloadError(target.subject, error, target.signal);
   }
+  await staging.close();
 }
 
-function mismatch(what: string, path: string, expected: unknown, got: unknown): DebusineError {
-  return new DebusineError(
-    'bad-response',
-    `${path}: ${what} mismatch (expected ${String(expected)}, received ${String(got)})`,
-    { file: path, rule: 'download-verify' },
-  );
+/** Fetches one declared file into `target`, refusing it at the first byte too many. */
+async function fetchFile(
+  http: HttpTransport,
+  file: DeclaredFile,
+  target: string,
+  subject: Subject,
+  onBytes: (n: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const { body, announced } = await fetchBody(http, file.url, subject, signal);
+  if (announced !== undefined && announced !== file.size) {
+    body.destroy();
+    throw wrongSize(subject, file.size, announced, 'the server');
+  }
+  const out = new BoundedFile(target, file.size, subject);
+  try {
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        const wait = out.write(chunk);
+        if (wait) await wait;
+        onBytes(out.size);
+      }
+    } catch (error) {
+      if (error instanceof DebusineError) throw error;
+      if (signal?.aborted || isAbort(error)) throw cancelled(subject);
+      throw connectionBroke(subject, out.size, file.size, error);
+    }
+    const { size, sha256 } = out.finish();
+    await out.closed();
+    if (size < file.size) throw endedEarly(subject, size, file.size);
+    if (sha256 !== file.sha256) throw hashMismatch(subject, file.sha256, sha256);
+  } catch (error) {
+    await out.abort();
+    body.destroy();
+    throw error;
+  }
 }
 
 async function resolveArtifact(
@@ -150,41 +128,59 @@ export async function downloadArtifactFile(
 ): Promise<ArtifactResponse> {
   const http = transportOf(client);
   const response = await resolveArtifact(client, artifact, options.signal);
-  const file = response.files[pathInArtifact];
+  const subject = { artifact: response.id, file: pathInArtifact };
+  const file = declaredFile(response, pathInArtifact);
   if (!file) {
     throw new DebusineError(
       'not-found',
       `Artifact ${String(response.id)} has no file ${pathInArtifact}`,
-      {
-        operation: 'downloadArtifactFile',
-        file: pathInArtifact,
-      },
+      { operation: 'downloadArtifactFile', artifact: response.id, file: pathInArtifact },
     );
   }
+  const name = basename(destinationFile);
   const tracker = new ProgressTracker([[pathInArtifact, file.size]], options.onProgress);
-  const body = await open(http, file.url, 'downloadArtifactFile', options.signal);
-  const hash = createHash('sha256');
-  let size = 0;
-  // Verified before the file takes its final name: a bad download never appears there.
-  const verify = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      size += chunk.length;
-      hash.update(chunk);
-      tracker.update(pathInArtifact, size);
-      callback(null, chunk);
-    },
-    flush(callback) {
-      const expected = file.checksums.sha256;
-      const got = hash.digest('hex');
-      if (size !== file.size) callback(mismatch('size', pathInArtifact, file.size, size));
-      else if (expected && expected !== got) {
-        callback(mismatch('hash', pathInArtifact, expected, got));
-      } else callback();
-    },
+  const progress = (n: number) => {
+    tracker.update(pathInArtifact, n);
+  };
+  const { signal } = options;
+  const home = dirname(destinationFile);
+  const target = { home, placements: [[name]], subject, subjectOf: () => subject, signal };
+  await staged(target, async (staging) => {
+    await fetchFile(http, file, join(staging.root, name), subject, progress, signal);
   });
-  await saveExclusive(body, destinationFile, verify, options.signal);
   tracker.update(pathInArtifact, file.size, 'done');
   return response;
+}
+
+async function downloadTarball(
+  http: HttpTransport,
+  artifact: ArtifactResponse,
+  destination: string,
+  options: DownloadArtifactOptions,
+): Promise<void> {
+  const declared = declaredFiles(artifact);
+  const name = `artifact-${String(artifact.id)}.tar.gz`;
+  const subject = { artifact: artifact.id, file: name };
+  const tracker = new ProgressTracker([[name, declared.total]], options.onProgress);
+  const { signal } = options;
+  const target = {
+    home: destination,
+    placements: [[name]],
+    subject,
+    subjectOf: () => subject,
+    signal,
+  };
+  await staged(target, async (staging) => {
+    const { body } = await fetchBody(http, artifact.download_tar_gz_url, subject, signal);
+    await receiveArchive(body, declared, {
+      keep: { path: join(staging.root, name), name },
+      ...(signal ? { signal } : {}),
+      onBytes: (n) => {
+        tracker.update(name, n);
+      },
+    });
+  });
+  tracker.update(name, declared.total, 'done');
 }
 
 export async function downloadArtifact(
@@ -195,70 +191,51 @@ export async function downloadArtifact(
 ): Promise<ArtifactResponse> {
   const http = transportOf(client);
   const artifact = await getArtifact(client, artifactId, options.signal);
-  const label = `artifact ${String(artifactId)}`;
-  const entries = Object.entries(artifact.files);
-  const total = entries.reduce((sum, [, f]) => sum + f.size, 0);
   if (options.tarball) {
-    const name = `artifact-${String(artifactId)}.tar.gz`;
-    const tracker = new ProgressTracker([[name, 0]], options.onProgress);
-    const body = await open(http, artifact.download_tar_gz_url, 'downloadArtifact', options.signal);
-    await saveExclusive(
-      body,
-      join(destination, name),
-      counter((n) => {
-        tracker.update(name, n);
-      }),
-      options.signal,
-    );
-    tracker.update(name, 0, 'done');
+    await downloadTarball(http, artifact, destination, options);
     return artifact;
   }
+  const declared = declaredFiles(artifact);
+  const files = [...declared.files.values()];
   const via =
     options.via && options.via !== 'auto'
       ? options.via
-      : entries.length === 1 ||
-          entries.some(([, f]) => f.size > 20 * 1024 * 1024) ||
-          total >= 100 * 1024 * 1024
+      : files.length === 1 ||
+          files.some((f) => f.size > 20 * 1024 * 1024) ||
+          declared.total >= 100 * 1024 * 1024
         ? 'files'
         : 'archive';
-  if (via === 'files') {
-    for (const [path] of entries) {
-      await downloadArtifactFile(
-        client,
-        artifact,
-        path,
-        join(destination, ...path.split('/')),
-        options,
-      );
+  const { signal } = options;
+  const subjectOf = (p: Placement): Subject => ({ artifact: artifactId, file: p.join('/') });
+  const placements = files.map((f) => f.path.split('/'));
+  const subject = { artifact: artifactId };
+  const target = { home: destination, placements, subject, subjectOf, signal };
+  await staged(target, async (staging) => {
+    if (via === 'files') {
+      const sizes = files.map((f): [string, number] => [f.path, f.size]);
+      const tracker = new ProgressTracker(sizes, options.onProgress);
+      for (const file of files) {
+        const at = { artifact: artifactId, file: file.path };
+        const target = await staging.prepare(file.path);
+        const progress = (n: number) => {
+          tracker.update(file.path, n);
+        };
+        await fetchFile(http, file, target, at, progress, signal);
+        tracker.update(file.path, file.size, 'done');
+      }
+      return;
     }
-    return artifact;
-  }
-  const tracker = new ProgressTracker([[label, total]], options.onProgress);
-  const body = await open(http, artifact.download_tar_gz_url, 'downloadArtifact', options.signal);
-  const extracted = await extractTarStream(body, destination, {
-    label,
-    onBytes: (n) => {
-      tracker.update(label, n);
-    },
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  for (const [path, file] of entries) {
-    const got = extracted.get(path);
-    if (!got) throw mismatch('presence', path, 'in the archive', 'nothing');
-    if (got.size !== file.size) throw mismatch('size', path, file.size, got.size);
-    const expected = file.checksums.sha256;
-    if (expected && expected !== got.sha256) throw mismatch('hash', path, expected, got.sha256);
-  }
-  const extra = [...extracted.keys()].filter((p) => !(p in artifact.files));
-  if (extra.length) {
-    throw new DebusineError(
-      'bad-response',
-      `The archive of ${label} holds files the artifact does not list: ${extra.join(', ')}`,
-      {
-        rule: 'download-verify',
+    const label = `artifact ${String(artifactId)}`;
+    const tracker = new ProgressTracker([[label, declared.total]], options.onProgress);
+    const { body } = await fetchBody(http, artifact.download_tar_gz_url, subject, signal);
+    await receiveArchive(body, declared, {
+      staging,
+      ...(signal ? { signal } : {}),
+      onBytes: (n) => {
+        tracker.update(label, n);
       },
-    );
-  }
-  tracker.update(label, total, 'done');
+    });
+    tracker.update(label, declared.total, 'done');
+  });
   return artifact;
 }

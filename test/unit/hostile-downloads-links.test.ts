@@ -1,0 +1,177 @@
+/**
+ * Links: an artifact is a set of files, so a link in its archive is refused whatever it
+ * points at, and a link the destination already holds is never written or created through.
+ */
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
+import { startFakeDebusine, type FakeDebusine, type FakeFile } from '../support/fake-debusine';
+import { expectRefused, playground } from '../support/hostile-downloads';
+import { tarGz, type TarEntry } from '../support/tar-build';
+
+let fake: FakeDebusine;
+beforeAll(async () => {
+  fake = await startFakeDebusine();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+let nextId = 2000;
+function artifact(files: FakeFile[], members?: TarEntry[]): number {
+  const id = nextId++;
+  const tarball = tarGz(members ?? files.map((f) => ({ name: f.path, body: f.content ?? '' })));
+  fake.artifact(id, files, { tarball });
+  return id;
+}
+
+const LINKS: [string, FakeFile[], TarEntry[]][] = [
+  [
+    'a symbolic link to an absolute path',
+    [{ path: 'l' }],
+    [{ name: 'l', type: '2', link: '/etc/passwd' }],
+  ],
+  [
+    'a symbolic link out of the destination',
+    [{ path: 'l' }],
+    [{ name: 'l', type: '2', link: '../outside' }],
+  ],
+  [
+    'a relative symbolic link to a file of the artifact',
+    [{ path: 'a.txt', content: 'a' }, { path: 'l' }],
+    [
+      { name: 'a.txt', body: 'a' },
+      { name: 'l', type: '2', link: 'a.txt' },
+    ],
+  ],
+  [
+    'a chain of links that ends outside',
+    [{ path: 'd/b' }, { path: 'c' }],
+    [
+      { name: 'd/b', type: '2', link: '..' },
+      { name: 'c', type: '2', link: 'd/b/..' },
+    ],
+  ],
+  [
+    'a hard link to a file of the artifact',
+    [
+      { path: 'a.txt', content: 'a' },
+      { path: 'h', content: 'a' },
+    ],
+    [
+      { name: 'a.txt', body: 'a' },
+      { name: 'h', type: '1', link: 'a.txt' },
+    ],
+  ],
+  [
+    'a hard link to /etc/passwd',
+    [{ path: 'h', content: 'x' }],
+    [{ name: 'h', type: '1', link: '/etc/passwd' }],
+  ],
+  [
+    'a hard link out of the destination',
+    [{ path: 'h', content: 'x' }],
+    [{ name: 'h', type: '1', link: '../outside/keep.txt' }],
+  ],
+];
+
+describe('links in the archive', () => {
+  for (const mode of ['archive', 'tarball'] as const) {
+    it.each(LINKS)(`refuses %s (${mode})`, async (_name, files, members) => {
+      const ground = playground();
+      const id = artifact(files, members);
+      await expectRefused(
+        ground,
+        () =>
+          downloadArtifact(
+            fake.transport(),
+            id,
+            ground.dest,
+            mode === 'archive' ? { via: 'archive' } : { tarball: true },
+          ),
+        { code: 'bad-response', rule: 'archive-link', message: /link/ },
+      );
+    });
+  }
+});
+
+describe('links already in the destination', () => {
+  const modes = ['files', 'archive'] as const;
+
+  it.each(modes)('never creates folders through one (%s)', async (via) => {
+    const ground = playground();
+    symlinkSync('../outside', join(ground.dest, 'out'));
+    const id = artifact([
+      { path: 'a.txt', content: 'a' },
+      { path: 'out/newdir/deeper/b.txt', content: 'b' },
+    ]);
+    await expectRefused(
+      ground,
+      () => downloadArtifact(fake.transport(), id, ground.dest, { via }),
+      {
+        code: 'conflict',
+        rule: 'destination-link',
+        message: /out/,
+      },
+    );
+    expect(existsSync(join(ground.outside, 'newdir'))).toBe(false);
+  });
+
+  it.each(modes)('never writes a file through one (%s)', async (via) => {
+    const ground = playground();
+    symlinkSync('../outside/new.txt', join(ground.dest, 'a.txt'));
+    const id = artifact([
+      { path: 'a.txt', content: 'a' },
+      { path: 'b.txt', content: 'b' },
+    ]);
+    await expectRefused(
+      ground,
+      () => downloadArtifact(fake.transport(), id, ground.dest, { via }),
+      {
+        code: 'conflict',
+        rule: 'destination-link',
+      },
+    );
+  });
+
+  it.each(modes)('refuses a link to a folder inside the destination too (%s)', async (via) => {
+    const ground = playground();
+    mkdirSync(join(ground.dest, 'real'));
+    symlinkSync('real', join(ground.dest, 'alias'));
+    const id = artifact([
+      { path: 'x.txt', content: 'x' },
+      { path: 'alias/b.txt', content: 'b' },
+    ]);
+    await expectRefused(
+      ground,
+      () => downloadArtifact(fake.transport(), id, ground.dest, { via }),
+      {
+        rule: 'destination-link',
+      },
+    );
+  });
+
+  it('never writes one file through a link at its target', async () => {
+    const ground = playground();
+    symlinkSync('../outside/keep.txt', join(ground.dest, 'a.txt'));
+    const id = artifact([{ path: 'a.txt', content: 'a' }]);
+    await expectRefused(
+      ground,
+      () => downloadArtifactFile(fake.transport(), id, 'a.txt', join(ground.dest, 'a.txt')),
+      { code: 'conflict' },
+    );
+    expect(readFileSync(join(ground.outside, 'keep.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('merges into real folders the destination already has', async () => {
+    const ground = playground();
+    mkdirSync(join(ground.dest, 'sub'));
+    const id = artifact([
+      { path: 'sub/a.txt', content: 'a' },
+      { path: 'b.txt', content: 'b' },
+    ]);
+    await downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' });
+    expect(readFileSync(join(ground.dest, 'sub/a.txt'), 'utf8')).toBe('a');
+  });
+});

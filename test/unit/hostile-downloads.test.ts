@@ -1,0 +1,276 @@
+/**
+ * A hostile server's paths: in the artifact's file list and in its tarball. Each refusal
+ * must leave the destination and everything around it exactly as it was, and a bad file
+ * list must be refused before a single file body is requested.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
+import { startFakeDebusine, type FakeDebusine, type FakeFile } from '../support/fake-debusine';
+import { expectRefused, playground } from '../support/hostile-downloads';
+import { tarGz, type TarEntry } from '../support/tar-build';
+
+let fake: FakeDebusine;
+beforeAll(async () => {
+  fake = await startFakeDebusine();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+let nextId = 1000;
+/** Serves an artifact with these files (and this tarball, or one holding exactly them). */
+function artifact(files: FakeFile[], members?: TarEntry[]): number {
+  const id = nextId++;
+  const tarball = tarGz(members ?? files.map((f) => ({ name: f.path, body: f.content ?? '' })));
+  fake.artifact(id, files, { tarball });
+  return id;
+}
+
+const fileRequests = (id: number) =>
+  fake.servedUnder(`/debusine/System/artifact/${String(id)}/download/`);
+
+const BAD_PATHS: [string, string][] = [
+  ['"../../x"', '../../x'],
+  ['".." in the middle', 'a/../../y'],
+  ['an absolute path', '/tmp/ddt-hostile-absolute'],
+  ['a NUL byte', 'a\0b'],
+  ['backslashes', 'a\\..\\..\\x'],
+  ['a drive letter', 'C:/x'],
+  ['an empty segment', 'a//b'],
+  ['a "." segment', './a'],
+  ['a trailing slash', 'a/'],
+  ['the empty path', ''],
+  ['a segment over 255 bytes', 'x'.repeat(300)],
+  ['a path over 1024 bytes', `${'abcdefgh/'.repeat(120)}z`],
+];
+
+const MODES = [
+  [
+    'files',
+    (id: number, dest: string) => downloadArtifact(fake.transport(), id, dest, { via: 'files' }),
+  ],
+  [
+    'archive',
+    (id: number, dest: string) => downloadArtifact(fake.transport(), id, dest, { via: 'archive' }),
+  ],
+  [
+    'tarball',
+    (id: number, dest: string) => downloadArtifact(fake.transport(), id, dest, { tarball: true }),
+  ],
+] as const;
+
+describe('a file list naming paths outside the artifact', () => {
+  it.each(BAD_PATHS)('refuses a single file with %s, before any download', async (_n, bad) => {
+    const ground = playground();
+    const id = artifact([{ path: bad, content: 'evil' }]);
+    const error = await expectRefused(
+      ground,
+      () => downloadArtifact(fake.transport(), id, ground.dest),
+      {
+        code: 'bad-response',
+        rule: 'artifact-path',
+        message: new RegExp(`artifact ${String(id)}`, 'i'),
+      },
+    );
+    expect(error.details.file).toBe(bad);
+    expect(fileRequests(id)).toEqual([]);
+  });
+
+  for (const [mode, run] of MODES) {
+    it.each(BAD_PATHS)(`refuses %s among several files (${mode})`, async (_n, bad) => {
+      const ground = playground();
+      const id = artifact([
+        { path: 'ok.txt', content: 'ok' },
+        { path: bad, content: 'evil' },
+      ]);
+      await expectRefused(ground, () => run(id, ground.dest), { rule: 'artifact-path' });
+      expect(fileRequests(id)).toEqual([]);
+    });
+  }
+
+  it('refuses one file asked for by a path outside the artifact', async () => {
+    const ground = playground();
+    const id = artifact([{ path: '../../x', content: 'evil' }]);
+    await expectRefused(
+      ground,
+      () => downloadArtifactFile(fake.transport(), id, '../../x', join(ground.dest, 'x')),
+      { rule: 'artifact-path' },
+    );
+    expect(fileRequests(id)).toEqual([]);
+  });
+
+  it('refuses a file that is also a folder of another file', async () => {
+    const ground = playground();
+    const id = artifact([
+      { path: 'a', content: 'file' },
+      { path: 'a/b', content: 'inside' },
+    ]);
+    await expectRefused(ground, () => downloadArtifact(fake.transport(), id, ground.dest), {
+      rule: 'artifact-path',
+      message: /"a".*folder/,
+    });
+  });
+
+  it('refuses URLs that are not http(s)', async () => {
+    const ground = playground();
+    const id = nextId++;
+    fake.artifact(id, [{ path: 'a.txt', content: 'a' }], { tarball: tarGz([]) });
+    const json = (await (await fetch(`${fake.apiUrl}/1.0/artifact/${String(id)}/`)).json()) as {
+      files: Record<string, { url: string }>;
+    };
+    const file = json.files['a.txt'];
+    if (!file) throw new Error('no file');
+    const hostile = { ...json, files: { 'a.txt': { ...file, url: 'file:///etc/passwd' } } };
+    const { artifactResponseSchema } = await import('../../src/shared/models');
+    await expectRefused(
+      ground,
+      () =>
+        downloadArtifactFile(
+          fake.transport(),
+          artifactResponseSchema.parse(hostile),
+          'a.txt',
+          join(ground.dest, 'a.txt'),
+        ),
+      { rule: 'artifact-url' },
+    );
+  });
+});
+
+const BAD_MEMBERS: [string, string][] = [
+  ['"../evil"', '../evil'],
+  ['"a/../../evil"', 'a/../../evil'],
+  ['an absolute name', '/tmp/ddt-hostile-member'],
+  ['a NUL byte', 'a.txt\0.evil'],
+  ['backslashes', '..\\..\\evil'],
+  ['a drive letter', 'C:\\evil'],
+  ['a leading "./"', './a.txt'],
+  ['a name over 1024 bytes', `${'d/'.repeat(600)}a.txt`],
+];
+
+describe('an archive whose members are not the artifact', () => {
+  for (const mode of ['archive', 'tarball'] as const) {
+    const run = MODES.find(([m]) => m === mode)?.[1];
+    if (!run) throw new Error(mode);
+    it.each(BAD_MEMBERS)(`refuses a member with %s after a good one (${mode})`, async (_n, bad) => {
+      const ground = playground();
+      const id = artifact(
+        [{ path: 'a.txt', content: 'a' }],
+        [
+          { name: 'a.txt', body: 'a' },
+          { name: bad, body: 'evil' },
+        ],
+      );
+      await expectRefused(ground, () => run(id, ground.dest), {
+        code: 'bad-response',
+        rule: 'archive-path',
+        message: new RegExp(`archive of artifact ${String(id)}`),
+      });
+    });
+
+    it(`refuses a member the artifact does not declare (${mode})`, async () => {
+      const ground = playground();
+      const id = artifact(
+        [{ path: 'a.txt', content: 'a' }],
+        [
+          { name: 'a.txt', body: 'a' },
+          { name: 'extra.txt', body: 'x' },
+        ],
+      );
+      await expectRefused(ground, () => run(id, ground.dest), {
+        rule: 'archive-undeclared',
+        message: /extra\.txt/,
+      });
+    });
+
+    it(`refuses a member inside a declared file (${mode})`, async () => {
+      const ground = playground();
+      const id = artifact([{ path: 'a.txt', content: 'a' }], [{ name: 'a.txt/x', body: 'a' }]);
+      await expectRefused(ground, () => run(id, ground.dest), { rule: 'archive-undeclared' });
+    });
+
+    it(`refuses a member that appears twice (${mode})`, async () => {
+      const ground = playground();
+      const id = artifact(
+        [{ path: 'a.txt', content: 'a' }],
+        [
+          { name: 'a.txt', body: 'a' },
+          { name: 'a.txt', body: 'a' },
+        ],
+      );
+      await expectRefused(ground, () => run(id, ground.dest), {
+        rule: 'archive-duplicate',
+        message: /a\.txt/,
+      });
+    });
+
+    it(`refuses a folder where a file is declared (${mode})`, async () => {
+      const ground = playground();
+      const id = artifact(
+        [
+          { path: 'a.txt', content: '' },
+          { path: 'b.txt', content: 'b' },
+        ],
+        [
+          { name: 'a.txt/', type: '5' },
+          { name: 'b.txt', body: 'b' },
+        ],
+      );
+      await expectRefused(ground, () => run(id, ground.dest), {
+        rule: 'archive-entry-type',
+        message: /a\.txt/,
+      });
+    });
+
+    it(`refuses an archive that lacks a declared file (${mode})`, async () => {
+      const ground = playground();
+      const id = artifact(
+        [
+          { path: 'a.txt', content: 'a' },
+          { path: 'b.txt', content: 'b' },
+        ],
+        [{ name: 'a.txt', body: 'a' }],
+      );
+      await expectRefused(ground, () => run(id, ground.dest), {
+        rule: 'archive-missing',
+        message: /b\.txt/,
+      });
+    });
+
+    it(`refuses a device and a FIFO (${mode})`, async () => {
+      for (const type of ['3', '6'] as const) {
+        const ground = playground();
+        const id = artifact([{ path: 'a.txt', content: '' }], [{ name: 'a.txt', type }]);
+        await expectRefused(ground, () => run(id, ground.dest), { rule: 'archive-entry-type' });
+      }
+    });
+  }
+
+  it('accepts folders implied by the declared paths', async () => {
+    const ground = playground();
+    const id = artifact(
+      [{ path: 'd/e/a.txt', content: 'a' }],
+      [
+        { name: 'd/', type: '5' },
+        { name: 'd/e/', type: '5' },
+        { name: 'd/e/a.txt', body: 'a' },
+      ],
+    );
+    await downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' });
+    expect(readFileSync(join(ground.dest, 'd/e/a.txt'), 'utf8')).toBe('a');
+  });
+});
+
+describe('very long names within the limits', () => {
+  const long = `${'d'.repeat(200)}/${'n'.repeat(250)}.txt`;
+  it.each(['files', 'archive'] as const)('are downloaded (%s)', async (via) => {
+    const ground = playground();
+    const id = artifact([
+      { path: long, content: 'long' },
+      { path: 'b.txt', content: 'b' },
+    ]);
+    await downloadArtifact(fake.transport(), id, ground.dest, { via });
+    expect(readFileSync(join(ground.dest, long), 'utf8')).toBe('long');
+  });
+});
