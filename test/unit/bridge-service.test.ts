@@ -92,6 +92,20 @@ describe('the service', () => {
     });
   });
 
+  it('refuses a download path that is not a relative path inside an artifact', async () => {
+    const web = await service();
+    await expect(
+      web.handlers['downloads.link']({ artifactId: 1, path: '../x' }),
+    ).rejects.toMatchObject({
+      code: 'validation',
+      details: { field: 'path', rule: 'artifact-path' },
+    });
+    const electron = await service({ transport: 'electron', platform: 'linux' });
+    await expect(
+      electron.handlers['downloads.file']({ artifactId: 1, path: 'a/../../x', destinationId: 'd' }),
+    ).rejects.toMatchObject({ code: 'validation' });
+  });
+
   it('keeps notification settings in the data directory', async () => {
     const s = await service();
     const next = await s.handlers['notifications.setSettings']({

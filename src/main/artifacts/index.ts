@@ -30,3 +30,4 @@ export {
   type DownloadOptions,
 } from './download';
 export { createArtifact, getArtifact, type ClientLike } from './remote';
+export { artifactPathProblem } from './artifact-paths';

@@ -12,7 +12,7 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { downloadArtifact, downloadArtifactFile } from '../artifacts';
+import { artifactPathProblem, downloadArtifact, downloadArtifactFile } from '../artifacts';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { DownloadJob } from '../../shared/contract';
@@ -81,6 +81,20 @@ export class Downloads {
     return { ...job };
   }
 
+  /**
+   * The path of a file in an artifact, as the renderer names it: checked here too, so
+   * that a bad one is refused at once, and its last segment is always a plain file name.
+   */
+  #checkPath(path: string): void {
+    const problem = artifactPathProblem(path);
+    if (problem) {
+      throw new DebusineError('validation', `${JSON.stringify(path)} ${problem}`, {
+        field: 'path',
+        rule: 'artifact-path',
+      });
+    }
+  }
+
   #browserOnly(channel: string): DebusineError {
     return new DebusineError(
       'unsupported',
@@ -144,6 +158,7 @@ export class Downloads {
     return {
       'downloads.file': async ({ artifactId, path, destinationId }) => {
         if (this.#transport === 'web') return Promise.reject(this.#browserOnly('downloads.file'));
+        this.#checkPath(path);
         const destination = this.#files.destination(destinationId);
         const target =
           destination.kind === 'directory'
@@ -192,6 +207,7 @@ export class Downloads {
             ),
           );
         }
+        if (path !== undefined) this.#checkPath(path);
         this.#session.client();
         const token = randomBytes(24).toString('base64url');
         const expires = Date.now() + LINK_TTL_MS;
