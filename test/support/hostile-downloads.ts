@@ -6,8 +6,16 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { DebusineError } from '../../src/shared/errors';
+import {
+  startFakeDebusine,
+  type FakeDebusine,
+  type FakeFile,
+  type Responder,
+  type ServedResponse,
+} from './fake-debusine';
+import { tarGz, type TarEntry } from './tar-build';
 import { snapshotTree } from './tree-snapshot';
 
 export interface Playground {
@@ -61,4 +69,47 @@ export async function expectRefused(
   if (refusal.message) expect(refused.message).toMatch(refusal.message);
   expect(snapshotTree(ground.root)).toEqual(before);
   return refused;
+}
+
+export interface HostileServer {
+  /** The running fake (only inside tests and hooks). */
+  readonly fake: FakeDebusine;
+  /** A fresh artifact id, for a test that serves an artifact itself. */
+  nextId: () => number;
+  /**
+   * Serves an artifact with these files under a fresh id, its tarball made of `tarball`'s
+   * entries, served by a responder, or given as bytes; by default one holding the files.
+   */
+  artifact: (files: FakeFile[], tarball?: TarEntry[] | Responder | Buffer) => number;
+  /** The responses to requests for the artifact's files and tarball. */
+  downloadsOf: (id: number, what?: 'download/' | 'download/?archive') => ServedResponse[];
+}
+
+/** A fake Debusine for the test file: started before its tests, closed after them. */
+export function hostileServer(): HostileServer {
+  let running: FakeDebusine | undefined;
+  let nextId = 1;
+  beforeAll(async () => {
+    running = await startFakeDebusine();
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  const server: HostileServer = {
+    get fake() {
+      if (!running) throw new Error('the fake Debusine runs only during the tests');
+      return running;
+    },
+    nextId: () => nextId++,
+    artifact: (files: FakeFile[], tarball?: TarEntry[] | Responder | Buffer) => {
+      const id = nextId++;
+      const entries = files.map((f) => ({ name: f.path, body: f.content ?? '' }));
+      const served = Array.isArray(tarball) ? tarGz(tarball) : (tarball ?? tarGz(entries));
+      server.fake.artifact(id, files, { tarball: served });
+      return id;
+    },
+    downloadsOf: (id: number, what: 'download/' | 'download/?archive' = 'download/') =>
+      server.fake.servedUnder(`/debusine/System/artifact/${String(id)}/${what}`),
+  };
+  return server;
 }

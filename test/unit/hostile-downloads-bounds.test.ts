@@ -8,45 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
-import {
-  cutAfter,
-  endless,
-  sha256,
-  stallAfter,
-  startFakeDebusine,
-  whole,
-  type FakeDebusine,
-  type FakeFile,
-} from '../support/fake-debusine';
-import { expectRefused, playground } from '../support/hostile-downloads';
-import { tarBytes, tarGz, type TarEntry } from '../support/tar-build';
+import { cutAfter, endless, sha256, stallAfter, whole } from '../support/fake-debusine';
+import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
+import { tarBytes, tarGz } from '../support/tar-build';
 import { watchDiskUse } from '../support/tree-snapshot';
 
-let fake: FakeDebusine;
-beforeAll(async () => {
-  fake = await startFakeDebusine();
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-let nextId = 3000;
-function artifact(files: FakeFile[], tarball?: Buffer | TarEntry[] | FakeFile['serve']): number {
-  const id = nextId++;
-  const served =
-    tarball === undefined
-      ? tarGz(files.map((f) => ({ name: f.path, body: f.content ?? '' })))
-      : Array.isArray(tarball)
-        ? tarGz(tarball)
-        : tarball;
-  fake.artifact(id, files, { tarball: served });
-  return id;
-}
-
-const under = (id: number, what: 'download/' | 'download/?archive') =>
-  fake.servedUnder(`/debusine/System/artifact/${String(id)}/${what}`);
+const server = hostileServer();
+const artifact = server.artifact;
 
 /** A gzip'd stream: `head`, then `zeros` bytes of zeros (which compress a thousandfold). */
 async function gzipWithZeros(head: Buffer, zeros: number): Promise<Buffer> {
@@ -72,14 +42,14 @@ describe('files larger than declared', () => {
     const ground = playground();
     const id = artifact([{ path: 'small.bin', content: 'ten bytes!', serve: endless() }]);
     const disk = watchDiskUse(ground.root);
-    await expectRefused(ground, () => downloadArtifact(fake.transport(), id, ground.dest), {
+    await expectRefused(ground, () => downloadArtifact(server.fake.transport(), id, ground.dest), {
       code: 'bad-response',
       rule: 'download-size',
       message: new RegExp(`small\\.bin of artifact ${String(id)}.*more than the 10 bytes`),
     });
     const most = disk.stop();
     expect(most).toBeLessThanOrEqual(10 + MARGIN);
-    const [response] = under(id, 'download/');
+    const [response] = server.downloadsOf(id);
     expect(response?.closedEarly).toBe(true);
     expect(response?.bytes).toBeLessThan(64 * 2 ** 20);
   });
@@ -91,7 +61,7 @@ describe('files larger than declared', () => {
     const disk = watchDiskUse(ground.root);
     await expectRefused(
       ground,
-      () => downloadArtifactFile(fake.transport(), id, 'a.bin', join(ground.dest, 'a.bin')),
+      () => downloadArtifactFile(server.fake.transport(), id, 'a.bin', join(ground.dest, 'a.bin')),
       { rule: 'download-size', message: /a\.bin of artifact .*8388608 bytes.*10/ },
     );
     expect(disk.stop()).toBeLessThanOrEqual(10);
@@ -106,7 +76,7 @@ describe('files larger than declared', () => {
     const disk = watchDiskUse(ground.root);
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via: 'archive' }),
       { rule: 'download-size', message: /a\.bin.*16777216.*10 bytes/ },
     );
     expect(disk.stop()).toBeLessThanOrEqual(10 + MARGIN);
@@ -119,7 +89,7 @@ describe('files larger than declared', () => {
     const started = Date.now();
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via: 'archive' }),
       { rule: 'download-size', message: /archive of artifact/ },
     );
     expect(Date.now() - started).toBeLessThan(5000);
@@ -131,11 +101,11 @@ describe('files larger than declared', () => {
     const disk = watchDiskUse(ground.root);
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { tarball: true }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { tarball: true }),
       { rule: 'download-size', message: new RegExp(`artifact-${String(id)}\\.tar\\.gz`) },
     );
     expect(disk.stop()).toBeLessThan(2 * 2 ** 20);
-    const [response] = under(id, 'download/?archive');
+    const [response] = server.downloadsOf(id, 'download/?archive');
     expect(response?.closedEarly).toBe(true);
   });
 });
@@ -159,7 +129,7 @@ describe('hashes', () => {
         ground,
         () =>
           downloadArtifact(
-            fake.transport(),
+            server.fake.transport(),
             id,
             ground.dest,
             mode === 'tarball' ? { tarball: true } : { via: mode },
@@ -177,8 +147,8 @@ describe('hashes', () => {
   it.each(noHash)('refuses a file with %s before downloading anything', async (_n, checksums) => {
     for (const revision of ['0.16', '0.11'] as const) {
       const ground = playground();
-      const id = nextId++;
-      fake.artifact(
+      const id = server.nextId();
+      server.fake.artifact(
         id,
         [
           { path: 'a.txt', content: 'a' },
@@ -186,12 +156,16 @@ describe('hashes', () => {
         ],
         { tarball: tarGz([]), revision },
       );
-      await expectRefused(ground, () => downloadArtifact(fake.transport(), id, ground.dest), {
-        code: 'bad-response',
-        rule: 'download-unverifiable',
-        message: new RegExp(`b\\.txt of artifact ${String(id)}.*SHA-256`),
-      });
-      expect(fake.servedUnder(`/debusine/System/artifact/${String(id)}/download`)).toEqual([]);
+      await expectRefused(
+        ground,
+        () => downloadArtifact(server.fake.transport(), id, ground.dest),
+        {
+          code: 'bad-response',
+          rule: 'download-unverifiable',
+          message: new RegExp(`b\\.txt of artifact ${String(id)}.*SHA-256`),
+        },
+      );
+      expect(server.downloadsOf(id)).toEqual([]);
     }
   });
 });
@@ -212,7 +186,7 @@ describe('a connection that breaks', () => {
     ]);
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via: 'files' }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via: 'files' }),
       {
         code: 'network',
         message: new RegExp(
@@ -227,7 +201,8 @@ describe('a connection that breaks', () => {
     const id = artifact([{ path: 'big.bin', content: body, serve: cutAfter(body, at, false) }]);
     await expectRefused(
       ground,
-      () => downloadArtifactFile(fake.transport(), id, 'big.bin', join(ground.dest, 'big.bin')),
+      () =>
+        downloadArtifactFile(server.fake.transport(), id, 'big.bin', join(ground.dest, 'big.bin')),
       {
         code: 'network',
         message: new RegExp(
@@ -249,7 +224,7 @@ describe('a connection that breaks', () => {
     const id = artifact(files, cutAfter(gz, Math.floor(gz.length * where), false));
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via: 'archive' }),
       {
         code: 'network',
         message: new RegExp(
@@ -264,7 +239,7 @@ describe('a connection that breaks', () => {
     const id = artifact([{ path: 'a.bin', content: 'ten bytes!', serve: whole('five!', false) }]);
     await expectRefused(
       ground,
-      () => downloadArtifactFile(fake.transport(), id, 'a.bin', join(ground.dest, 'a.bin')),
+      () => downloadArtifactFile(server.fake.transport(), id, 'a.bin', join(ground.dest, 'a.bin')),
       { rule: 'download-size', message: /a\.bin of artifact .* ended after 5 of 10 bytes/ },
     );
   });
@@ -288,10 +263,14 @@ describe('cancelling', () => {
     const id = artifact(files, stallAfter(gz, gz.length >> 1, abort, false));
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via, signal: controller.signal }),
+      () =>
+        downloadArtifact(server.fake.transport(), id, ground.dest, {
+          via,
+          signal: controller.signal,
+        }),
       { code: 'cancelled', message: new RegExp(`artifact ${String(id)}.*cancelled`) },
     );
-    expect(fake.served.at(-1)?.closedEarly).toBe(true);
+    expect(server.fake.served.at(-1)?.closedEarly).toBe(true);
   });
 });
 
@@ -304,7 +283,7 @@ describe('many small files', () => {
     }));
     const id = artifact(files);
     const started = Date.now();
-    await downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' });
+    await downloadArtifact(server.fake.transport(), id, ground.dest, { via: 'archive' });
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(readdirSync(join(ground.dest, 'd3')).length).toBe(1000);
     expect(readFileSync(join(ground.dest, 'd7/f9997.txt'), 'utf8')).toBe('file 9997\n');

@@ -4,27 +4,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
-import { startFakeDebusine, type FakeDebusine, type FakeFile } from '../support/fake-debusine';
-import { expectRefused, playground } from '../support/hostile-downloads';
-import { tarGz, type TarEntry } from '../support/tar-build';
+import type { FakeFile } from '../support/fake-debusine';
+import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
+import type { TarEntry } from '../support/tar-build';
 
-let fake: FakeDebusine;
-beforeAll(async () => {
-  fake = await startFakeDebusine();
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-let nextId = 2000;
-function artifact(files: FakeFile[], members?: TarEntry[]): number {
-  const id = nextId++;
-  const tarball = tarGz(members ?? files.map((f) => ({ name: f.path, body: f.content ?? '' })));
-  fake.artifact(id, files, { tarball });
-  return id;
-}
+const server = hostileServer();
+const artifact = server.artifact;
 
 const LINKS: [string, FakeFile[], TarEntry[]][] = [
   [
@@ -85,7 +72,7 @@ describe('links in the archive', () => {
         ground,
         () =>
           downloadArtifact(
-            fake.transport(),
+            server.fake.transport(),
             id,
             ground.dest,
             mode === 'archive' ? { via: 'archive' } : { tarball: true },
@@ -108,7 +95,7 @@ describe('links already in the destination', () => {
     ]);
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via }),
       {
         code: 'conflict',
         rule: 'destination-link',
@@ -127,7 +114,7 @@ describe('links already in the destination', () => {
     ]);
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via }),
       {
         code: 'conflict',
         rule: 'destination-link',
@@ -145,7 +132,7 @@ describe('links already in the destination', () => {
     ]);
     await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest, { via }),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via }),
       {
         rule: 'destination-link',
       },
@@ -158,7 +145,7 @@ describe('links already in the destination', () => {
     const id = artifact([{ path: 'a.txt', content: 'a' }]);
     await expectRefused(
       ground,
-      () => downloadArtifactFile(fake.transport(), id, 'a.txt', join(ground.dest, 'a.txt')),
+      () => downloadArtifactFile(server.fake.transport(), id, 'a.txt', join(ground.dest, 'a.txt')),
       { code: 'conflict' },
     );
     expect(readFileSync(join(ground.outside, 'keep.txt'), 'utf8')).toBe('keep');
@@ -171,7 +158,7 @@ describe('links already in the destination', () => {
       { path: 'sub/a.txt', content: 'a' },
       { path: 'b.txt', content: 'b' },
     ]);
-    await downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' });
+    await downloadArtifact(server.fake.transport(), id, ground.dest, { via: 'archive' });
     expect(readFileSync(join(ground.dest, 'sub/a.txt'), 'utf8')).toBe('a');
   });
 });

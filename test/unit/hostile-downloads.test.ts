@@ -5,31 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
-import { startFakeDebusine, type FakeDebusine, type FakeFile } from '../support/fake-debusine';
-import { expectRefused, playground } from '../support/hostile-downloads';
-import { tarGz, type TarEntry } from '../support/tar-build';
+import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
+import { tarGz } from '../support/tar-build';
 
-let fake: FakeDebusine;
-beforeAll(async () => {
-  fake = await startFakeDebusine();
-});
-afterAll(async () => {
-  await fake.close();
-});
-
-let nextId = 1000;
-/** Serves an artifact with these files (and this tarball, or one holding exactly them). */
-function artifact(files: FakeFile[], members?: TarEntry[]): number {
-  const id = nextId++;
-  const tarball = tarGz(members ?? files.map((f) => ({ name: f.path, body: f.content ?? '' })));
-  fake.artifact(id, files, { tarball });
-  return id;
-}
-
-const fileRequests = (id: number) =>
-  fake.servedUnder(`/debusine/System/artifact/${String(id)}/download/`);
+const server = hostileServer();
+const artifact = server.artifact;
 
 const BAD_PATHS: [string, string][] = [
   ['"../../x"', '../../x'],
@@ -49,15 +31,18 @@ const BAD_PATHS: [string, string][] = [
 const MODES = [
   [
     'files',
-    (id: number, dest: string) => downloadArtifact(fake.transport(), id, dest, { via: 'files' }),
+    (id: number, dest: string) =>
+      downloadArtifact(server.fake.transport(), id, dest, { via: 'files' }),
   ],
   [
     'archive',
-    (id: number, dest: string) => downloadArtifact(fake.transport(), id, dest, { via: 'archive' }),
+    (id: number, dest: string) =>
+      downloadArtifact(server.fake.transport(), id, dest, { via: 'archive' }),
   ],
   [
     'tarball',
-    (id: number, dest: string) => downloadArtifact(fake.transport(), id, dest, { tarball: true }),
+    (id: number, dest: string) =>
+      downloadArtifact(server.fake.transport(), id, dest, { tarball: true }),
   ],
 ] as const;
 
@@ -67,7 +52,7 @@ describe('a file list naming paths outside the artifact', () => {
     const id = artifact([{ path: bad, content: 'evil' }]);
     const error = await expectRefused(
       ground,
-      () => downloadArtifact(fake.transport(), id, ground.dest),
+      () => downloadArtifact(server.fake.transport(), id, ground.dest),
       {
         code: 'bad-response',
         rule: 'artifact-path',
@@ -75,7 +60,7 @@ describe('a file list naming paths outside the artifact', () => {
       },
     );
     expect(error.details.file).toBe(bad);
-    expect(fileRequests(id)).toEqual([]);
+    expect(server.downloadsOf(id)).toEqual([]);
   });
 
   for (const [mode, run] of MODES) {
@@ -86,7 +71,7 @@ describe('a file list naming paths outside the artifact', () => {
         { path: bad, content: 'evil' },
       ]);
       await expectRefused(ground, () => run(id, ground.dest), { rule: 'artifact-path' });
-      expect(fileRequests(id)).toEqual([]);
+      expect(server.downloadsOf(id)).toEqual([]);
     });
   }
 
@@ -95,10 +80,10 @@ describe('a file list naming paths outside the artifact', () => {
     const id = artifact([{ path: '../../x', content: 'evil' }]);
     await expectRefused(
       ground,
-      () => downloadArtifactFile(fake.transport(), id, '../../x', join(ground.dest, 'x')),
+      () => downloadArtifactFile(server.fake.transport(), id, '../../x', join(ground.dest, 'x')),
       { rule: 'artifact-path' },
     );
-    expect(fileRequests(id)).toEqual([]);
+    expect(server.downloadsOf(id)).toEqual([]);
   });
 
   it('refuses a file that is also a folder of another file', async () => {
@@ -107,7 +92,7 @@ describe('a file list naming paths outside the artifact', () => {
       { path: 'a', content: 'file' },
       { path: 'a/b', content: 'inside' },
     ]);
-    await expectRefused(ground, () => downloadArtifact(fake.transport(), id, ground.dest), {
+    await expectRefused(ground, () => downloadArtifact(server.fake.transport(), id, ground.dest), {
       rule: 'artifact-path',
       message: /"a".*folder/,
     });
@@ -115,9 +100,11 @@ describe('a file list naming paths outside the artifact', () => {
 
   it('refuses URLs that are not http(s)', async () => {
     const ground = playground();
-    const id = nextId++;
-    fake.artifact(id, [{ path: 'a.txt', content: 'a' }], { tarball: tarGz([]) });
-    const json = (await (await fetch(`${fake.apiUrl}/1.0/artifact/${String(id)}/`)).json()) as {
+    const id = server.nextId();
+    server.fake.artifact(id, [{ path: 'a.txt', content: 'a' }], { tarball: tarGz([]) });
+    const json = (await (
+      await fetch(`${server.fake.apiUrl}/1.0/artifact/${String(id)}/`)
+    ).json()) as {
       files: Record<string, { url: string }>;
     };
     const file = json.files['a.txt'];
@@ -128,7 +115,7 @@ describe('a file list naming paths outside the artifact', () => {
       ground,
       () =>
         downloadArtifactFile(
-          fake.transport(),
+          server.fake.transport(),
           artifactResponseSchema.parse(hostile),
           'a.txt',
           join(ground.dest, 'a.txt'),
@@ -257,7 +244,7 @@ describe('an archive whose members are not the artifact', () => {
         { name: 'd/e/a.txt', body: 'a' },
       ],
     );
-    await downloadArtifact(fake.transport(), id, ground.dest, { via: 'archive' });
+    await downloadArtifact(server.fake.transport(), id, ground.dest, { via: 'archive' });
     expect(readFileSync(join(ground.dest, 'd/e/a.txt'), 'utf8')).toBe('a');
   });
 });
@@ -270,7 +257,7 @@ describe('very long names within the limits', () => {
       { path: long, content: 'long' },
       { path: 'b.txt', content: 'b' },
     ]);
-    await downloadArtifact(fake.transport(), id, ground.dest, { via });
+    await downloadArtifact(server.fake.transport(), id, ground.dest, { via });
     expect(readFileSync(join(ground.dest, long), 'utf8')).toBe('long');
   });
 });
