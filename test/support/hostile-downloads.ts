@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { downloadArtifact } from '../../src/main/artifacts/download';
 import { DebusineError } from '../../src/shared/errors';
 import {
   startFakeDebusine,
@@ -83,7 +84,11 @@ export interface HostileServer {
   artifact: (files: FakeFile[], tarball?: TarEntry[] | Responder | Buffer) => number;
   /** The responses to requests for the artifact's files and tarball. */
   downloadsOf: (id: number, what?: 'download/' | 'download/?archive') => ServedResponse[];
+  /** Downloads the whole artifact into `dest`: file by file, unpacked, or as the tarball. */
+  download: (id: number, dest: string, mode: DownloadMode) => Promise<unknown>;
 }
+
+export type DownloadMode = 'files' | 'archive' | 'tarball';
 
 /** A fake Debusine for the test file: started before its tests, closed after them. */
 export function hostileServer(): HostileServer {
@@ -110,6 +115,13 @@ export function hostileServer(): HostileServer {
     },
     downloadsOf: (id: number, what: 'download/' | 'download/?archive' = 'download/') =>
       server.fake.servedUnder(`/debusine/System/artifact/${String(id)}/${what}`),
+    download: (id: number, dest: string, mode: DownloadMode) =>
+      downloadArtifact(
+        server.fake.transport(),
+        id,
+        dest,
+        mode === 'tarball' ? { tarball: true } : { via: mode },
+      ),
   };
   return server;
 }

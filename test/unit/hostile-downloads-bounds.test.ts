@@ -125,17 +125,10 @@ describe('hashes', () => {
           { name: 'b.txt', body: 'BBB' },
         ],
       );
-      await expectRefused(
-        ground,
-        () =>
-          downloadArtifact(
-            server.fake.transport(),
-            id,
-            ground.dest,
-            mode === 'tarball' ? { tarball: true } : { via: mode },
-          ),
-        { rule: 'download-verify', message: /b\.txt of artifact .*hash mismatch/ },
-      );
+      await expectRefused(ground, () => server.download(id, ground.dest, mode), {
+        rule: 'download-verify',
+        message: /b\.txt of artifact .*hash mismatch/,
+      });
     },
   );
 
