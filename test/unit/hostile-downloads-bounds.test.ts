@@ -238,6 +238,19 @@ describe('a connection that breaks', () => {
   });
 });
 
+describe('a destination that cannot be created', () => {
+  it('is refused with the artifact and the folder named', async () => {
+    const ground = playground();
+    const id = artifact([{ path: 'a.txt', content: 'a' }]);
+    const dest = join(ground.parent, 'sibling.txt', 'dest');
+    await expectRefused(ground, () => downloadArtifact(server.fake.transport(), id, dest), {
+      code: 'validation',
+      rule: 'download-destination',
+      message: new RegExp(`artifact ${String(id)} into .*sibling\\.txt/dest`),
+    });
+  });
+});
+
 describe('cancelling', () => {
   it.each(['files', 'archive'] as const)('leaves nothing behind (%s)', async (via) => {
     const ground = playground();

@@ -18,6 +18,8 @@ import { declaredFile, declaredFiles, type DeclaredFile } from './declared-files
 import {
   asDownloadError,
   cancelled,
+  downloadError,
+  subjectText,
   connectionBroke,
   endedEarly,
   hashMismatch,
@@ -60,7 +62,11 @@ async function staged(
 ): Promise<void> {
   const { home, placements, subjectOf } = target;
   await checkPlacements(home, placements, subjectOf);
-  const staging = await Staging.open(home);
+  const staging = await Staging.open(home).catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `Cannot download ${subjectText(target.subject)} into ${home}: ${reason}`;
+    throw downloadError('validation', target.subject, 'download-destination', message);
+  });
   try {
     await work(staging);
     // A download cancelled as its last bytes arrived is not placed either.

@@ -28,7 +28,9 @@ async function kindOf(path: string): Promise<Kind> {
     const stat = await lstat(path);
     return stat.isSymbolicLink() ? 'link' : stat.isDirectory() ? 'dir' : 'other';
   } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return 'missing';
+    // ENOTDIR: a folder above is a file; creating the staging folder will say so.
+    const code = (error as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
     throw error;
   }
 }
