@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DebusineClient } from '../../src/main/api/client';
 import { collect } from '../../src/main/api/pagination';
 import { DebusineError } from '../../src/shared/errors';
+import { rejection } from '../support/clients';
 
 const ORIGIN = 'http://debusine.test';
 const TOKEN = 'c0ffee'.repeat(10) + 'abcd';
@@ -43,16 +44,6 @@ beforeEach(() => {
 afterEach(async () => {
   await agent.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<DebusineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DebusineError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 const pool = () => agent.get(ORIGIN);
 

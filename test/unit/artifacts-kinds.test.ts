@@ -17,21 +17,11 @@ import {
   createUpload,
 } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { DebusineError } from '../../src/shared/errors';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
+import { rejection } from '../support/clients';
 
 const skip = missingDebianTools();
 if (skip) console.warn(`Skipping Debian fixture tests: ${skip}`);
-
-async function rejection(promise: Promise<unknown>): Promise<DebusineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DebusineError) return error;
-    throw error;
-  }
-  throw new Error('expected a DebusineError');
-}
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'ddt-kinds-'));

@@ -25,20 +25,11 @@ import { uploadArtifact } from '../../src/main/artifacts/upload';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
+import { rejection } from '../support/clients';
 
 const skip = missingDebianTools();
 // Built while collecting, as in artifacts-kinds.test.ts: a few seconds, not a test's time.
 if (!skip) debianFixtures();
-
-async function rejection(promise: Promise<unknown>): Promise<DebusineError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DebusineError) return error;
-    throw error;
-  }
-  throw new Error('expected a DebusineError');
-}
 
 interface Set {
   dir: string;
