@@ -7,14 +7,13 @@
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { closePage } from '../support/e2e';
-import { trySocket } from '../support/loopback-http';
+import { listenOnLoopback, trySocket } from '../support/loopback-http';
 import { sessionKeyOf } from '../support/web-host';
 
 interface Received {
@@ -33,9 +32,8 @@ async function otherLocalServer(): Promise<{
     received.push({ url: req.url ?? '', headers: req.headers });
     res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>other</title>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, origin: `http://127.0.0.1:${String(port)}`, received };
+  const { origin } = await listenOnLoopback(server);
+  return { server, origin, received };
 }
 
 /** What the tests read in a page (the test files are type-checked without the DOM). */

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { HttpTransport } from '../../src/main/api/http';
+import { listenOnLoopback } from './loopback-http';
 
 export interface CountingServer {
   transport: HttpTransport;
@@ -41,22 +42,13 @@ export async function countingServer(): Promise<CountingServer> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  const listening = await listenOnLoopback(server);
   const transport = new HttpTransport({
-    apiUrl: `http://127.0.0.1:${String(address.port)}/api`,
+    apiUrl: `${listening.origin}/api`,
     token: 't',
     retries: 0,
   });
-  return {
-    transport,
-    requests,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { transport, requests, close: listening.close };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { HttpTransport } from '../../src/main/api/http';
+import { listenOnLoopback } from './loopback-http';
 
 export type Responder = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -195,10 +196,8 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     if (route) route(req, res);
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  const site = `http://127.0.0.1:${String(address.port)}`;
+  const listening = await listenOnLoopback(server);
+  const site = listening.origin;
   const apiUrl = `${site}/api`;
   return {
     apiUrl,
@@ -224,9 +223,6 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
       );
     },
     servedUnder: (path) => served.filter((s) => s.path.startsWith(path)),
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: listening.close,
   };
 }

@@ -1,5 +1,5 @@
 /** Plain requests to a local server, as any local program (not a browser) can make them. */
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request, type IncomingHttpHeaders, type Server } from 'node:http';
 import WebSocket from 'ws';
 
 export interface Answer {
@@ -61,4 +61,27 @@ export function trySocket(url: string, attempt: SocketAttempt = {}): Promise<'op
       resolve(0);
     });
   });
+}
+
+export interface Listening {
+  port: number;
+  /** `http://127.0.0.1:PORT`. */
+  origin: string;
+  /** Drops open connections, then stops listening. */
+  close: () => Promise<void>;
+}
+
+/** Starts `server` on a free loopback port. */
+export async function listenOnLoopback(server: Server): Promise<Listening> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return {
+    port: address.port,
+    origin: `http://127.0.0.1:${String(address.port)}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

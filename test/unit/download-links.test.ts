@@ -1,12 +1,11 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { Downloads } from '../../src/main/service/downloads';
 import type { SessionProvider } from '../../src/main/service/session';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { DebusineError } from '../../src/shared/errors';
-import { httpRequest } from '../support/loopback-http';
+import { httpRequest, listenOnLoopback } from '../support/loopback-http';
 
 /**
  * The web host serves `GET /download/<token>` without the session key (the browser follows
@@ -49,10 +48,9 @@ describe('download links of the web host', () => {
     server = createServer((req, res) => {
       void downloads.serve((req.url ?? '').replace('/download/', ''), res);
     });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
+    const { origin } = await listenOnLoopback(server);
     const get = (path: string) =>
-      httpRequest(`http://127.0.0.1:${String(port)}${path}`).then(({ status, body }) => ({
+      httpRequest(`${origin}${path}`).then(({ status, body }) => ({
         status,
         body,
       }));
