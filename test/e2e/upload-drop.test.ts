@@ -11,6 +11,7 @@ import {
   missingDebianTools,
   type DebianFixtures,
 } from '../support/debian-fixtures';
+import { goTo } from '../support/e2e';
 import { hasServer } from '../support/sandbox';
 
 /** Drops real files on the page the way a file manager does: a drop event with a DataTransfer. */
@@ -53,10 +54,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
 
     it('shows a broken .changes set’s failing rule next to the file, before sending', async () => {
       const { page, errors } = await openPage(browser, app, 'light');
-      await page
-        .getByRole('navigation', { name: 'Areas' })
-        .getByRole('button', { name: 'Upload' })
-        .click();
+      await goTo(page, 'Upload');
       // The .changes without the second binary package it lists.
       const broken = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, fx.debs[0] ?? ''];
       await dropFiles(page, broken);
@@ -82,10 +80,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
 
     it('shows a .deb whose content differs from what the .changes lists next to it, before sending', async () => {
       const { page, errors } = await openPage(browser, app, 'light');
-      await page
-        .getByRole('navigation', { name: 'Areas' })
-        .getByRole('button', { name: 'Upload' })
-        .click();
+      await goTo(page, 'Upload');
       // The same set, with one byte of the second .deb changed: same size, another sha256.
       const dir = mkdtempSync(join(tmpdir(), 'ddt-tampered-'));
       const set = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs].map((file) => {
@@ -120,10 +115,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
 
     it('uploads a source package picked with the file input, with progress, then downloads it back', async () => {
       const { page, errors } = await openPage(browser, app, 'light');
-      await page
-        .getByRole('navigation', { name: 'Areas' })
-        .getByRole('button', { name: 'Upload' })
-        .click();
+      await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
       await screenshot(page, 'upload-light');
       expect(await seriousA11yViolations(page)).toEqual([]);
@@ -162,10 +154,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       expect(readFileSync(saved).equals(readFileSync(fx.dsc))).toBe(true);
 
       // The queue keeps the completed job.
-      await page
-        .getByRole('navigation', { name: 'Areas' })
-        .getByRole('button', { name: 'Upload' })
-        .click();
+      await goTo(page, 'Upload');
       await expect(page.getByTestId('upload-row').first().getAttribute('data-state')).resolves.toBe(
         'completed',
       );
@@ -177,10 +166,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       const { page, errors } = await openPage(browser, app, 'dark');
       const set = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs];
       // Dropped while another area is shown: the window takes it to Upload.
-      await page
-        .getByRole('navigation', { name: 'Areas' })
-        .getByRole('button', { name: 'Upload' })
-        .click();
+      await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
       await screenshot(page, 'upload-dark');
       expect(await seriousA11yViolations(page)).toEqual([]);
@@ -197,10 +183,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       await expect(page.getByTestId('artifact-file').count()).resolves.toBe(set.length);
       await screenshot(page, 'artifact-uploaded-dark');
       expect(await seriousA11yViolations(page)).toEqual([]);
-      await page
-        .getByRole('navigation', { name: 'Areas' })
-        .getByRole('button', { name: 'Upload' })
-        .click();
+      await goTo(page, 'Upload');
       await page.getByTestId('upload-row').first().waitFor();
       await screenshot(page, 'upload-queue-dark');
       expect(errors).toEqual([]);
