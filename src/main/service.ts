@@ -23,6 +23,9 @@ import type { StagedFiles } from './service/staged-files';
 import { UploadManager } from './service/uploads';
 import { WatchService } from './service/watching';
 import { UserDirectory } from './identity/user-directory';
+import { logHandlers } from './logs/handlers';
+import { LogCache } from './logs/log-cache';
+import { LogStore } from './logs/log-store';
 import { workRequestHandlers } from './service/work-requests';
 import type { RequestChannel, StagedFile } from '../shared/contract';
 import { DebusineError } from '../shared/errors';
@@ -50,6 +53,11 @@ export interface HostCapabilities {
 export interface ServiceDeps {
   /** Profiles, watch lists, notification settings, upload jobs and drafts live here. */
   dataDir: string;
+  /**
+   * The logs the viewer downloaded (`{dataDir}/log-cache` by default: not `Cache`, which
+   * is Chromium's own folder in Electron's data directory on case-insensitive disks).
+   */
+  cacheDir?: string;
   tokens: TokenStore;
   /** The host's notifier (Electron's, or a RecordingNotifier in the web host and tests). */
   notifier: Notifier;
@@ -107,6 +115,12 @@ export function createService(deps: ServiceDeps): AppService {
     emit,
   });
   const downloads = new Downloads({ session, files, emit, transport: host.transport });
+  const logs = new LogStore({
+    cache: new LogCache(deps.cacheDir ?? join(deps.dataDir, 'log-cache')),
+    emit: (state) => {
+      emit('logs.progress', state);
+    },
+  });
 
   const handlers: ServiceHandlers = {
     'app.info': () =>
@@ -154,6 +168,7 @@ export function createService(deps: ServiceDeps): AppService {
       return path === null ? null : files.addDestination(path, kind);
     },
     ...downloads.handlers(),
+    ...logHandlers(logs, session),
     'signing.available': () => signingAvailable(deps.signing?.path),
     'signing.signAndComplete': async ({ workRequestId }) => {
       const availability = await signingAvailable(deps.signing?.path);
@@ -184,6 +199,7 @@ export function createService(deps: ServiceDeps): AppService {
       watch.setNetworkAvailable(online);
     },
     async close() {
+      await logs.closeAll();
       await uploads.close();
       await watch.close();
       await session.close();

@@ -88,6 +88,11 @@ export const REQUEST_CHANNELS = [
   'downloads.file',
   'downloads.all',
   'downloads.link',
+  'logs.open',
+  'logs.info',
+  'logs.lines',
+  'logs.search',
+  'logs.close',
   'signing.available',
   'signing.signAndComplete',
 ] as const;
@@ -107,6 +112,7 @@ export const EVENT_CHANNELS = [
   'notification.shown',
   'download.progress',
   'download.finished',
+  'logs.progress',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 

@@ -7,6 +7,7 @@
  * `task_data`, whichever server revision sent it).
  */
 import type { SerializedError } from './errors';
+import type { LogState } from './log-types';
 import type {
   AssetPermissionCheckResponse,
   CollectionItem,
@@ -29,6 +30,8 @@ export type {
   WorkRequestResponse,
   WorkspaceInheritanceChain,
 } from './models';
+
+export type * from './log-types';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -340,4 +343,6 @@ export interface EventPayloads {
   'notification.shown': NotificationRecord;
   'download.progress': DownloadJob;
   'download.finished': DownloadJob;
+  /** A log open in the viewer read more of its file, finished, or failed. */
+  'logs.progress': LogState;
 }
