@@ -12,6 +12,7 @@ import {
   type WorkRequestResponse,
 } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
+import { BoundedMap } from '../bounded';
 import type { SessionProvider } from './session';
 import type { UserDirectory } from '../identity/user-directory';
 
@@ -56,7 +57,8 @@ interface Cursor {
 
 export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
   const { session, emit } = deps;
-  const cursors = new Map<string, Cursor>();
+  // An expired cursor only means "load the list again".
+  const cursors = new BoundedMap<string, Cursor>(MAX_CURSORS);
   const client = () => session.client();
   const changed = (...ids: number[]): void => {
     emit('workRequests.changed', { ids: [...new Set(ids)] });
@@ -129,10 +131,6 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       const url = new URL(next.pathname + next.search, api.origin).toString();
       nextCursor = randomUUID();
       cursors.set(nextCursor, { ...cursor, url });
-      if (cursors.size > MAX_CURSORS) {
-        const oldest = cursors.keys().next().value;
-        if (oldest !== undefined) cursors.delete(oldest);
-      }
     }
     const items = result.results.filter(cursor.filter);
     const creators = await deps.users.names(
