@@ -185,11 +185,11 @@ describe('the completion router', () => {
     await t.router.handleCompletion(event(4));
     expect(t.notifier.shown).toHaveLength(0);
     await t.router.started(wr(5, { created_by: 2, status: 'pending' }));
-    await t.watchList.setMode('mine');
+    t.router.setFilter({ mode: 'mine', workspaces: [] });
     await t.router.handleCompletion(event(3));
     await t.router.handleCompletion({ ...event(4), completedAt: 'later' });
     expect(t.notifier.shown.map((s) => s.notification.workRequestId)).toEqual([4]);
-    await t.watchList.setMode('workspace', ['Playground']);
+    t.router.setFilter({ mode: 'workspace', workspaces: ['Playground'] });
     await t.router.handleCompletion({ ...event(3), completedAt: 'later' });
     expect(t.notifier.shown.map((s) => s.notification.workRequestId)).toEqual([4, 3]);
     await t.done();
@@ -214,8 +214,8 @@ describe('the completion router', () => {
       notifier: t.notifier,
       siteUrl: 'http://h',
       openExternal: () => undefined,
+      filter: { mode: 'mine', workspaces: [] },
     });
-    await t.watchList.setMode('mine');
     // Nobody listening: an 'error' event would throw out of the handler; it is logged.
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {

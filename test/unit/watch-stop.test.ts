@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { CompletionRouter, READ_AHEAD_BATCH } from '../../src/main/watch/completion-router';
+import { CompletionRouter } from '../../src/main/watch/completion-router';
+import { READ_AHEAD_BATCH } from '../../src/main/watch/read-ahead';
 import {
   CompletionWatcher,
   type CompletionEvent,

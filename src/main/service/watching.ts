@@ -1,13 +1,14 @@
 /**
- * Issue 6, watching: one CompletionWatcher + CompletionRouter for the active profile while
- * it has a token, restarted when the active server or its token changes and stopped on
- * sign-out. Its state is the contract's `connection.state`; completions become
+ * Watching: one CompletionWatcher + CompletionRouter for the active profile while it has a
+ * token, restarted when the active server or its token changes and stopped on sign-out.
+ * Its state is the contract's `connection.state`; completions become
  * `workRequest.completed`, `workRequests.changed` and (through the gate) notifications.
  */
 import { join } from 'node:path';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
+import { NotificationGate } from '../notify/gate';
 import type { Notifier } from '../notify/notifier';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import {
@@ -21,7 +22,7 @@ import type { ConnectionState, NotificationPreferences, WatchEntry } from '../..
 import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 import { CompletionCommandFile } from './completion-command';
-import { NotificationGate, NotificationSettingsStore } from './notification-settings';
+import { NotificationSettingsStore } from './notification-settings';
 import type { ProfileSession } from './profile-session';
 
 type Handlers = Pick<
@@ -71,9 +72,6 @@ export class WatchService {
     since: new Date().toISOString(),
     error: null,
   };
-  /** Results of completions seen lately, for the notification records. */
-  readonly #results = new Map<number, string>();
-  readonly #roots = new Map<number, number>();
 
   constructor(options: {
     session: ProfileSession;
@@ -94,22 +92,11 @@ export class WatchService {
     this.gate = new NotificationGate({
       inner: options.notifier,
       settings: () => this.settings.get(),
-      emit: options.emit,
+      recorded: (record) => {
+        this.#emit('notification.shown', record);
+      },
       openList: () => {
         this.#emit('app.navigate', { kind: 'work-requests', origin: null });
-      },
-      describe: (n) => {
-        const rootId =
-          this.#roots.get(n.workRequestId) ??
-          this.#stack?.list.get(n.workRequestId)?.rootId ??
-          null;
-        return {
-          result:
-            this.#results.get(n.workRequestId) ??
-            this.#stack?.list.get(n.workRequestId)?.result ??
-            (n.urgency === 'critical' ? 'failure' : 'success'),
-          rootId: rootId === n.workRequestId ? null : rootId,
-        };
       },
     });
   }
@@ -156,14 +143,12 @@ export class WatchService {
     const settings = this.settings.get();
     const list = new WatchList(join(this.#dataDir, `watch-${profile.id}.json`));
     await list.load();
-    if (list.mode !== settings.mode || list.workspaces.join() !== settings.workspaces.join()) {
-      await list.setMode(settings.mode, settings.workspaces);
-    }
     const client = this.#session.client();
     const routerOptions: CompletionRouterOptions = {
       client,
       watchList: list,
       notifier: this.gate,
+      filter: settings,
       siteUrl: client.http.siteUrl,
       openExternal: this.#openExternal,
       readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
@@ -204,7 +189,6 @@ export class WatchService {
     router.on('error', logProblem);
     watcher.on('error', logProblem);
     router.on('changed', (c) => {
-      this.#roots.set(c.workRequestId, c.rootId);
       this.#emit('workRequests.changed', { ids: [...new Set([c.workRequestId, c.rootId])] });
     });
     router.on('open', (id) => {
@@ -235,14 +219,9 @@ export class WatchService {
     list: WatchList,
     event: CompletionEvent,
   ): Promise<void> {
-    this.#results.set(event.workRequestId, event.result);
-    if (this.#results.size > 1000) {
-      const oldest = this.#results.keys().next().value;
-      if (oldest !== undefined) this.#results.delete(oldest);
-    }
-    await router.handleCompletion(event);
+    const workRequest = await router.handleCompletion(event);
     const item = list.get(event.workRequestId);
-    const root = this.#roots.get(event.workRequestId) ?? item?.rootId ?? null;
+    const root = workRequest ? (workRequest.workflow_root ?? null) : (item?.rootId ?? null);
     this.#emit('workRequest.completed', {
       workRequestId: event.workRequestId,
       completedAt: event.completedAt,
@@ -328,12 +307,12 @@ export class WatchService {
     await this.#stopStack();
   }
 
-  /** Saves what notifies, and applies the mode to the active server's watch list at once. */
+  /** Saves what notifies, and applies it to the active server's router at once. */
   async updatePreferences(
     changes: Partial<NotificationPreferences>,
   ): Promise<NotificationPreferences> {
     const next = await this.settings.update(changes);
-    await this.#stack?.list.setMode(next.mode, next.workspaces);
+    this.#stack?.router.setFilter(next);
     return next;
   }
 

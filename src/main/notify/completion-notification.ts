@@ -1,0 +1,71 @@
+/**
+ * What a completion's notification says: "Failed: workflow sbuild #42", the workspace and
+ * the result, and the buttons the platform can show.
+ */
+import { completionKey } from '../watch/messages';
+import type { CompletionNotification, NotificationAction } from './notifier';
+
+/** One completion, as the websocket or a catch-up read reports it. */
+export interface Completion {
+  workRequestId: number;
+  completedAt: string;
+  result: string;
+}
+
+/** What a notification names: the task, its kind and its workspace. */
+export interface About {
+  taskName: string;
+  taskType: string;
+  workspace: string;
+}
+
+const RESULT_WORDS: Record<string, string> = {
+  success: 'Succeeded',
+  failure: 'Failed',
+  error: 'Errored',
+  'temporary failure': 'Failed temporarily',
+  skipped: 'Skipped',
+};
+
+/** The notification's key: the same completion shown again replaces it. */
+export function notificationKey(completion: Completion): string {
+  return `wr-${completionKey(completion.workRequestId, completion.completedAt)}`;
+}
+
+/**
+ * Title "Failed: workflow sbuild #42"; body with workspace and result. Without `about`
+ * (the work request could not be read), the title says "work request".
+ */
+export function completionNotification(
+  completion: Completion,
+  about: About | undefined,
+  rootId: number | null,
+  supportsActions: boolean,
+): CompletionNotification {
+  const id = completion.workRequestId;
+  const { result } = completion;
+  const word = RESULT_WORDS[result] ?? (result || 'Finished');
+  const what = about
+    ? `${about.taskType === 'Workflow' ? 'workflow ' : ''}${about.taskName}`
+    : 'work request';
+  const body = about
+    ? `Workspace ${about.workspace} · result: ${result || 'none'}`
+    : `Result: ${result || 'none'}`;
+  const failed = result !== 'success' && result !== 'skipped';
+  const actions: NotificationAction[] = [];
+  if (supportsActions) {
+    if (failed) actions.push({ id: 'retry', label: 'Retry' });
+    actions.push({ id: 'open-in-browser', label: 'Open in browser' });
+  }
+  return {
+    key: notificationKey(completion),
+    title: `${word}: ${what} #${String(id)}`,
+    body,
+    workRequestId: id,
+    actions,
+    // Failures (failure, error, temporary failure) stay on screen; failures-only keeps them.
+    urgency: failed ? 'critical' : 'normal',
+    result,
+    rootId: rootId === id ? null : rootId,
+  };
+}
