@@ -1,9 +1,10 @@
 /**
- * What a completion's notification says: "Failed: workflow sbuild #42", the workspace and
- * the result, and the buttons the platform can show.
+ * What the app's desktop notifications say: a completion's ("Failed: workflow sbuild #42",
+ * the workspace and the result, and the buttons the platform can show), and the answer to
+ * a Retry button that did not work.
  */
 import { completionKey } from '../watch/messages';
-import type { CompletionNotification, NotificationAction } from './notifier';
+import type { CompletionNotification, DesktopNotification, NotificationAction } from './notifier';
 
 /** One completion, as the websocket or a catch-up read reports it. */
 export interface Completion {
@@ -67,5 +68,23 @@ export function completionNotification(
     urgency: failed ? 'critical' : 'normal',
     result,
     rootId: rootId === id ? null : rootId,
+  };
+}
+
+/**
+ * The answer to a notification's Retry button when the server refused the retry (or could
+ * not be reached): which work request, and why, as the error says it.
+ */
+export function retryFailedNotification(
+  workRequestId: number,
+  reason: string,
+): DesktopNotification {
+  return {
+    key: `retry-failed-${String(workRequestId)}`,
+    title: `Could not retry work request #${String(workRequestId)}`,
+    body: reason,
+    workRequestId,
+    actions: [],
+    urgency: 'critical',
   };
 }

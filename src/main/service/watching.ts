@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
+import { retryFailedNotification } from '../notify/completion-notification';
 import { NotificationGate } from '../notify/gate';
 import type { Notifier } from '../notify/notifier';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
@@ -61,6 +62,8 @@ export class WatchService {
   readonly #dataDir: string;
   readonly #users: UserDirectory | undefined;
   readonly #emit: EmitEvent;
+  readonly #notifier: Notifier;
+  readonly #retry: (id: number) => Promise<WorkRequestResponse>;
   readonly #openExternal: (url: string) => Promise<void>;
   #stack: Stack | undefined;
   #switching: Promise<void> = Promise.resolve();
@@ -80,12 +83,16 @@ export class WatchService {
     users?: UserDirectory;
     notifier: Notifier;
     emit: EmitEvent;
+    /** Retries a work request as the app's retry request does (work-request-starts.ts). */
+    retry: (id: number) => Promise<WorkRequestResponse>;
     openExternal?: ((url: string) => Promise<void>) | undefined;
   }) {
     this.#session = options.session;
     this.#users = options.users;
     this.#dataDir = options.dataDir;
     this.#emit = options.emit;
+    this.#notifier = options.notifier;
+    this.#retry = options.retry;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
     this.settings = new NotificationSettingsStore(options.dataDir);
     this.commands = new CompletionCommandFile(options.dataDir);
@@ -195,13 +202,7 @@ export class WatchService {
       this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
     });
     router.on('retry', (id) => {
-      void client.workRequestRetry(id).then(
-        (wr) => {
-          this.#emit('workRequests.changed', { ids: [id, wr.id] });
-        },
-        // A failed retry from a notification has no request to answer; the list shows it.
-        () => undefined,
-      );
+      void this.#retryFromNotification(id);
     });
     list.on('changed', (data) => {
       this.#emit('watch.changed', { workRequestIds: data.items.map((i) => i.id) });
@@ -229,6 +230,25 @@ export class WatchService {
       workspace: item?.workspace ?? null,
       workflowRoot: root === event.workRequestId ? null : root,
     });
+  }
+
+  /**
+   * The Retry button of a notification: the same retry as the app's request, so the new
+   * work request is watched and notifies in every mode. Nobody waits for an answer here,
+   * so a refusal is told the way the button was reached: by a desktop notification.
+   */
+  async #retryFromNotification(id: number): Promise<void> {
+    try {
+      await this.#retry(id);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#notifier.show(retryFailedNotification(id, reason), {
+        onClick: () => {
+          this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
+        },
+        onAction: () => undefined,
+      });
+    }
   }
 
   #fromWatcher(serverId: string, state: WatcherState): void {

@@ -1,7 +1,7 @@
 /**
- * Issue 4, work requests and workflows: DebusineClient calls, the paged listing with opaque
- * cursors (the server's next URL stays in main), the "needs me" list, and automatic
- * watching of everything the app starts.
+ * Work requests and workflows: DebusineClient calls, the paged listing with opaque cursors
+ * (the server's next URL stays in main), the "needs me" list, and automatic watching of
+ * everything the app starts or retries (work-request-starts.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceHandlers } from '../bridge/dispatch';
@@ -15,6 +15,7 @@ import { DebusineError } from '../../shared/errors';
 import { BoundedMap } from '../bounded';
 import type { SessionProvider } from './session';
 import type { UserDirectory } from '../identity/user-directory';
+import type { WorkRequestStarts } from './work-request-starts';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -37,9 +38,9 @@ type Handlers = Pick<
 export interface WorkRequestDeps {
   session: SessionProvider;
   emit: EmitEvent;
-  /** Watches what the app started (CompletionRouter.started through the watch service). */
-  started: (workRequest: WorkRequestResponse) => Promise<void>;
-  /** Names the creators on each page, and learns the user's own id from what they start. */
+  /** What follows a work request the app starts or retries. */
+  starts: WorkRequestStarts;
+  /** Names the creators on each page. */
   users: UserDirectory;
 }
 
@@ -62,15 +63,6 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
   const client = () => session.client();
   const changed = (...ids: number[]): void => {
     emit('workRequests.changed', { ids: [...new Set(ids)] });
-  };
-  const start = async (wr: WorkRequestResponse): Promise<WorkRequestResponse> => {
-    const server = session.active();
-    if (server && typeof wr.created_by === 'number') {
-      await deps.users.learnSelf(server.id, client().apiUrl, wr.created_by).catch(() => undefined);
-    }
-    await deps.started(wr);
-    changed(wr.id);
-    return wr;
   };
 
   const page: Handlers['workRequests.page'] = async (args) => {
@@ -181,12 +173,9 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       );
     },
     'workRequests.get': async ({ id }) => await client().workRequestGet(id),
-    'workRequests.create': async (request) => start(await client().workRequestCreate(request)),
-    'workRequests.retry': async ({ id }) => {
-      const wr = await client().workRequestRetry(id);
-      changed(id);
-      return start(wr);
-    },
+    'workRequests.create': async (request) =>
+      deps.starts.started(await client().workRequestCreate(request)),
+    'workRequests.retry': ({ id }) => deps.starts.retry(id),
     'workRequests.abort': async ({ id }) => {
       const wr = await client().workRequestAbort(id);
       changed(id);
@@ -216,7 +205,8 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       changed(id);
       return wr;
     },
-    'workflows.create': async (request) => start(await client().workflowCreate(request)),
+    'workflows.create': async (request) =>
+      deps.starts.started(await client().workflowCreate(request)),
     'users.names': async ({ ids }) =>
       await deps.users.names(session.active()?.id ?? '', client(), ids),
   };
