@@ -48,6 +48,7 @@ import * as records from './artifact-records';
 import * as collections from './collections';
 import { HttpTransport, type HttpOptions } from './http';
 import * as lookups from './lookups';
+import type { Page } from './pagination';
 import { userName } from './users';
 import { ApiContext, type ServerRevision } from './revision';
 import * as wr from './work-requests';
@@ -92,7 +93,7 @@ export class DebusineClient {
 
   /** Who the server thinks we are: the way to check a token (bad ones become anonymous). */
   async whoami(): Promise<Whoami> {
-    return this.http.request({
+    return this.#ctx.request({
       operation: 'whoami',
       method: 'GET',
       path: '/whoami/',
@@ -220,6 +221,14 @@ export class DebusineClient {
   /** Newest first, fetched page by page as the caller iterates. */
   workRequestIter(filters: wr.WorkRequestFilters = {}): Iter<WorkRequestResponse> {
     return wr.workRequestIter(this.#ctx, filters);
+  }
+  /** One page of the list, at a URL from workRequestPageUrl or a page's `next`. */
+  workRequestPage(url: string): Promise<Page<WorkRequestResponse>> {
+    return wr.workRequestPage(this.#ctx, url);
+  }
+  /** The URL of the list's first page with these filters (the server applies them, 0.13+). */
+  workRequestPageUrl(filters: wr.WorkRequestFilters = {}): string {
+    return wr.workRequestPageUrl(this.#ctx, filters);
   }
   workRequestRetry(id: number): Promise<WorkRequestResponse> {
     return wr.workRequestRetry(this.#ctx, id);

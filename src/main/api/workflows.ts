@@ -36,7 +36,7 @@ export async function workflowCreate(
     createWorkflowRequestSchema,
     request,
   );
-  return ctx.http.request({
+  return ctx.request({
     operation: 'workflowCreate',
     method: 'POST',
     path: '/workflow/',

@@ -3,6 +3,7 @@
  * HTTP transport, so that this module does not depend on DebusineClient growing methods.
  */
 import type { DebusineClient } from '../api/client';
+import { exchange } from '../api/exchange';
 import type { HttpTransport } from '../api/http';
 import {
   artifactResponseSchema,
@@ -24,7 +25,7 @@ export async function createArtifact(
   // Nulls are left out: the server then uses its defaults (its default workspace), and
   // it ignores `expire_at` anyway (protocol §22).
   const body = Object.fromEntries(Object.entries(request).filter(([, value]) => value !== null));
-  return transportOf(client).request({
+  return exchange(transportOf(client), {
     operation: 'artifactCreate',
     method: 'POST',
     path: '/artifact/',
@@ -41,7 +42,7 @@ export async function getArtifact(
   id: number,
   signal?: AbortSignal,
 ): Promise<ArtifactResponse> {
-  return transportOf(client).request({
+  return exchange(transportOf(client), {
     operation: 'artifactGet',
     method: 'GET',
     path: `/artifact/${String(id)}/`,

@@ -8,7 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DebusineError } from '../../shared/errors';
-import { errorFromResponse, networkError, type HttpTransport } from '../api/http';
+import type { HttpTransport } from '../api/http';
+import { errorFromResponse, networkError } from '../api/http-errors';
 import { fileUploadPath } from './remote';
 
 export const MAX_CHUNK = 50 * 1024 * 1024;

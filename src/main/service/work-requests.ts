@@ -6,11 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
-import {
-  paginatedSchema,
-  workRequestResponseSchema,
-  type WorkRequestResponse,
-} from '../../shared/models';
+import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 import { BoundedMap } from '../bounded';
 import type { SessionProvider } from './session';
@@ -92,14 +88,7 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       }
       cursor = {
         serverId,
-        url: c.http.url('/work-request/', {
-          query: {
-            status: filters.status,
-            task_type: filters.taskType,
-            root_only: filters.rootOnly ? 'true' : undefined,
-            ids: filters.ids?.join(','),
-          },
-        }),
+        url: c.workRequestPageUrl(filters),
         // Earlier servers ignore the filters; the page is filtered here (it may come out short).
         filter: revision.features.workRequestFilters
           ? () => true
@@ -109,20 +98,12 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
               (ids === undefined || ids.has(wr.id)),
       };
     }
-    const result = await c.http.request({
-      operation: 'workRequestIter',
-      method: 'GET',
-      path: cursor.url,
-      schema: paginatedSchema(workRequestResponseSchema),
-    });
+    const result = await c.workRequestPage(cursor.url);
     let nextCursor: string | null = null;
     if (result.next) {
-      // The token only ever goes to the configured server, whatever host `next` names.
-      const api = new URL(c.apiUrl);
-      const next = new URL(result.next, api);
-      const url = new URL(next.pathname + next.search, api.origin).toString();
+      // `next` is on the API's own origin, whatever host the server named in it.
       nextCursor = randomUUID();
-      cursors.set(nextCursor, { ...cursor, url });
+      cursors.set(nextCursor, { ...cursor, url: result.next });
     }
     const items = result.results.filter(cursor.filter);
     const creators = await deps.users.names(
