@@ -11,7 +11,7 @@ import { completionSocketUrl } from '../../src/main/watch/completion-watcher';
 import { compareTimestamps, processMessage } from '../../src/main/watch/messages';
 import { parseWorkRequestRef, WatchList } from '../../src/main/watch/watch-list';
 
-describe('the message handler of the specification', () => {
+describe("the completion websocket's message handler", () => {
   it('runs the handler named by `text` and returns true', () => {
     const connected = vi.fn();
     expect(processMessage('{"type":"websocket.send","text":"connected"}', { connected })).toBe(

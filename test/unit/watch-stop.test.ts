@@ -1,7 +1,7 @@
 /**
  * Stopping the completion watcher with a backlog: a local WebSocket server stands in for
- * Debusine's (its messages as the real one sends them; protocol §8), because a real server
- * will not send a thousand completions on demand.
+ * Debusine's (its messages as the real one sends them; docs/debusine-server-facts.md),
+ * because a real server will not send a thousand completions on demand.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,8 @@
 /**
- * DebusineClient: one async method per operation of the interface specification, named in
- * camelCase after it, speaking to real Debusine servers of the current (0.13+, tested with
+ * DebusineClient: one async method per operation of the Debusine API, named in camelCase
+ * after the Debusine client's own (`work_request_get` is `workRequestGet`; the list with
+ * what each server answers is docs/api-operations.md), speaking to real Debusine servers
+ * of the current (0.13+, tested with
  * 0.16) and the earlier (0.11/0.12, tested with 0.11) revisions. The revision is detected
  * once per client (see revision.ts) and each operation picks the form its server speaks;
  * one a server lacks fails with `unsupported`, naming the server and its release.

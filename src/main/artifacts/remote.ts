@@ -1,5 +1,5 @@
 /**
- * The two artifact endpoints transfers need (protocol §5.1), called through the client's
+ * The two artifact endpoints transfers need, called through the client's
  * HTTP transport, so that this module does not depend on DebusineClient growing methods.
  */
 import type { DebusineClient } from '../api/client';
@@ -23,7 +23,7 @@ export async function createArtifact(
   signal?: AbortSignal,
 ): Promise<ArtifactResponse> {
   // Nulls are left out: the server then uses its defaults (its default workspace), and
-  // it ignores `expire_at` anyway (protocol §22).
+  // it ignores `expire_at` anyway (docs/debusine-server-facts.md).
   const body = Object.fromEntries(Object.entries(request).filter(([, value]) => value !== null));
   return exchange(transportOf(client), {
     operation: 'artifactCreate',

@@ -1,9 +1,10 @@
 /**
- * One file's upload with the server's protocol (protocol §6): a probe (an empty PUT whose
- * Content-Range has `*` as its range) tells how many bytes the server already has, then
- * chunks of at most 50 MiB continue from there. 409 (hash mismatch) restarts the file;
- * 5xx and broken connections retry with backoff after probing again, so that bytes the
- * server confirmed are never sent twice. Bodies are file streams: memory stays bounded.
+ * One file's upload as Debusine's upload view takes it (docs/debusine-server-facts.md): a
+ * probe (an empty PUT whose Content-Range has `*` as its range) tells how many bytes the
+ * server already has, then chunks of at most 50 MiB continue from there. 409 (hash
+ * mismatch) restarts the file; 5xx and broken connections retry with backoff after probing
+ * again, so that bytes the server confirmed are never sent twice. Bodies are file streams:
+ * memory stays bounded.
  */
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,8 +1,8 @@
 /**
- * The messages of the completion websocket, and the specification's handler semantics:
- * a text message carries a JSON object whose `text` member selects the handler; a message
- * that ran a handler yields true, an invalid or unknown one false, and reason_code
- * TOKEN_DISABLED raises the token-disabled error.
+ * The messages of the completion websocket (docs/debusine-server-facts.md), handled as the
+ * Debusine client handles them: a text message carries a JSON object whose `text` member
+ * selects the handler; a message that ran a handler yields true, an invalid or unknown one
+ * false, and reason_code TOKEN_DISABLED raises the token-disabled error.
  */
 import type WebSocket from 'ws';
 import { z } from 'zod';
