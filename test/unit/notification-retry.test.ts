@@ -23,30 +23,11 @@ import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
+import { workRequestFixture } from '../support/work-requests';
 
+/** A work request still running, until the test completes it. */
 function workRequest(id: number, extra: Partial<WorkRequestResponse> = {}): WorkRequestResponse {
-  return {
-    id,
-    created_at: '2026-01-01T00:00:00Z',
-    started_at: null,
-    completed_at: null,
-    duration: null,
-    status: 'running',
-    result: '',
-    worker: null,
-    task_type: 'Worker',
-    task_name: 'noop',
-    task_data: {},
-    dynamic_task_data: null,
-    priority_base: 0,
-    priority_adjustment: 0,
-    artifacts: [],
-    scope: 'debusine',
-    workspace: 'System',
-    links: {},
-    created_by: 2,
-    ...extra,
-  };
+  return workRequestFixture(id, { completed_at: null, status: 'running', result: '', ...extra });
 }
 
 /** The completion websocket: says `connected`, then sends what the test completes. */

@@ -10,6 +10,7 @@ import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/c
 import { completionSocketUrl } from '../../src/main/watch/completion-watcher';
 import { compareTimestamps, processMessage } from '../../src/main/watch/messages';
 import { parseWorkRequestRef, WatchList } from '../../src/main/watch/watch-list';
+import { workRequestFixture } from '../support/work-requests';
 
 describe("the completion websocket's message handler", () => {
   it('runs the handler named by `text` and returns true', () => {
@@ -84,30 +85,7 @@ describe('watch list references', () => {
   });
 });
 
-function wr(id: number, extra: Partial<WorkRequestResponse> = {}): WorkRequestResponse {
-  return {
-    id,
-    created_at: 'x',
-    started_at: null,
-    completed_at: '2026-01-01T00:00:01Z',
-    duration: null,
-    status: 'completed',
-    result: 'success',
-    worker: null,
-    task_type: 'Worker',
-    task_name: 'noop',
-    task_data: {},
-    dynamic_task_data: null,
-    priority_base: 0,
-    priority_adjustment: 0,
-    artifacts: [],
-    scope: 'debusine',
-    workspace: 'System',
-    links: {},
-    created_by: 2,
-    ...extra,
-  };
-}
+const wr = workRequestFixture;
 
 describe('the completion router', () => {
   async function setup(requests: WorkRequestResponse[]) {

@@ -12,17 +12,14 @@ import { retryFailedNotification } from '../notify/completion-notification';
 import { NotificationGate } from '../notify/gate';
 import type { Notifier } from '../notify/notifier';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
-import {
-  CompletionWatcher,
-  type CompletionEvent,
-  type ConnectionState as WatcherState,
-} from '../watch/completion-watcher';
+import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
 import { ResumeFile } from '../watch/resume-state';
 import { WatchList, type WatchItem } from '../watch/watch-list';
 import type { ConnectionState, NotificationPreferences, WatchEntry } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 import { CompletionCommandFile } from './completion-command';
+import { connectionStateOf } from './connection-state';
 import { NotificationSettingsStore } from './notification-settings';
 import type { ProfileSession } from './profile-session';
 
@@ -208,7 +205,8 @@ export class WatchService {
       this.#emit('watch.changed', { workRequestIds: data.items.map((i) => i.id) });
     });
     watcher.on('state', (state) => {
-      this.#fromWatcher(profileId, state);
+      const { next, since } = connectionStateOf(profileId, state);
+      this.#setState(next, since);
     });
     this.#stack = { key, profileId, watcher, router, list };
     watcher.setNetworkAvailable(this.#online);
@@ -248,42 +246,6 @@ export class WatchService {
         },
         onAction: () => undefined,
       });
-    }
-  }
-
-  #fromWatcher(serverId: string, state: WatcherState): void {
-    const at = (ms: number): string => new Date(ms).toISOString();
-    switch (state.state) {
-      case 'idle':
-      case 'connecting':
-        this.#setState({ serverId, status: 'connecting', nextAttemptAt: null, error: null });
-        return;
-      case 'connected':
-        this.#setState(
-          { serverId, status: 'connected', nextAttemptAt: null, error: null },
-          at(state.since),
-        );
-        return;
-      case 'reconnecting':
-        this.#setState({
-          serverId,
-          status: 'reconnecting',
-          nextAttemptAt: at(state.nextAttemptAt),
-          error: state.error,
-        });
-        return;
-      case 'offline':
-        this.#setState(
-          { serverId, status: 'offline', nextAttemptAt: null, error: null },
-          at(state.since),
-        );
-        return;
-      case 'signed-out':
-        this.#setState({ serverId, status: 'signed-out', nextAttemptAt: null, error: state.error });
-        return;
-      case 'stopped':
-        this.#setState({ serverId, status: 'offline', nextAttemptAt: null, error: state.error });
-        return;
     }
   }
 
