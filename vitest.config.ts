@@ -1,10 +1,31 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The real-work tests first. They spend minutes waiting for the sandbox's worker to build
+ * and test packages, and need almost nothing of this machine meanwhile; started first, they
+ * wait while the other worker runs the rest of the unit and integration tests, instead of
+ * after them.
+ */
+class RealWorkFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const slow = (spec: TestSpecification) =>
+      /[\\/]real-work[^\\/]*\.test\.ts$/.test(spec.moduleId);
+    return [...sorted.filter(slow), ...sorted.filter((spec) => !slow(spec))];
+  }
+}
 
 // Three projects: unit tests need nothing; integration and e2e tests talk to real Debusine
 // servers, which the global setup brings up (test/debusine-server/sandbox.sh) unless the
 // DEBUSINE_TEST_* variables point at a server of your own.
 export default defineConfig({
   test: {
+    // Two files at a time for unit and integration tests, so that the real-work tests,
+    // which mostly wait for the sandbox's worker, run beside the others (e2e tests still
+    // run one at a time, below).
+    maxWorkers: 2,
+    sequence: { sequencer: RealWorkFirst },
     projects: [
       {
         test: {

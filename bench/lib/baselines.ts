@@ -69,8 +69,8 @@ async function curlProbe(server: BenchServer, url: string, size: number): Promis
 }
 
 /**
- * The file in PUTs of at most `chunk` bytes with Content-Range, as the protocol has
- * clients do (the 50 MiB bound is Nginx's `client_max_body_size` on real servers).
+ * The file in PUTs of at most `chunk` bytes with Content-Range, as the Debusine client does
+ * (the 50 MiB bound keeps under Nginx's `client_max_body_size` of 100 MiB on real servers).
  */
 async function curlPutChunked(
   server: BenchServer,

@@ -196,7 +196,7 @@ async function measureCatchUp(ctx: BenchContext, scenario: string, count: number
       {
         subject: 'app, one GET each',
         run: (backlog) => appCatchUp(ctx, backlog, false),
-        note: 'the same, reading each completion alone (as before read-ahead)',
+        note: 'the same, reading each completion alone (no read-ahead)',
       },
       {
         subject: 'raw ws + HTTP',

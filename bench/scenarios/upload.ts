@@ -120,7 +120,7 @@ async function uploadSubjects(
         await curlUpload(ctx.server, files, { parallel: 1, probe: true, chunk: MAX_CHUNK });
       },
       bytes,
-      note: 'probe + Content-Range chunks, as the protocol has clients do',
+      note: 'probe + Content-Range chunks, as the Debusine client does',
     });
   }
   await ctx.measureRounds(scenario, subjects, fresh);

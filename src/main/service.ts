@@ -26,6 +26,7 @@ import { UserDirectory } from './identity/user-directory';
 import { logHandlers } from './logs/handlers';
 import { LogCache } from './logs/log-cache';
 import { LogStore } from './logs/log-store';
+import { workRequestStarts } from './service/work-request-starts';
 import { workRequestHandlers } from './service/work-requests';
 import type { RequestChannel, StagedFile } from '../shared/contract';
 import { DebusineError } from '../shared/errors';
@@ -102,8 +103,11 @@ export function createService(deps: ServiceDeps): AppService {
     users,
     notifier: deps.notifier,
     emit,
+    retry: (id) => starts.retry(id),
     openExternal: host.openExternal,
   });
+  // One path for what the app starts or retries, from a request or from a notification.
+  const starts = workRequestStarts({ session, emit, users, watch: (wr) => watch.started(wr) });
   session.on('changed', () => {
     void watch.sync();
   });
@@ -145,7 +149,7 @@ export function createService(deps: ServiceDeps): AppService {
     }),
     ...watch.handlers(),
     ...notificationHandlers(watch, host.chooseProgram),
-    ...workRequestHandlers({ session, emit, users, started: (wr) => watch.started(wr) }),
+    ...workRequestHandlers({ session, emit, users, starts }),
     ...resourceHandlers(session),
     'files.pick': async ({ multiple, title }) => {
       if (!host.pickFiles) throw notOnThisHost('files.pick', 'drop the files or use a file input');

@@ -3,7 +3,7 @@
  * the renderer sees: plain, structured-clone and JSON safe, and never carrying a token.
  *
  * Server resources reuse the zod-inferred types of models.ts (normalised: a lookup's
- * `result_type` is always the specification's letter, a workflow template always has
+ * `result_type` is always a letter (`a`, `b`, `c`), a workflow template always has
  * `task_data`, whichever server revision sent it).
  */
 import type { SerializedError } from './errors';

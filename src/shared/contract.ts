@@ -60,7 +60,8 @@ const collectionChange = z.strictObject(collectionFields).partial().extend({ id 
 const templateNew = z.strictObject({
   name,
   task_name: name,
-  // 0.16 templates carry parameters instead of task_data (peers.md §6); both are accepted.
+  // 0.13+ templates carry parameters instead of task_data (docs/debusine-server-facts.md);
+  // both are accepted.
   task_data: jsonObject.optional(),
   static_parameters: jsonObject.optional(),
   // `any`, or per parameter `any` or the list of allowed values (as the server stores them).

@@ -1,10 +1,10 @@
 /**
- * zod schemas for the resources of the interface (shared/api/interface.md), with the facts
- * of real servers (shared/api/debusine-protocol.md). TypeScript types are inferred from them.
+ * zod schemas for the resources Debusine's API sends and takes, with what real servers do
+ * (docs/debusine-server-facts.md). TypeScript types are inferred from them.
  *
  * Response schemas are loose: fields newer servers add are kept, and fields older servers
  * lack (url, scope, links, content_type) are optional. Request schemas are strict: a value
- * of the wrong type, or an unknown field where the specification forbids them, is refused.
+ * of the wrong type, or an unknown field where the server would refuse it, is refused here.
  */
 import { z } from 'zod';
 
@@ -59,9 +59,9 @@ export function paginatedSchema<T extends z.ZodType>(item: T) {
 // Work requests
 
 /**
- * Status and result values of real servers (protocol §10). They are kept open strings in
- * responses, so that a newer server's value does not break parsing; these lists drive the
- * UI's filters and labels.
+ * Status and result values of real servers (docs/debusine-server-facts.md). They are kept
+ * open strings in responses, so that a newer server's value does not break parsing; these
+ * lists drive the UI's filters and labels.
  */
 export const WORK_REQUEST_STATUSES = [
   'pending',
@@ -99,7 +99,7 @@ export const workRequestResponseSchema = z.looseObject({
   created_at: datetimeSchema,
   started_at: datetimeSchema.nullable().default(null),
   completed_at: datetimeSchema.nullable().default(null),
-  /** Seconds; real servers send a float although the specification says integer. */
+  /** Seconds; real servers send a float although earlier Debusine clients declare an integer. */
   duration: z.number().nullable().default(null),
   status: z.string(),
   result: z.string(),
@@ -410,7 +410,7 @@ export const lookupMultipleRequestSchema = z.strictObject({
 });
 export type LookupMultipleRequest = z.input<typeof lookupMultipleRequestSchema>;
 
-/** The specification's result types, and the words 0.13+ servers send instead. */
+/** Lookup result types: the letters of earlier servers, and the words 0.13+ servers send. */
 export type LookupResultType = 'a' | 'b' | 'c';
 const RESULT_TYPE_LETTERS: Record<string, LookupResultType> = {
   a: 'a',
@@ -422,7 +422,7 @@ const RESULT_TYPE_LETTERS: Record<string, LookupResultType> = {
 };
 
 /**
- * One lookup result, normalised: `result_type` is always the specification's letter,
+ * One lookup result, normalised: `result_type` is always a letter (`a`, `b`, `c`),
  * `raw_result_type` what the server sent. `collection_item` is an id on earlier servers and
  * an object `{name, category, data}` on current ones; both are kept as sent.
  */
@@ -458,8 +458,8 @@ const runtimeParametersSchema = z.union([
 ]);
 
 /**
- * The specification's template (`task_data`), plus the fields 0.13+ servers use instead
- * (`static_parameters`, `runtime_parameters`) and their other options.
+ * A template as earlier servers and the bridge have it (`task_data`), plus the fields 0.13+
+ * servers use instead (`static_parameters`, `runtime_parameters`) and their other options.
  */
 export const workflowTemplateDataNewSchema = z.strictObject({
   name: z.string().min(1),

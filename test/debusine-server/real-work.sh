@@ -86,6 +86,16 @@ template_json() {
     "$name" "$task" "$static" "$runtime"
 }
 
+# What sandbox.json says about real work: the templates seed_real_work makes, or null for
+# the earlier flavour, whose worker runs noop only.
+real_work_json() {
+  if [[ $FLAVOUR == current ]]; then
+    printf '{ "sbuildTemplate": "sbuild-trixie", "pipelineTemplate": "debian-pipeline-trixie" }'
+  else
+    printf 'null'
+  fi
+}
+
 seed_real_work() {
   local t0=$SECONDS marker=$ROOT/var/lib/debusine-sandbox/real-work.seeded
   if [[ ! -f $marker ]]; then

@@ -437,6 +437,7 @@ write_state() {
     "noRoles": { "username": "bob", "email": "bob@example.org", "token": "$NOROLE_TOKEN" }
   },
   "worker": true,
+  "realWork": $(real_work_json),
   "root": "$ROOT",
   "logs": "$LOGS"
 }
@@ -457,6 +458,11 @@ up_one() {
   flavour_settings "$1"
   local t0=$SECONDS
   if [[ -f $ROOT/.sandbox-recipe && $(cat "$ROOT/.sandbox-recipe") == "$RECIPE" ]] && all_running; then
+    # The file is written again: a newer checkout may describe more than the one that
+    # started these services did.
+    # shellcheck disable=SC1091
+    source "$ROOT/var/lib/debusine-sandbox/seed.env"
+    write_state
     log "already running at http://127.0.0.1:$HTTP_PORT/ ($STATE)"
     return
   fi

@@ -1,5 +1,5 @@
 /**
- * Issue 8: the "needs me" inbox. Waiting steps are seeded in the sandbox's database
+ * The "needs me" inbox. Waiting steps are seeded in the sandbox's database
  * (test/support/seed-steps.ts); the unblock and confirm endpoints then act on them for real.
  */
 import { describe, expect, it } from 'vitest';

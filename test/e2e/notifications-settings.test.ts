@@ -1,5 +1,5 @@
 /**
- * Issue 8: notification settings (what notifies, do-not-disturb) are saved in main and
+ * Notification settings (what notifies, do-not-disturb) are saved in main and
  * survive a reload, and the program run on completion is read from its file (the browser
  * cannot set it); and the offline banner, with an outage made by a proxy in front of the
  * sandbox: it names the next attempt, and on return lists once what completed meanwhile.

@@ -1,5 +1,5 @@
 /**
- * Issue 8: the list holds 10,000 work requests and scrolls to the end. The rows are seeded
+ * The list holds 10,000 work requests and scrolls to the end. The rows are seeded
  * in bulk through the sandbox's ORM (bench/lib/seed.ts). No timing assertions: measuring
  * belongs to the bench.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8: the live work request list and page against the real current sandbox. noop work
+ * The live work request list and page against the real current sandbox. noop work
  * requests really run on the sandbox's worker; their completions arrive over the real
  * completion websocket and must update the list and the page without a reload.
  */

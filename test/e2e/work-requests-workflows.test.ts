@@ -1,5 +1,5 @@
 /**
- * Issue 8: workflows as a tree. The workflow is created for real (`POST /workflow/` with a
+ * Workflows as a tree. The workflow is created for real (`POST /workflow/` with a
  * noop template made through the API). The sandbox's noop workflow creates no steps of its
  * own, so two steps (one succeeded, one failed) are added under it through Debusine's ORM,
  * as a workflow's populate() would; the list endpoint then serves them with their

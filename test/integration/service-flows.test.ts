@@ -7,53 +7,23 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBridgeClient } from '../../src/shared/bridge-client';
-import type { BridgeClient, EventChannel, EventPayload } from '../../src/shared/contract';
+import type { BridgeClient } from '../../src/shared/contract';
 import { startWebHost, type WebHost } from '../../src/main/web/host';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { httpRequest } from '../support/loopback-http';
-import { memoryBridge, testService } from '../support/memory-bridge';
 import { hasServer, testServer } from '../support/sandbox';
+import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 
 describe.runIf(hasServer('current'))('the service against the current sandbox', () => {
   const server = testServer('current');
-  let made: Awaited<ReturnType<typeof testService>>;
-  let bridge: ReturnType<typeof memoryBridge>;
+  let s: ServiceBridge;
+  let made: ServiceBridge['made'];
   let api: BridgeClient;
-  const seen: { event: EventChannel; payload: unknown }[] = [];
-
-  function waitEvent<E extends EventChannel>(
-    event: E,
-    match: (p: EventPayload<E>) => boolean,
-    timeoutMs = 60_000,
-  ): Promise<EventPayload<E>> {
-    const found = seen.find((e) => e.event === event && match(e.payload as EventPayload<E>));
-    if (found) return Promise.resolve(found.payload as EventPayload<E>);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(new Error(`No ${event} within ${String(timeoutMs)} ms`));
-      }, timeoutMs);
-      const off = api.on(event, (payload) => {
-        if (!match(payload)) return;
-        clearTimeout(timer);
-        off();
-        resolve(payload);
-      });
-    });
-  }
+  let waitEvent: ServiceBridge['waitEvent'];
 
   beforeAll(async () => {
-    made = await testService();
-    await made.service.start();
-    bridge = memoryBridge(made.handlers);
-    // The service's events go to the bridge's hub, as in the web host.
-    made.hub.listen((m) => {
-      bridge.hub.emit(m.event, m.payload);
-    });
-    api = createBridgeClient(bridge.api);
-    for (const event of [
+    s = await serviceBridge({}, [
       'session.changed',
       'servers.changed',
       'connection.state',
@@ -61,13 +31,11 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
       'notification.shown',
       'upload.progress',
       'upload.finished',
-    ] as const) {
-      api.on(event, (payload) => seen.push({ event, payload }));
-    }
+    ]);
+    ({ made, api, waitEvent } = s);
   });
   afterAll(async () => {
-    bridge.close();
-    await made.close();
+    await s.close();
   });
 
   it('adds a server, signs in with a token (checked with whoami), and never returns it', async () => {

@@ -8,9 +8,9 @@ import { RecordingNotifier } from '../../src/main/notify/notifier';
 import {
   CompletionRouter,
   type CompletionRouterOptions,
-  READ_AHEAD_FROM,
   type WorkRequestSource,
 } from '../../src/main/watch/completion-router';
+import { READ_AHEAD_FROM } from '../../src/main/watch/read-ahead';
 import {
   CompletionWatcher,
   type CompletionEvent,
@@ -126,7 +126,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
     expect(opened).toEqual([ids[0]]);
 
     // Mode "mine": a work request not on the watch list notifies after one fetch.
-    await watchList.setMode('mine');
+    router.setFilter({ mode: 'mine', workspaces: [] });
     const unwatched = await noop();
     const record = await notifier.waitFor((n) => n.workRequestId === unwatched, 90_000);
     const event = events.find((e) => e.workRequestId === unwatched);
@@ -145,11 +145,11 @@ describe.runIf(hasServer('current'))('watching completions on the current server
       const other = server.users.noRoles?.username ?? '';
       const notifier = new RecordingNotifier();
       const watchList = new WatchList(join(dir, 'watch-mine.json'));
-      await watchList.setMode('mine');
       // A fresh directory: the user's id is not known yet, the server names creators.
       const users = new UserDirectory(join(dir, 'identities-mine.json'));
       const me = await client.whoami();
       const router = routerFor(watchList, notifier, {
+        filter: { mode: 'mine', workspaces: [] },
         isMine: (wr) => users.isMine('sandbox', client, me.user, wr.created_by),
       });
       const { watcher, events } = await connectedTo(router);

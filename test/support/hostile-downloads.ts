@@ -50,7 +50,7 @@ export interface Refusal {
 
 /**
  * Runs a download that must be refused, and checks that the destination, its parent and
- * everything next to them are, recursively, exactly as before: same entries, types,
+ * everything next to them are, recursively, exactly as they were: same entries, types,
  * sizes, link targets and contents, and no staging folder left behind.
  */
 export async function expectRefused(

@@ -26,8 +26,20 @@ export interface TestServer {
   users: { owner: TestUser; noRoles?: TestUser };
   /** Whether a worker runs tasks, so that work requests complete. */
   worker: boolean;
+  /**
+   * Templates for real Debian work (sbuild and the whole debian_pipeline), when a worker
+   * runs such tasks; null when it runs noop only (the earlier sandbox).
+   */
+  realWork: RealWork | null;
   /** The sandbox's chroot (sandboxes only), for set-up through debusine-admin. */
   root?: string;
+}
+
+export interface RealWork {
+  /** An `sbuild` workflow template whose runtime parameter `input` takes the source. */
+  sbuildTemplate: string;
+  /** A `debian_pipeline` template whose runtime parameter `source_artifact` takes it. */
+  pipelineTemplate: string;
 }
 
 export const SANDBOX_HOME =
@@ -58,7 +70,15 @@ export function externalServer(flavour: Flavour): TestServer | undefined {
       ...(noRoleToken ? { noRoles: { username: '', token: noRoleToken } } : {}),
     },
     worker: process.env[`${prefix}NO_WORKER`] === undefined,
+    realWork: externalRealWork(prefix),
   };
+}
+
+function externalRealWork(prefix: string): RealWork | null {
+  const pipelineTemplate = process.env[`${prefix}PIPELINE_TEMPLATE`];
+  const sbuildTemplate = process.env[`${prefix}SBUILD_TEMPLATE`];
+  if (!pipelineTemplate || !sbuildTemplate) return null;
+  return { sbuildTemplate, pipelineTemplate };
 }
 
 /** True when tests of this flavour have a server: the sandbox, or the variables. */
@@ -79,7 +99,11 @@ export function testServer(flavour: Flavour): TestServer {
         `or set ${envPrefix(flavour)}API_URL and ${envPrefix(flavour)}TOKEN`,
     );
   }
-  return { ...(JSON.parse(text) as Omit<TestServer, 'sandbox'>), sandbox: true };
+  const state = JSON.parse(text) as Omit<TestServer, 'sandbox' | 'realWork'> & {
+    realWork?: RealWork | null;
+  };
+  // A sandbox made before it ran real work has no such field.
+  return { ...state, realWork: state.realWork ?? null, sandbox: true };
 }
 
 /** Whether a server of this flavour is available to the tests at all. */

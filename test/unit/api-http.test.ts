@@ -278,3 +278,73 @@ describe('DebusineClient over a mocked server', () => {
     expect(() => client.webuiUrl('https://evil.test/x')).toThrow(DebusineError);
   });
 });
+
+describe('one request path, one error policy', () => {
+  const HTML = { headers: { 'content-type': 'text/html' } };
+
+  it('is unsupported for an HTML 404 on any route once the URL and scope are known good', async () => {
+    mockWhoami();
+    for (const path of ['/api/1.0/work-request/7/', '/api/1.0/artifact/7/']) {
+      pool().intercept({ path, method: 'GET' }).reply(404, '<html/>', HTML);
+    }
+    const byGet = await rejection(client.workRequestGet(7));
+    expect(byGet).toMatchObject({ code: 'unsupported', details: { server: `${ORIGIN}/api` } });
+    expect((await rejection(client.artifactGet(7))).code).toBe('unsupported');
+  });
+
+  it('is not-found for an HTML 404 where the URL or scope is wrong, naming the operation', async () => {
+    // A wrong scope: Django answers every API URL, whoami too, with its HTML 404 page.
+    pool()
+      .intercept({ path: '/api/1.0/whoami/', method: 'GET' })
+      .reply(404, '<html/>', HTML)
+      .persist();
+    pool()
+      .intercept({ path: '/api/1.0/work-request/7/retry/', method: 'POST' })
+      .reply(404, '<html/>', HTML);
+    const error = await rejection(client.workRequestRetry(7));
+    expect(error.code).toBe('not-found');
+    expect(error.details.operation).toBe('workRequestRetry');
+    expect(error.message).toBe(
+      'workRequestRetry: not found (HTTP 404). Check the server URL and scope.',
+    );
+  });
+
+  it('keeps an API view 404 (problem+json) not-found, whatever the revision', async () => {
+    mockWhoami();
+    pool()
+      .intercept({ path: '/api/1.0/artifact/7/', method: 'GET' })
+      .reply(404, { title: 'No Artifact matches the given query.' }, { headers: PROBLEM });
+    const error = await rejection(client.artifactGet(7));
+    expect(error.code).toBe('not-found');
+    expect(error.message).toBe('No Artifact matches the given query.');
+  });
+
+  it('maps a status no API view sends to `server`', async () => {
+    pool().intercept({ path: '/api/1.0/work-request/7/', method: 'GET' }).reply(418, 'teapot');
+    const error = await rejection(client.workRequestGet(7));
+    expect(error.code).toBe('server');
+    expect(error.message).toBe('workRequestGet: unexpected answer from the server (HTTP 418)');
+  });
+
+  it.each([
+    ['204 and no body', 204, ''],
+    ['200 and an empty body', 200, ' '],
+  ])('re-reads a work request whose update answers %s', async (_name, status, body) => {
+    pool().intercept({ path: '/api/1.0/work-request/7/', method: 'PATCH' }).reply(status, body);
+    pool()
+      .intercept({ path: '/api/1.0/work-request/7/', method: 'GET' })
+      .reply(200, { ...workRequest, priority_adjustment: -5 }, { headers: JSON_TYPE });
+    expect((await client.workRequestUpdate(7, -5)).priority_adjustment).toBe(-5);
+  });
+
+  it('reads the updated work request from the answer, or says it is not JSON', async () => {
+    pool()
+      .intercept({ path: '/api/1.0/work-request/7/', method: 'PATCH' })
+      .reply(200, { ...workRequest, priority_adjustment: 3 }, { headers: JSON_TYPE });
+    expect((await client.workRequestUpdate(7, 3)).priority_adjustment).toBe(3);
+    pool().intercept({ path: '/api/1.0/work-request/7/', method: 'PATCH' }).reply(200, '<html/>');
+    const error = await rejection(client.workRequestUpdate(7, 3));
+    expect(error).toMatchObject({ code: 'bad-response', details: { status: 200 } });
+    expect(error.message).toBe("workRequestUpdate: the server's answer is not JSON");
+  });
+});

@@ -12,8 +12,8 @@ import { parseRangeHeader } from '../../src/main/artifacts/upload-file';
 import { DebusineError } from '../../src/shared/errors';
 
 /**
- * A fake of the server's upload view (protocol §6), with faults a real server will not
- * produce on demand: a 409 on completion, a 500 on a chunk, slow answers.
+ * A fake of the server's upload view (docs/debusine-server-facts.md), with faults a real
+ * server will not produce on demand: a 409 on completion, a 500 on a chunk, slow answers.
  */
 interface Stored {
   data: Buffer;

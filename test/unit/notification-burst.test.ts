@@ -6,17 +6,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventMessage } from '../../src/main/bridge/event-outbox';
-import type { DesktopNotification } from '../../src/main/notify/notifier';
+import type { CompletionNotification } from '../../src/main/notify/notifier';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import {
   BURST_LIMIT,
   BURST_QUIET_MS,
   BURST_WINDOW_MS,
   NotificationGate,
-} from '../../src/main/service/notification-settings';
+  RECENT_LIMIT,
+} from '../../src/main/notify/gate';
 import type { NotificationPreferences } from '../../src/shared/contract';
 
-function notification(id: number, failed = false): DesktopNotification {
+function notification(id: number, failed = false): CompletionNotification {
   return {
     key: `wr-${String(id)}@t`,
     title: `${failed ? 'Failed' : 'Succeeded'}: noop #${String(id)}`,
@@ -24,6 +25,8 @@ function notification(id: number, failed = false): DesktopNotification {
     workRequestId: id,
     actions: [],
     urgency: failed ? 'critical' : 'normal',
+    result: failed ? 'failure' : 'success',
+    rootId: null,
   };
 }
 
@@ -50,8 +53,7 @@ describe('the notification gate in a burst', () => {
     gate = new NotificationGate({
       inner,
       settings: () => settings,
-      emit: (event, payload) => events.push({ event, payload }),
-      describe: (n) => ({ result: n.urgency === 'critical' ? 'failure' : 'success', rootId: null }),
+      recorded: (record) => events.push({ event: 'notification.shown', payload: record }),
       openList: () => {
         opened++;
       },
@@ -61,7 +63,7 @@ describe('the notification gate in a burst', () => {
     vi.useRealTimers();
   });
 
-  const show = (n: DesktopNotification): void => {
+  const show = (n: CompletionNotification): void => {
     gate.show(n, {
       onClick: () => clicked.push(n.workRequestId),
       onAction: () => undefined,
@@ -117,5 +119,30 @@ describe('the notification gate in a burst', () => {
     vi.advanceTimersByTime(BURST_QUIET_MS);
     expect(inner.shown).toEqual([]);
     expect(gate.recent).toEqual([]);
+  });
+
+  it('records what the notification carries: its result and its workflow root', () => {
+    show({ ...notification(7, true), result: 'error', rootId: 3 });
+    show({ ...notification(8, true), result: 'temporary failure', rootId: null });
+    expect(gate.recent).toMatchObject([
+      { workRequestId: 8, result: 'temporary failure', rootId: null },
+      { workRequestId: 7, result: 'error', rootId: 3 },
+    ]);
+    expect(events.map((e) => e.payload)).toEqual([...gate.recent].reverse());
+  });
+
+  it('keeps the last RECENT_LIMIT records, and a summary of a burst of any length', () => {
+    const total = RECENT_LIMIT * 50;
+    for (let id = 1; id <= total; id++) show(notification(id, id % 2 === 0));
+    expect(gate.recent).toHaveLength(RECENT_LIMIT);
+    expect(gate.recent[0]?.workRequestId).toBe(total);
+    vi.advanceTimersByTime(BURST_QUIET_MS);
+    expect(inner.shown).toHaveLength(BURST_LIMIT + 1);
+    const held = total - BURST_LIMIT;
+    expect(inner.shown[BURST_LIMIT]?.notification).toMatchObject({
+      title: `${String(held)} more work requests finished, ${String(total / 2 - 1)} failed`,
+      body: `Failed: noop #4\nSucceeded: noop #5\nFailed: noop #6\nand ${String(held - 3)} more`,
+      workRequestId: total,
+    });
   });
 });

@@ -10,8 +10,9 @@ import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/c
 import { completionSocketUrl } from '../../src/main/watch/completion-watcher';
 import { compareTimestamps, processMessage } from '../../src/main/watch/messages';
 import { parseWorkRequestRef, WatchList } from '../../src/main/watch/watch-list';
+import { workRequestFixture } from '../support/work-requests';
 
-describe('the message handler of the specification', () => {
+describe("the completion websocket's message handler", () => {
   it('runs the handler named by `text` and returns true', () => {
     const connected = vi.fn();
     expect(processMessage('{"type":"websocket.send","text":"connected"}', { connected })).toBe(
@@ -84,30 +85,7 @@ describe('watch list references', () => {
   });
 });
 
-function wr(id: number, extra: Partial<WorkRequestResponse> = {}): WorkRequestResponse {
-  return {
-    id,
-    created_at: 'x',
-    started_at: null,
-    completed_at: '2026-01-01T00:00:01Z',
-    duration: null,
-    status: 'completed',
-    result: 'success',
-    worker: null,
-    task_type: 'Worker',
-    task_name: 'noop',
-    task_data: {},
-    dynamic_task_data: null,
-    priority_base: 0,
-    priority_adjustment: 0,
-    artifacts: [],
-    scope: 'debusine',
-    workspace: 'System',
-    links: {},
-    created_by: 2,
-    ...extra,
-  };
-}
+const wr = workRequestFixture;
 
 describe('the completion router', () => {
   async function setup(requests: WorkRequestResponse[]) {
@@ -185,11 +163,11 @@ describe('the completion router', () => {
     await t.router.handleCompletion(event(4));
     expect(t.notifier.shown).toHaveLength(0);
     await t.router.started(wr(5, { created_by: 2, status: 'pending' }));
-    await t.watchList.setMode('mine');
+    t.router.setFilter({ mode: 'mine', workspaces: [] });
     await t.router.handleCompletion(event(3));
     await t.router.handleCompletion({ ...event(4), completedAt: 'later' });
     expect(t.notifier.shown.map((s) => s.notification.workRequestId)).toEqual([4]);
-    await t.watchList.setMode('workspace', ['Playground']);
+    t.router.setFilter({ mode: 'workspace', workspaces: ['Playground'] });
     await t.router.handleCompletion({ ...event(3), completedAt: 'later' });
     expect(t.notifier.shown.map((s) => s.notification.workRequestId)).toEqual([4, 3]);
     await t.done();
@@ -214,8 +192,8 @@ describe('the completion router', () => {
       notifier: t.notifier,
       siteUrl: 'http://h',
       openExternal: () => undefined,
+      filter: { mode: 'mine', workspaces: [] },
     });
-    await t.watchList.setMode('mine');
     // Nobody listening: an 'error' event would throw out of the handler; it is logged.
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {

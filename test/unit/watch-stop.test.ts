@@ -1,7 +1,7 @@
 /**
  * Stopping the completion watcher with a backlog: a local WebSocket server stands in for
- * Debusine's (its messages as the real one sends them; protocol §8), because a real server
- * will not send a thousand completions on demand.
+ * Debusine's (its messages as the real one sends them; docs/debusine-server-facts.md),
+ * because a real server will not send a thousand completions on demand.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { CompletionRouter, READ_AHEAD_BATCH } from '../../src/main/watch/completion-router';
+import { CompletionRouter } from '../../src/main/watch/completion-router';
+import { READ_AHEAD_BATCH } from '../../src/main/watch/read-ahead';
 import {
   CompletionWatcher,
   type CompletionEvent,

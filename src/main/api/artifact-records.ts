@@ -39,7 +39,7 @@ export async function artifactCreate(
   request: ArtifactCreateRequest,
 ): Promise<ArtifactResponse> {
   const body = parseRequest('artifactCreate', artifactCreateRequestSchema, request);
-  return ctx.http.request({
+  return ctx.request({
     operation: 'artifactCreate',
     method: 'POST',
     path: '/artifact/',
@@ -50,7 +50,7 @@ export async function artifactCreate(
 }
 
 export async function artifactGet(ctx: ApiContext, id: number): Promise<ArtifactResponse> {
-  return ctx.http.request({
+  return ctx.request({
     operation: 'artifactGet',
     method: 'GET',
     path: `/artifact/${String(requireId('artifactGet', id))}/`,
@@ -64,7 +64,7 @@ export async function relationCreate(
   request: RelationCreateRequest,
 ): Promise<RelationResponse> {
   const body = parseRequest('relationCreate', relationCreateRequestSchema, request);
-  return ctx.http.request({
+  return ctx.request({
     operation: 'relationCreate',
     method: 'POST',
     path: '/artifact-relation/',

@@ -1,6 +1,8 @@
 /**
- * DebusineClient: one async method per operation of the interface specification, named in
- * camelCase after it, speaking to real Debusine servers of the current (0.13+, tested with
+ * DebusineClient: one async method per operation of the Debusine API, named in camelCase
+ * after the Debusine client's own (`work_request_get` is `workRequestGet`; the list with
+ * what each server answers is docs/api-operations.md), speaking to real Debusine servers
+ * of the current (0.13+, tested with
  * 0.16) and the earlier (0.11/0.12, tested with 0.11) revisions. The revision is detected
  * once per client (see revision.ts) and each operation picks the form its server speaks;
  * one a server lacks fails with `unsupported`, naming the server and its release.
@@ -48,6 +50,7 @@ import * as records from './artifact-records';
 import * as collections from './collections';
 import { HttpTransport, type HttpOptions } from './http';
 import * as lookups from './lookups';
+import type { Page } from './pagination';
 import { userName } from './users';
 import { ApiContext, type ServerRevision } from './revision';
 import * as wr from './work-requests';
@@ -92,7 +95,7 @@ export class DebusineClient {
 
   /** Who the server thinks we are: the way to check a token (bad ones become anonymous). */
   async whoami(): Promise<Whoami> {
-    return this.http.request({
+    return this.#ctx.request({
       operation: 'whoami',
       method: 'GET',
       path: '/whoami/',
@@ -220,6 +223,14 @@ export class DebusineClient {
   /** Newest first, fetched page by page as the caller iterates. */
   workRequestIter(filters: wr.WorkRequestFilters = {}): Iter<WorkRequestResponse> {
     return wr.workRequestIter(this.#ctx, filters);
+  }
+  /** One page of the list, at a URL from workRequestPageUrl or a page's `next`. */
+  workRequestPage(url: string): Promise<Page<WorkRequestResponse>> {
+    return wr.workRequestPage(this.#ctx, url);
+  }
+  /** The URL of the list's first page with these filters (the server applies them, 0.13+). */
+  workRequestPageUrl(filters: wr.WorkRequestFilters = {}): string {
+    return wr.workRequestPageUrl(this.#ctx, filters);
   }
   workRequestRetry(id: number): Promise<WorkRequestResponse> {
     return wr.workRequestRetry(this.#ctx, id);

@@ -2,7 +2,7 @@
  * Lookups. Current servers (0.13+) resolve in a workspace for a user token and answer
  * `artifact`/`bare`/`collection`; earlier ones resolve for a work request assigned to the
  * calling worker (a worker token) and answer `a`/`b`/`c`. Results are normalised to the
- * specification's letters in `result_type`, the server's value kept in `raw_result_type`.
+ * letters in `result_type`, the server's value kept in `raw_result_type`.
  */
 import { DebusineError } from '../../shared/errors';
 import {

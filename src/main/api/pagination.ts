@@ -16,22 +16,38 @@ export async function* paginate<T>(
   item: ZodType<T>,
   query: Query = {},
 ): AsyncGenerator<T, void, undefined> {
-  const schema = paginatedSchema(item);
-  let next: string | null | undefined = ctx.http.url(path, { query });
+  let next: string | null = ctx.http.url(path, { query });
   const seen = new Set<string>();
   while (next) {
     // A server that links a page to itself would otherwise loop forever.
     if (seen.has(next)) return;
     seen.add(next);
-    const page: { results: T[]; next?: string | null } = await ctx.request({
-      operation,
-      method: 'GET',
-      path: next,
-      schema,
-    });
+    const page: Page<T> = await fetchPage(ctx, operation, next, item);
     yield* page.results;
-    next = page.next ? sameOrigin(ctx.http.apiUrl, page.next) : null;
+    next = page.next;
   }
+}
+
+export interface Page<T> {
+  results: T[];
+  /** The next page's URL, on the API's own origin; null on the last page. */
+  next: string | null;
+}
+
+/** One page of a list, at `url` (built with the list's query, or a page's `next`). */
+export async function fetchPage<T>(
+  ctx: ApiContext,
+  operation: string,
+  url: string,
+  item: ZodType<T>,
+): Promise<Page<T>> {
+  const page: { results: T[]; next?: string | null } = await ctx.request({
+    operation,
+    method: 'GET',
+    path: url,
+    schema: paginatedSchema(item),
+  });
+  return { results: page.results, next: page.next ? sameOrigin(ctx.http.apiUrl, page.next) : null };
 }
 
 /**

@@ -10,12 +10,15 @@
  *
  * Routes a server lacks answer Django's HTML 404 (not problem+json); once detection has
  * succeeded (so the URL and scope are right) such an answer means "no such operation" and
- * becomes an `unsupported` error too, for releases between the ones detected here.
+ * becomes an `unsupported` error too, for releases between the ones detected here. That
+ * rule is ApiContext.request's, the one way operations reach the server.
  */
 import type { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import { whoamiSchema } from '../../shared/models';
-import type { HttpTransport, Parsed, RequestSpec } from './http';
+import { exchange } from './exchange';
+import type { HttpTransport, Parsed, RawResponse, RequestSpec } from './http';
+import { errorFromResponse, isPageNotFound } from './http-errors';
 
 export type Generation = 'current' | 'earlier';
 
@@ -74,7 +77,8 @@ function earlierFeatures(has012: boolean): ServerFeatures {
 }
 
 export async function detectRevision(http: HttpTransport): Promise<ServerRevision> {
-  const me = await http.request({
+  // Detection cannot ask itself: an HTML 404 here means the URL or the scope is wrong.
+  const me = await exchange(http, {
     operation: 'detectRevision',
     method: 'GET',
     path: '/whoami/',
@@ -143,22 +147,22 @@ export class ApiContext {
     return revision;
   }
 
-  /** A request whose route may be missing on this server: an HTML 404 means unsupported. */
-  async request<S extends z.ZodType | undefined = undefined>(
-    spec: RequestSpec<S>,
-  ): Promise<Parsed<S>> {
-    try {
-      return await this.http.request(spec);
-    } catch (error) {
-      if (
-        error instanceof DebusineError &&
-        error.details.status === 404 &&
-        error.details.title === undefined &&
-        error.details.operation === spec.operation
-      ) {
-        throw unsupportedError(spec.operation, await this.revision());
-      }
-      throw error;
-    }
+  /**
+   * The one way an operation reaches the server, with one error policy: a refusal becomes
+   * the DebusineError of its status and problem+json (http-errors.ts), except Django's own
+   * HTML 404 page. That page answers a URL the server does not know and an unknown scope;
+   * when the revision can be detected (the URL and scope are right), it means this release
+   * lacks the route: `unsupported`, naming the server. Otherwise it stays `not-found`, with
+   * the hint to check the server URL and scope.
+   */
+  request<S extends z.ZodType | undefined = undefined>(spec: RequestSpec<S>): Promise<Parsed<S>> {
+    return exchange(this.http, spec, (operation, response) => this.#refusal(operation, response));
+  }
+
+  async #refusal(operation: string, response: RawResponse): Promise<DebusineError> {
+    const error = await errorFromResponse(operation, response);
+    if (!isPageNotFound(error)) return error;
+    const revision = await this.revision().catch(() => undefined);
+    return revision ? unsupportedError(operation, revision) : error;
   }
 }

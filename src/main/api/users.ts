@@ -5,7 +5,8 @@
  * name behind an id. Earlier servers have no such page (404) and names stay unknown.
  */
 import { DebusineError } from '../../shared/errors';
-import { errorFromResponse, type HttpTransport } from './http';
+import type { HttpTransport } from './http';
+import { errorFromResponse } from './http-errors';
 import { webuiUrl } from './workspaces';
 
 const USER_PAGE = /\/-\/user\/([^/]+)\/?$/;

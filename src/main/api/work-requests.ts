@@ -14,10 +14,8 @@ import {
   type WorkRequestResponse,
   type WorkRequestUnblockRequest,
 } from '../../shared/models';
-import { DebusineError } from '../../shared/errors';
-import { paginate } from './pagination';
+import { fetchPage, paginate, type Page, type Query } from './pagination';
 import { unsupportedError, type ApiContext } from './revision';
-import { errorFromResponse, parseResponse } from './http';
 import { parseRequest, requireId } from './validate';
 
 export interface WorkRequestFilters {
@@ -37,7 +35,7 @@ export async function workRequestCreate(
 ): Promise<WorkRequestResponse> {
   const body = parseRequest('workRequestCreate', workRequestRequestSchema, request);
   const { workspace, ...rest } = body;
-  return ctx.http.request({
+  return ctx.request({
     operation: 'workRequestCreate',
     method: 'POST',
     path: '/work-request/',
@@ -49,12 +47,21 @@ export async function workRequestCreate(
 }
 
 export async function workRequestGet(ctx: ApiContext, id: number): Promise<WorkRequestResponse> {
-  return ctx.http.request({
+  return ctx.request({
     operation: 'workRequestGet',
     method: 'GET',
     path: path(requireId('workRequestGet', id)),
     schema: workRequestResponseSchema,
   });
+}
+
+function listQuery(filters: WorkRequestFilters): Query {
+  return {
+    status: filters.status,
+    task_type: filters.taskType,
+    root_only: filters.rootOnly ? 'true' : undefined,
+    ids: filters.ids?.join(','),
+  };
 }
 
 /**
@@ -66,13 +73,8 @@ export async function* workRequestIter(
   filters: WorkRequestFilters = {},
 ): AsyncGenerator<WorkRequestResponse, void, undefined> {
   const revision = await ctx.revision();
-  const query = {
-    status: filters.status,
-    task_type: filters.taskType,
-    root_only: filters.rootOnly ? 'true' : undefined,
-    ids: filters.ids?.join(','),
-  };
   if (revision.features.workRequestFilters) {
+    const query = listQuery(filters);
     yield* paginate(ctx, 'workRequestIter', '/work-request/', workRequestResponseSchema, query);
     return;
   }
@@ -89,6 +91,20 @@ export async function* workRequestIter(
     if (ids && !ids.has(wr.id)) continue;
     yield wr;
   }
+}
+
+/**
+ * One page of the list, at a URL built with `workRequestPageUrl` or a page's `next`, for
+ * callers that keep their place in the list themselves. The filters are the server's to
+ * apply: earlier servers ignore them (see workRequestIter).
+ */
+export function workRequestPage(ctx: ApiContext, url: string): Promise<Page<WorkRequestResponse>> {
+  return fetchPage(ctx, 'workRequestIter', url, workRequestResponseSchema);
+}
+
+/** The URL of the list's first page with these filters. */
+export function workRequestPageUrl(ctx: ApiContext, filters: WorkRequestFilters = {}): string {
+  return ctx.http.url('/work-request/', { query: listQuery(filters) });
 }
 
 /** Ordinary tasks are superseded by a new work request (returned); workflows retry in place. */
@@ -122,27 +138,15 @@ export async function workRequestUpdate(
   const body = parseRequest('workRequestUpdate', workRequestUpdateRequestSchema, {
     priority_adjustment: priorityAdjustment,
   });
-  const response = await ctx.http.send({
+  const updated = await ctx.request({
     operation: 'workRequestUpdate',
     method: 'PATCH',
     path: path(requireId('workRequestUpdate', id)),
     body,
+    expect: [200, 204],
+    schema: workRequestResponseSchema.optional(),
   });
-  if (response.status !== 200 && response.status !== 204) {
-    throw await errorFromResponse('workRequestUpdate', response);
-  }
-  const text = await response.body.text();
-  if (text.trim() === '') return workRequestGet(ctx, id);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new DebusineError('bad-response', "workRequestUpdate: the server's answer is not JSON", {
-      operation: 'workRequestUpdate',
-      status: response.status,
-    });
-  }
-  return parseResponse('workRequestUpdate', workRequestResponseSchema, json);
+  return updated ?? workRequestGet(ctx, id);
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Workflows and workflow templates, in the form each server speaks:
  * - 0.13 and later: `/workflow-template/{workspace}/…`, `static_parameters` and
- *   `runtime_parameters` (a `task_data` sent there would be silently dropped, so the
- *   specification's `task_data` is sent as `static_parameters`);
+ *   `runtime_parameters` (a `task_data` sent there would be silently dropped, so a
+ *   template's `task_data`, the form the bridge and earlier servers use, is sent as
+ *   `static_parameters`);
  * - 0.11 and 0.12: the legacy `/workflow-template/` and `/workflow-template/{id}/` with
  *   `task_data` and the workspace in the body; no listing, no lookup by name.
  */
@@ -36,7 +37,7 @@ export async function workflowCreate(
     createWorkflowRequestSchema,
     request,
   );
-  return ctx.http.request({
+  return ctx.request({
     operation: 'workflowCreate',
     method: 'POST',
     path: '/workflow/',

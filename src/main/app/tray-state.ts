@@ -2,8 +2,9 @@
  * The aggregate state the tray icon shows: offline, failed, needs input, running, all good
  * (or idle before anything is known). It is computed from a snapshot (the watch list, the
  * steps waiting for the user, the connection) that main refreshes on its events, plus the
- * failures the user has not looked at yet. Icons differ in shape as well as colour
- * (peers.md: colour alone is not enough), and the tooltip and menu carry the counts.
+ * failures the user has not looked at yet. Icons differ in shape as well as colour (not
+ * everyone tells the colours apart, nor does a monochrome tray), and the tooltip and menu
+ * carry the counts.
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import type { WatchEntry } from '../../shared/contract';

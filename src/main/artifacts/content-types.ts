@@ -1,12 +1,13 @@
 /**
  * Content types of files in an artifact. The Python client asks libmagic; libmagic is not
- * available to this app, so we use the protocol's fixed rules (protocol §6) and then a
+ * available to this app, so we use the Debusine client's fixed rules (see
+ * docs/debusine-server-facts.md) and then a
  * table of extensions, falling back to `application/octet-stream`. The server sanitises
  * the type when it serves the file, so a coarse guess is harmless.
  */
 const TEXT = 'text/plain; charset=utf-8';
 
-/** The protocol's fixed rules: these names always get this type. */
+/** The Debusine client's fixed rules: these names always get this type. */
 const FIXED: readonly [RegExp, string][] = [
   [/\.(buildinfo|dsc|changes)$/, TEXT],
   [/\.md$/, 'text/markdown; charset=utf-8'],

@@ -13,6 +13,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
+import { BoundedMap } from '../bounded';
 import { fileError, hashFile, hashHandle, withFile, type FileDigests } from './checksums';
 
 const RACY_NS = 50_000_000n;
@@ -23,7 +24,7 @@ interface Entry extends FileDigests {
   version: string;
 }
 
-const entries = new Map<string, Entry>();
+const entries = new BoundedMap<string, Entry>(LIMIT);
 
 function versionOf(info: BigIntStats): string {
   return [info.dev, info.ino, info.size, info.mtimeNs, info.ctimeNs].join(':');
@@ -45,13 +46,12 @@ export function rememberDigests(
   started: bigint,
   result: FileDigests,
 ): void {
+  // An older reading is stale whatever happens next; gone first, a new one counts as newest.
   entries.delete(path);
   const version = versionOf(before);
   if (version !== versionOf(after) || before.ctimeNs >= started - RACY_NS) return;
   if (BigInt(result.size) !== before.size) return;
   entries.set(path, { ...result, digests: { ...result.digests }, version });
-  const oldest = entries.keys().next();
-  if (entries.size > LIMIT && !oldest.done) entries.delete(oldest.value);
 }
 
 /**

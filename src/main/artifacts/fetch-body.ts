@@ -5,7 +5,8 @@
  */
 import type { Readable } from 'node:stream';
 import { DebusineError } from '../../shared/errors';
-import { errorFromResponse, networkError, type HttpTransport } from '../api/http';
+import type { HttpTransport } from '../api/http';
+import { errorFromResponse, networkError } from '../api/http-errors';
 import { checkDownloadUrl } from './declared-files';
 import { asDownloadError, subjectText, type Subject } from './download-errors';
 

@@ -1,8 +1,9 @@
 /**
  * Upload jobs persisted as one JSON file each in a directory, so that an upload survives
- * a restart of the app: the server keeps partial files (protocol §6), and on start
- * `resumeUploads` probes each file and continues from what the server has. Writes are
- * atomic (temporary file, then rename), so a crash never leaves a half-written job.
+ * a restart of the app: the server keeps partial files (docs/debusine-server-facts.md),
+ * and on start `resumeUploads` probes each file and continues from what the server has.
+ * Writes are atomic (temporary file, then rename), so a crash never leaves a half-written
+ * job.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * Artifact categories and the `data` model of each, as the 0.16 server validates them
- * (pydantic, extra keys forbidden; protocol §11). Checking locally turns the server's
+ * (extra keys refused; docs/debusine-server-facts.md). Checking locally turns the server's
  * terse 400 into an error that names the field before anything is sent.
  *
  * Fields that are optional and null are left out by the builders, so that the same data

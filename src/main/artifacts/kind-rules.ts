@@ -1,6 +1,6 @@
 /**
- * The file-set rules of each kind of local artifact (interface "Kinds of artifact",
- * protocol §11), and the data model check. The server checks neither file rule: a broken
+ * The file-set rules of each kind of local artifact (those of the Debusine client's local
+ * artifacts), and the data model check. The server checks neither file rule: a broken
  * artifact would be accepted and then fail its tasks, so the client refuses it here.
  * Every error names its rule (`details.rule`, e.g. `source-package.files-match-dsc`).
  */
@@ -111,7 +111,7 @@ const FILE_RULES: Record<KindName, (a: LocalArtifact, paths: string[], o: RuleOp
     suffixes('package-build-log', paths, ['.build']);
   },
   autopkgtest() {
-    // The specification shows no file rule beyond the inputs.
+    // Debusine sets no rule on this kind's files, only how its task gathers them.
   },
   blhc(_a, paths) {
     exactlyOne('blhc', paths);
@@ -151,7 +151,7 @@ const FILE_RULES: Record<KindName, (a: LocalArtifact, paths: string[], o: RuleOp
       throw broken('signing-input.at-least-one', 'Expected at least one file');
   },
   signingOutput() {
-    // The specification shows no file rule beyond the inputs.
+    // Debusine sets no rule on this kind's files, only how its task gathers them.
   },
   signingKey(_a, paths) {
     if (paths.length !== 0) {
@@ -190,7 +190,7 @@ export function validateLocalArtifact(
   return kind;
 }
 
-/** The 0.16 server's own validators on `changes_fields` (protocol §11). */
+/** The 0.16 server's own validators on `changes_fields` (docs/debusine-server-facts.md). */
 function checkUploadData(artifact: LocalArtifact): void {
   const fields = artifact.data.changes_fields as Record<string, unknown>;
   const archs = new Set(String(fields.Architecture).split(/\s+/).filter(Boolean));

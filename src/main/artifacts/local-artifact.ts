@@ -1,8 +1,8 @@
 /**
- * The local artifact: what a client assembles before uploading, as in the specification
- * (`category`, `files`, `remote_files`, `content_types`, `data`). Its JSON form is strict
- * (unknown fields are refused), so that it can be persisted in upload jobs and cross the
- * bridge. File-set rules per kind live in kind-rules.ts.
+ * The local artifact: what a client assembles before uploading, as the Debusine client's
+ * LocalArtifact has it (`category`, `files`, `remote_files`, `content_types`, `data`). Its
+ * JSON form is strict (unknown fields are refused), so that it can be persisted in upload
+ * jobs and cross the bridge. File-set rules per kind live in kind-rules.ts.
  */
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';

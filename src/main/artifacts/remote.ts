@@ -1,8 +1,9 @@
 /**
- * The two artifact endpoints transfers need (protocol §5.1), called through the client's
+ * The two artifact endpoints transfers need, called through the client's
  * HTTP transport, so that this module does not depend on DebusineClient growing methods.
  */
 import type { DebusineClient } from '../api/client';
+import { exchange } from '../api/exchange';
 import type { HttpTransport } from '../api/http';
 import {
   artifactResponseSchema,
@@ -22,9 +23,9 @@ export async function createArtifact(
   signal?: AbortSignal,
 ): Promise<ArtifactResponse> {
   // Nulls are left out: the server then uses its defaults (its default workspace), and
-  // it ignores `expire_at` anyway (protocol §22).
+  // it ignores `expire_at` anyway (docs/debusine-server-facts.md).
   const body = Object.fromEntries(Object.entries(request).filter(([, value]) => value !== null));
-  return transportOf(client).request({
+  return exchange(transportOf(client), {
     operation: 'artifactCreate',
     method: 'POST',
     path: '/artifact/',
@@ -41,7 +42,7 @@ export async function getArtifact(
   id: number,
   signal?: AbortSignal,
 ): Promise<ArtifactResponse> {
-  return transportOf(client).request({
+  return exchange(transportOf(client), {
     operation: 'artifactGet',
     method: 'GET',
     path: `/artifact/${String(id)}/`,

@@ -1,14 +1,16 @@
 /**
- * One file's upload with the server's protocol (protocol §6): a probe (an empty PUT whose
- * Content-Range has `*` as its range) tells how many bytes the server already has, then
- * chunks of at most 50 MiB continue from there. 409 (hash mismatch) restarts the file;
- * 5xx and broken connections retry with backoff after probing again, so that bytes the
- * server confirmed are never sent twice. Bodies are file streams: memory stays bounded.
+ * One file's upload as Debusine's upload view takes it (docs/debusine-server-facts.md): a
+ * probe (an empty PUT whose Content-Range has `*` as its range) tells how many bytes the
+ * server already has, then chunks of at most 50 MiB continue from there. 409 (hash
+ * mismatch) restarts the file; 5xx and broken connections retry with backoff after probing
+ * again, so that bytes the server confirmed are never sent twice. Bodies are file streams:
+ * memory stays bounded.
  */
 import { createReadStream } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DebusineError } from '../../shared/errors';
-import { errorFromResponse, networkError, type HttpTransport } from '../api/http';
+import type { HttpTransport } from '../api/http';
+import { errorFromResponse, networkError } from '../api/http-errors';
 import { fileUploadPath } from './remote';
 
 export const MAX_CHUNK = 50 * 1024 * 1024;

@@ -14,7 +14,8 @@ import {
   enrollPayloadSchema,
   type EnrollPayload,
 } from '../../shared/models';
-import { errorFromResponse, HttpTransport, networkError } from '../api/http';
+import { HttpTransport } from '../api/http';
+import { errorFromResponse, networkError } from '../api/http-errors';
 import {
   CHALLENGE_PATTERN,
   ENROLLED_TOKEN_PATTERN,

@@ -22,15 +22,27 @@ export interface DesktopNotification {
   urgency: 'normal' | 'critical';
 }
 
+/**
+ * A notification of a completion, with what the app's list of recent notifications keeps
+ * beside what the desktop shows; the router knows both when it builds one.
+ */
+export interface CompletionNotification extends DesktopNotification {
+  /** What the work request ended with (`success`, `failure`, …, as the server says). */
+  result: string;
+  /** The root of the workflow it belongs to; null for a root or a lone work request. */
+  rootId: number | null;
+}
+
 export interface NotificationHandlers {
   /** The notification body was clicked: open the work request in the app. */
   onClick: () => void;
   onAction: (action: NotificationActionId) => void;
 }
 
-export interface Notifier {
+/** Shows notifications; a notifier of any DesktopNotification takes the narrower kinds too. */
+export interface Notifier<N extends DesktopNotification = DesktopNotification> {
   readonly supportsActions: boolean;
-  show(notification: DesktopNotification, handlers: NotificationHandlers): void;
+  show(notification: N, handlers: NotificationHandlers): void;
 }
 
 export interface RecordedNotification {

@@ -1,5 +1,5 @@
 /**
- * Issue 5, downloads. Electron: main writes where the save dialog chose (downloads.file,
+ * Downloads. Electron: main writes where the save dialog chose (downloads.file,
  * downloads.all), with progress events. Web host: main cannot write where the browser user
  * chooses, so downloads.link hands out a one-time same-origin URL; the host's route calls
  * `serve`, which fetches (and verifies) the file or the tarball through main, where the

@@ -1,5 +1,5 @@
 /**
- * Issue 5, local artifact drafts: staged files → a kind, its files and data, and the
+ * Local artifact drafts: staged files → a kind, its files and data, and the
  * problems the file-set rules find. Drafts live in main; the renderer holds their ids.
  *
  * Staged files may sit under random names (the web host's staging area) while a .changes

@@ -1,5 +1,5 @@
 /**
- * Issue 4, resources: artifacts, relations, assets, collections and their items, task
+ * Resources: artifacts, relations, assets, collections and their items, task
  * configuration, lookups, workflow templates, workspace inheritance and web links. Each
  * entry is one DebusineClient call; the client already speaks both server revisions.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 6, servers and session: profiles, sign-in with a token, sign-out, presets, the CLI
+ * Servers and session: profiles, sign-in with a token, sign-out, presets, the CLI
  * import, server checks and enrollment. Tokens go into the TokenStore and never come back.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,8 @@
 /**
- * The active server and its client, behind a small interface: issue 6 replaces the
- * environment-configured provider with server profiles and the token store. The token
- * stays inside the DebusineClient; what the renderer learns is a ServerSummary.
+ * The active server and its client, behind a small interface: ProfileSession
+ * (profile-session.ts) provides it from the server profiles and the token store, and
+ * StaticSessionProvider from one fixed server (tests). The token stays inside the
+ * DebusineClient; what the renderer learns is a ServerSummary.
  */
 import { DebusineClient } from '../api/client';
 import type { ServerSummary } from '../../shared/contract';

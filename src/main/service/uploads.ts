@@ -1,5 +1,5 @@
 /**
- * Issue 5, uploads: a draft becomes an artifact on the server, then its files are sent,
+ * Uploads: a draft becomes an artifact on the server, then its files are sent,
  * with per-file and total progress. Every job is persisted in `{dataDir}/uploads` (the
  * artifacts module's UploadJobStore), so that pause, resume, retry and a restart all go
  * through one path: resumeUploads for that one job, which probes what the server has.

@@ -1,27 +1,26 @@
 /**
- * Issue 6, watching: one CompletionWatcher + CompletionRouter for the active profile while
- * it has a token, restarted when the active server or its token changes and stopped on
- * sign-out. Its state is the contract's `connection.state`; completions become
+ * Watching: one CompletionWatcher + CompletionRouter for the active profile while it has a
+ * token, restarted when the active server or its token changes and stopped on sign-out.
+ * Its state is the contract's `connection.state`; completions become
  * `workRequest.completed`, `workRequests.changed` and (through the gate) notifications.
  */
 import { join } from 'node:path';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
+import { retryFailedNotification } from '../notify/completion-notification';
+import { NotificationGate } from '../notify/gate';
 import type { Notifier } from '../notify/notifier';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
-import {
-  CompletionWatcher,
-  type CompletionEvent,
-  type ConnectionState as WatcherState,
-} from '../watch/completion-watcher';
+import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
 import { ResumeFile } from '../watch/resume-state';
 import { WatchList, type WatchItem } from '../watch/watch-list';
 import type { ConnectionState, NotificationPreferences, WatchEntry } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 import { CompletionCommandFile } from './completion-command';
-import { NotificationGate, NotificationSettingsStore } from './notification-settings';
+import { connectionStateOf } from './connection-state';
+import { NotificationSettingsStore } from './notification-settings';
 import type { ProfileSession } from './profile-session';
 
 type Handlers = Pick<
@@ -60,6 +59,8 @@ export class WatchService {
   readonly #dataDir: string;
   readonly #users: UserDirectory | undefined;
   readonly #emit: EmitEvent;
+  readonly #notifier: Notifier;
+  readonly #retry: (id: number) => Promise<WorkRequestResponse>;
   readonly #openExternal: (url: string) => Promise<void>;
   #stack: Stack | undefined;
   #switching: Promise<void> = Promise.resolve();
@@ -71,9 +72,6 @@ export class WatchService {
     since: new Date().toISOString(),
     error: null,
   };
-  /** Results of completions seen lately, for the notification records. */
-  readonly #results = new Map<number, string>();
-  readonly #roots = new Map<number, number>();
 
   constructor(options: {
     session: ProfileSession;
@@ -82,34 +80,27 @@ export class WatchService {
     users?: UserDirectory;
     notifier: Notifier;
     emit: EmitEvent;
+    /** Retries a work request as the app's retry request does (work-request-starts.ts). */
+    retry: (id: number) => Promise<WorkRequestResponse>;
     openExternal?: ((url: string) => Promise<void>) | undefined;
   }) {
     this.#session = options.session;
     this.#users = options.users;
     this.#dataDir = options.dataDir;
     this.#emit = options.emit;
+    this.#notifier = options.notifier;
+    this.#retry = options.retry;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
     this.settings = new NotificationSettingsStore(options.dataDir);
     this.commands = new CompletionCommandFile(options.dataDir);
     this.gate = new NotificationGate({
       inner: options.notifier,
       settings: () => this.settings.get(),
-      emit: options.emit,
+      recorded: (record) => {
+        this.#emit('notification.shown', record);
+      },
       openList: () => {
         this.#emit('app.navigate', { kind: 'work-requests', origin: null });
-      },
-      describe: (n) => {
-        const rootId =
-          this.#roots.get(n.workRequestId) ??
-          this.#stack?.list.get(n.workRequestId)?.rootId ??
-          null;
-        return {
-          result:
-            this.#results.get(n.workRequestId) ??
-            this.#stack?.list.get(n.workRequestId)?.result ??
-            (n.urgency === 'critical' ? 'failure' : 'success'),
-          rootId: rootId === n.workRequestId ? null : rootId,
-        };
       },
     });
   }
@@ -156,14 +147,12 @@ export class WatchService {
     const settings = this.settings.get();
     const list = new WatchList(join(this.#dataDir, `watch-${profile.id}.json`));
     await list.load();
-    if (list.mode !== settings.mode || list.workspaces.join() !== settings.workspaces.join()) {
-      await list.setMode(settings.mode, settings.workspaces);
-    }
     const client = this.#session.client();
     const routerOptions: CompletionRouterOptions = {
       client,
       watchList: list,
       notifier: this.gate,
+      filter: settings,
       siteUrl: client.http.siteUrl,
       openExternal: this.#openExternal,
       readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
@@ -204,26 +193,20 @@ export class WatchService {
     router.on('error', logProblem);
     watcher.on('error', logProblem);
     router.on('changed', (c) => {
-      this.#roots.set(c.workRequestId, c.rootId);
       this.#emit('workRequests.changed', { ids: [...new Set([c.workRequestId, c.rootId])] });
     });
     router.on('open', (id) => {
       this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
     });
     router.on('retry', (id) => {
-      void client.workRequestRetry(id).then(
-        (wr) => {
-          this.#emit('workRequests.changed', { ids: [id, wr.id] });
-        },
-        // A failed retry from a notification has no request to answer; the list shows it.
-        () => undefined,
-      );
+      void this.#retryFromNotification(id);
     });
     list.on('changed', (data) => {
       this.#emit('watch.changed', { workRequestIds: data.items.map((i) => i.id) });
     });
     watcher.on('state', (state) => {
-      this.#fromWatcher(profileId, state);
+      const { next, since } = connectionStateOf(profileId, state);
+      this.#setState(next, since);
     });
     this.#stack = { key, profileId, watcher, router, list };
     watcher.setNetworkAvailable(this.#online);
@@ -235,14 +218,9 @@ export class WatchService {
     list: WatchList,
     event: CompletionEvent,
   ): Promise<void> {
-    this.#results.set(event.workRequestId, event.result);
-    if (this.#results.size > 1000) {
-      const oldest = this.#results.keys().next().value;
-      if (oldest !== undefined) this.#results.delete(oldest);
-    }
-    await router.handleCompletion(event);
+    const workRequest = await router.handleCompletion(event);
     const item = list.get(event.workRequestId);
-    const root = this.#roots.get(event.workRequestId) ?? item?.rootId ?? null;
+    const root = workRequest ? (workRequest.workflow_root ?? null) : (item?.rootId ?? null);
     this.#emit('workRequest.completed', {
       workRequestId: event.workRequestId,
       completedAt: event.completedAt,
@@ -252,39 +230,22 @@ export class WatchService {
     });
   }
 
-  #fromWatcher(serverId: string, state: WatcherState): void {
-    const at = (ms: number): string => new Date(ms).toISOString();
-    switch (state.state) {
-      case 'idle':
-      case 'connecting':
-        this.#setState({ serverId, status: 'connecting', nextAttemptAt: null, error: null });
-        return;
-      case 'connected':
-        this.#setState(
-          { serverId, status: 'connected', nextAttemptAt: null, error: null },
-          at(state.since),
-        );
-        return;
-      case 'reconnecting':
-        this.#setState({
-          serverId,
-          status: 'reconnecting',
-          nextAttemptAt: at(state.nextAttemptAt),
-          error: state.error,
-        });
-        return;
-      case 'offline':
-        this.#setState(
-          { serverId, status: 'offline', nextAttemptAt: null, error: null },
-          at(state.since),
-        );
-        return;
-      case 'signed-out':
-        this.#setState({ serverId, status: 'signed-out', nextAttemptAt: null, error: state.error });
-        return;
-      case 'stopped':
-        this.#setState({ serverId, status: 'offline', nextAttemptAt: null, error: state.error });
-        return;
+  /**
+   * The Retry button of a notification: the same retry as the app's request, so the new
+   * work request is watched and notifies in every mode. Nobody waits for an answer here,
+   * so a refusal is told the way the button was reached: by a desktop notification.
+   */
+  async #retryFromNotification(id: number): Promise<void> {
+    try {
+      await this.#retry(id);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#notifier.show(retryFailedNotification(id, reason), {
+        onClick: () => {
+          this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
+        },
+        onAction: () => undefined,
+      });
     }
   }
 
@@ -328,12 +289,12 @@ export class WatchService {
     await this.#stopStack();
   }
 
-  /** Saves what notifies, and applies the mode to the active server's watch list at once. */
+  /** Saves what notifies, and applies it to the active server's router at once. */
   async updatePreferences(
     changes: Partial<NotificationPreferences>,
   ): Promise<NotificationPreferences> {
     const next = await this.settings.update(changes);
-    await this.#stack?.list.setMode(next.mode, next.workspaces);
+    this.#stack?.router.setFilter(next);
     return next;
   }
 

@@ -1,19 +1,17 @@
 /**
- * Issue 4, work requests and workflows: DebusineClient calls, the paged listing with opaque
- * cursors (the server's next URL stays in main), the "needs me" list, and automatic
- * watching of everything the app starts.
+ * Work requests and workflows: DebusineClient calls, the paged listing with opaque cursors
+ * (the server's next URL stays in main), the "needs me" list, and automatic watching of
+ * everything the app starts or retries (work-request-starts.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
-import {
-  paginatedSchema,
-  workRequestResponseSchema,
-  type WorkRequestResponse,
-} from '../../shared/models';
+import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
+import { BoundedMap } from '../bounded';
 import type { SessionProvider } from './session';
 import type { UserDirectory } from '../identity/user-directory';
+import type { WorkRequestStarts } from './work-request-starts';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -36,9 +34,9 @@ type Handlers = Pick<
 export interface WorkRequestDeps {
   session: SessionProvider;
   emit: EmitEvent;
-  /** Watches what the app started (CompletionRouter.started through the watch service). */
-  started: (workRequest: WorkRequestResponse) => Promise<void>;
-  /** Names the creators on each page, and learns the user's own id from what they start. */
+  /** What follows a work request the app starts or retries. */
+  starts: WorkRequestStarts;
+  /** Names the creators on each page. */
   users: UserDirectory;
 }
 
@@ -56,19 +54,11 @@ interface Cursor {
 
 export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
   const { session, emit } = deps;
-  const cursors = new Map<string, Cursor>();
+  // An expired cursor only means "load the list again".
+  const cursors = new BoundedMap<string, Cursor>(MAX_CURSORS);
   const client = () => session.client();
   const changed = (...ids: number[]): void => {
     emit('workRequests.changed', { ids: [...new Set(ids)] });
-  };
-  const start = async (wr: WorkRequestResponse): Promise<WorkRequestResponse> => {
-    const server = session.active();
-    if (server && typeof wr.created_by === 'number') {
-      await deps.users.learnSelf(server.id, client().apiUrl, wr.created_by).catch(() => undefined);
-    }
-    await deps.started(wr);
-    changed(wr.id);
-    return wr;
   };
 
   const page: Handlers['workRequests.page'] = async (args) => {
@@ -98,14 +88,7 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       }
       cursor = {
         serverId,
-        url: c.http.url('/work-request/', {
-          query: {
-            status: filters.status,
-            task_type: filters.taskType,
-            root_only: filters.rootOnly ? 'true' : undefined,
-            ids: filters.ids?.join(','),
-          },
-        }),
+        url: c.workRequestPageUrl(filters),
         // Earlier servers ignore the filters; the page is filtered here (it may come out short).
         filter: revision.features.workRequestFilters
           ? () => true
@@ -115,24 +98,12 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
               (ids === undefined || ids.has(wr.id)),
       };
     }
-    const result = await c.http.request({
-      operation: 'workRequestIter',
-      method: 'GET',
-      path: cursor.url,
-      schema: paginatedSchema(workRequestResponseSchema),
-    });
+    const result = await c.workRequestPage(cursor.url);
     let nextCursor: string | null = null;
     if (result.next) {
-      // The token only ever goes to the configured server, whatever host `next` names.
-      const api = new URL(c.apiUrl);
-      const next = new URL(result.next, api);
-      const url = new URL(next.pathname + next.search, api.origin).toString();
+      // `next` is on the API's own origin, whatever host the server named in it.
       nextCursor = randomUUID();
-      cursors.set(nextCursor, { ...cursor, url });
-      if (cursors.size > MAX_CURSORS) {
-        const oldest = cursors.keys().next().value;
-        if (oldest !== undefined) cursors.delete(oldest);
-      }
+      cursors.set(nextCursor, { ...cursor, url: result.next });
     }
     const items = result.results.filter(cursor.filter);
     const creators = await deps.users.names(
@@ -183,12 +154,9 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       );
     },
     'workRequests.get': async ({ id }) => await client().workRequestGet(id),
-    'workRequests.create': async (request) => start(await client().workRequestCreate(request)),
-    'workRequests.retry': async ({ id }) => {
-      const wr = await client().workRequestRetry(id);
-      changed(id);
-      return start(wr);
-    },
+    'workRequests.create': async (request) =>
+      deps.starts.started(await client().workRequestCreate(request)),
+    'workRequests.retry': ({ id }) => deps.starts.retry(id),
     'workRequests.abort': async ({ id }) => {
       const wr = await client().workRequestAbort(id);
       changed(id);
@@ -218,7 +186,8 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
       changed(id);
       return wr;
     },
-    'workflows.create': async (request) => start(await client().workflowCreate(request)),
+    'workflows.create': async (request) =>
+      deps.starts.started(await client().workflowCreate(request)),
     'users.names': async ({ ids }) =>
       await deps.users.names(session.active()?.id ?? '', client(), ids),
   };

@@ -1,10 +1,11 @@
 /**
- * External signing (issue 8's Wait step `externaldebsign`): the server waits for the user to
+ * External signing (the Wait step `externaldebsign`): the server waits for the user to
  * sign an upload with their own key. Main downloads the unsigned upload, runs `debsign` on
  * its .changes (which also signs the .dsc and .buildinfo it lists) with the user's
  * gpg-agent, uploads the signed files as a new `debian:upload` artifact and completes the
  * step with it. As the Debusine CLI's `work-request sign` does: only the .changes, .dsc and
- * .buildinfo are fetched; the other files stay remote (the server has them already). execFile, never a shell: no file name is ever read as shell syntax.
+ * .buildinfo are fetched; the other files stay remote (the server has them already).
+ * execFile, never a shell: no file name is ever read as shell syntax.
  */
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';

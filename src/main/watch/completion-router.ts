@@ -7,23 +7,35 @@
  */
 import { EventEmitter } from 'node:events';
 import { DebusineError } from '../../shared/errors';
+import type { NotificationPreferences } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
-import type { DebusineClient } from '../api/client';
-import type { DesktopNotification, NotificationAction, Notifier } from '../notify/notifier';
+import { BoundedMap, BoundedSet } from '../bounded';
+import {
+  completionNotification,
+  notificationKey,
+  type About,
+} from '../notify/completion-notification';
+import type { CompletionNotification, Notifier } from '../notify/notifier';
 import { runCommandHook, type CommandHook, type CommandRun } from './command-hook';
+import { ReadAhead, type WorkRequestSource } from './read-ahead';
 import { reportProblem } from './report';
 import type { CompletionEvent, CompletionWatcher } from './completion-watcher';
 import type { WatchList } from './watch-list';
 
-export type WorkRequestSource = Pick<DebusineClient, 'workRequestGet' | 'workRequestIter'>;
+export type { WorkRequestSource } from './read-ahead';
+
+/** What notifies besides the watch list: the settings' mode and workspaces. */
+export type NotifyFilter = Pick<NotificationPreferences, 'mode' | 'workspaces'>;
 
 export interface CompletionRouterOptions {
   client: WorkRequestSource;
   watchList: WatchList;
-  notifier: Notifier;
+  notifier: Notifier<CompletionNotification>;
   /** The server's site root, for "open in browser" (HttpTransport.siteUrl). */
   siteUrl: string;
   openExternal: (url: string) => void | Promise<void>;
+  /** What notifies at first (setFilter changes it); without it, the watch list only. */
+  filter?: NotifyFilter;
   /**
    * Whether the signed-in user created this work request, for mode `mine` (the service
    * asks its UserDirectory); without it, only work requests started here count as mine.
@@ -41,15 +53,6 @@ export interface CompletionRouterOptions {
   commandHook?: () => Promise<CommandHook | undefined>;
 }
 
-/** Work requests read in one list request when a backlog comes in. */
-export const READ_AHEAD_BATCH = 50;
-/**
- * How many completions must be waiting to make a backlog. Fewer (the ordinary trickle of a
- * busy server) are read one GET each, as the list's pages (10 work requests each) cost the
- * server more than a GET per work request when there are only a few to read.
- */
-export const READ_AHEAD_FROM = 10;
-
 /** What the renderer hears about; it re-fetches through normal requests. */
 export interface WorkRequestChanged {
   workRequestId: number;
@@ -59,7 +62,7 @@ export interface WorkRequestChanged {
 }
 
 export interface CompletionRouterEvents {
-  notified: [DesktopNotification & { receivedAt: number; shownAt: number }];
+  notified: [CompletionNotification & { receivedAt: number; shownAt: number }];
   changed: [WorkRequestChanged];
   /** The user clicked a notification: show this work request in the app. */
   open: [number];
@@ -69,35 +72,39 @@ export interface CompletionRouterEvents {
   error: [DebusineError];
 }
 
+/**
+ * Completions remembered so that a work request watched just after it completed still
+ * notifies (a noop takes a fraction of a second, less than the request that starts it).
+ */
+const RECENT_LIMIT = 500;
+/**
+ * Completions already notified. A completion can reach the router more than once (the
+ * catch-up after a reconnection and the server's replay of the same outage); the watcher
+ * drops the server's resends over as many completions.
+ */
+const NOTIFIED_LIMIT = 10_000;
+
 const FINISHED = new Set(['completed', 'aborted']);
-const RESULT_WORDS: Record<string, string> = {
-  success: 'Succeeded',
-  failure: 'Failed',
-  error: 'Errored',
-  'temporary failure': 'Failed temporarily',
-  skipped: 'Skipped',
-};
 
 export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
-  readonly #options: CompletionRouterOptions;
+  readonly #options: Readonly<CompletionRouterOptions>;
+  #filter: NotifyFilter;
   #userId: number | undefined;
-  readonly #notified = new Set<string>();
-  /**
-   * Completions seen lately, so that a work request that completes before started() or
-   * watch() has added it (a noop takes a fraction of a second) still notifies.
-   */
-  readonly #recent = new Map<number, CompletionEvent>();
+  readonly #notified = new BoundedSet<string>(NOTIFIED_LIMIT);
+  readonly #recent = new BoundedMap<number, CompletionEvent>(RECENT_LIMIT);
+  readonly #ahead: ReadAhead;
   #detach: (() => void) | undefined;
-  /** Completions received and not handled yet, in the order received. */
-  readonly #queued = new Set<number>();
-  /** Work requests being read ahead for queued completions; these never reject. */
-  readonly #ahead = new Map<number, Promise<WorkRequestResponse | undefined>>();
-  #reading: Promise<void> = Promise.resolve();
-  #batchesInFlight = 0;
 
   constructor(options: CompletionRouterOptions) {
     super();
-    this.#options = options;
+    this.#options = { ...options };
+    this.#filter = copyFilter(options.filter ?? { mode: 'watched', workspaces: [] });
+    this.#ahead = new ReadAhead(options.client, options.readsByIds);
+  }
+
+  /** What notifies besides the watch list, from the next completion on. */
+  setFilter(filter: NotifyFilter): void {
+    this.#filter = copyFilter(filter);
   }
 
   /**
@@ -115,63 +122,15 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       if (state.state === 'connected') void this.catchUp();
     };
     const onReceived = (event: CompletionEvent): void => {
-      this.#queued.add(event.workRequestId);
+      this.#ahead.queue(event.workRequestId);
     };
     watcher.on('state', onState);
     watcher.on('received', onReceived);
     this.#detach = () => {
       watcher.off('state', onState);
       watcher.off('received', onReceived);
-      this.#queued.clear();
+      this.#ahead.clear();
     };
-  }
-
-  /**
-   * Completions that queue up (the server's replay of what completed during an outage:
-   * hundreds after a night away) are read in list requests of READ_AHEAD_BATCH ids, so
-   * the queue does not wait for one GET per completion; while fewer than READ_AHEAD_FROM
-   * wait, each is read by itself, as before. Every work request is still read after its
-   * completion.
-   */
-  async #read(id: number): Promise<WorkRequestResponse | undefined> {
-    const { readsByIds } = this.#options;
-    const backlog = this.#queued.size >= READ_AHEAD_FROM;
-    if (backlog && readsByIds && (await readsByIds().catch(() => false))) {
-      if (!this.#ahead.has(id)) this.#readBatch(id);
-      // Keep the next batch coming while this one is handled.
-      if (this.#batchesInFlight < 2) this.#readBatch();
-    }
-    const ahead = this.#ahead.get(id);
-    this.#ahead.delete(id);
-    return ahead ? await ahead : undefined;
-  }
-
-  /** Reads `first` and the next queued work requests not being read yet. */
-  #readBatch(first?: number): void {
-    const batch = first === undefined ? [] : [first];
-    for (const id of this.#queued) {
-      if (batch.length >= READ_AHEAD_BATCH) break;
-      if (id !== first && !this.#ahead.has(id)) batch.push(id);
-    }
-    if (batch.length === 0) return;
-    const waiting = new Map<number, (wr: WorkRequestResponse | undefined) => void>();
-    for (const id of batch) {
-      this.#ahead.set(id, new Promise((resolve) => waiting.set(id, resolve)));
-    }
-    this.#batchesInFlight++;
-    this.#reading = this.#reading.then(async () => {
-      try {
-        for await (const workRequest of this.#options.client.workRequestIter({ ids: batch })) {
-          waiting.get(workRequest.id)?.(workRequest);
-          waiting.delete(workRequest.id);
-        }
-      } catch {
-        // Those not read yet are read one by one, which reports their problem if any.
-      }
-      // Not in the answer (say, another user's private workspace): read alone, as before.
-      for (const resolve of waiting.values()) resolve(undefined);
-      this.#batchesInFlight--;
-    });
   }
 
   detach(): void {
@@ -189,7 +148,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
 
   #notifyIfAlreadyCompleted(workRequest: WorkRequestResponse): void {
     const event = this.#recent.get(workRequest.id);
-    if (event) this.#notify(event, aboutOf(workRequest));
+    if (event) this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
   }
 
   async #remember(workRequest: WorkRequestResponse): Promise<void> {
@@ -199,7 +158,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       label: workRequest.task_name,
       taskType: workRequest.task_type,
       workspace: workRequest.workspace,
-      rootId: workRequest.workflow_root ?? null,
+      rootId: rootOf(workRequest),
     });
     await list.setStatus(workRequest.id, workRequest.status, workRequest.result);
   }
@@ -216,38 +175,33 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     return workRequest;
   }
 
-  /** Handles one completion; resolves when its notification (if any) has been shown. */
-  async handleCompletion(event: CompletionEvent): Promise<void> {
+  /**
+   * Handles one completion; resolves when its notification (if any) has been shown, with
+   * the work request as read after its completion (undefined when it could not be read).
+   */
+  async handleCompletion(event: CompletionEvent): Promise<WorkRequestResponse | undefined> {
     if (this.#options.commandHook) void this.#runHook(event);
     this.#recent.set(event.workRequestId, event);
-    if (this.#recent.size > 500) {
-      const oldest = this.#recent.keys().next().value;
-      if (oldest !== undefined) this.#recent.delete(oldest);
-    }
     const item = this.#options.watchList.get(event.workRequestId);
     // Fast path: a watched item already described is notified before any fetch, so the
     // notification follows the websocket message within milliseconds.
     if (item?.taskType != null && item.workspace !== null && item.label !== null) {
-      this.#notify(event, {
-        taskName: item.label,
-        taskType: item.taskType,
-        workspace: item.workspace,
-      });
+      const about = { taskName: item.label, taskType: item.taskType, workspace: item.workspace };
+      this.#notify(event, about, item.rootId);
     }
-    let workRequest = await this.#read(event.workRequestId);
-    this.#queued.delete(event.workRequestId);
+    let workRequest = await this.#ahead.take(event.workRequestId);
     try {
       workRequest ??= await this.#options.client.workRequestGet(event.workRequestId);
     } catch (error) {
       // There is no permission filtering on the websocket: completions from workspaces
       // this user cannot see come through, and are not for us unless watched.
-      if (item) this.#notify(event, undefined);
+      if (item) this.#notify(event, undefined, item.rootId);
       else if (!(
         error instanceof DebusineError && ['not-found', 'forbidden'].includes(error.code)
       )) {
         reportProblem(this, toError(error));
       }
-      return;
+      return undefined;
     }
     const rootId = workRequest.workflow_root ?? workRequest.id;
     if (item) await this.#remember({ ...workRequest, result: event.result });
@@ -259,8 +213,11 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     });
     const isStep = rootId !== workRequest.id;
     // A step notifies only when watched by itself; its workflow notifies once, as a whole.
-    if (isStep && !item) return;
-    if (item || (await this.#concerns(workRequest))) this.#notify(event, aboutOf(workRequest));
+    if (isStep && !item) return workRequest;
+    if (item || (await this.#concerns(workRequest))) {
+      this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
+    }
+    return workRequest;
   }
 
   /** After (re)connecting: watched items that finished while we were away. */
@@ -289,6 +246,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
               receivedAt: Date.now(),
             },
             aboutOf(workRequest),
+            rootOf(workRequest),
           );
         }
         await this.#remember(workRequest);
@@ -299,25 +257,26 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   }
 
   async #concerns(workRequest: WorkRequestResponse): Promise<boolean> {
-    const list = this.#options.watchList;
-    switch (list.mode) {
+    const { mode, workspaces } = this.#filter;
+    switch (mode) {
       case 'watched':
         return false;
       case 'mine':
         if (this.#userId !== undefined && workRequest.created_by === this.#userId) return true;
         return (await this.#options.isMine?.(workRequest).catch(() => false)) ?? false;
       case 'workspace':
-        return list.workspaces.length === 0 || list.workspaces.includes(workRequest.workspace);
+        return workspaces.length === 0 || workspaces.includes(workRequest.workspace);
     }
   }
 
-  #notify(event: CompletionEvent, about: About | undefined): void {
-    const key = `wr-${String(event.workRequestId)}@${event.completedAt}`;
+  #notify(event: CompletionEvent, about: About | undefined, rootId: number | null): void {
+    const key = notificationKey(event);
     if (this.#notified.has(key)) return;
     this.#notified.add(key);
-    const notification = describe(event, about, this.#options.notifier.supportsActions);
+    const { notifier } = this.#options;
+    const notification = completionNotification(event, about, rootId, notifier.supportsActions);
     const id = event.workRequestId;
-    this.#options.notifier.show(notification, {
+    notifier.show(notification, {
       onClick: () => this.emit('open', id),
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
@@ -360,17 +319,14 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   }
 }
 
+function copyFilter(filter: NotifyFilter): NotifyFilter {
+  return { mode: filter.mode, workspaces: [...filter.workspaces] };
+}
+
 function toError(error: unknown): DebusineError {
   return error instanceof DebusineError
     ? error
     : new DebusineError('internal', error instanceof Error ? error.message : String(error));
-}
-
-/** What a notification says about the work request. */
-export interface About {
-  taskName: string;
-  taskType: string;
-  workspace: string;
 }
 
 function aboutOf(workRequest: WorkRequestResponse): About {
@@ -381,32 +337,7 @@ function aboutOf(workRequest: WorkRequestResponse): About {
   };
 }
 
-/** Title "Failed: workflow sbuild #42"; body with workspace and result. */
-export function describe(
-  event: Pick<CompletionEvent, 'workRequestId' | 'completedAt' | 'result'>,
-  about: About | undefined,
-  supportsActions: boolean,
-): DesktopNotification {
-  const id = event.workRequestId;
-  const word = RESULT_WORDS[event.result] ?? (event.result || 'Finished');
-  const what = about
-    ? `${about.taskType === 'Workflow' ? 'workflow ' : ''}${about.taskName}`
-    : 'work request';
-  const body = about
-    ? `Workspace ${about.workspace} · result: ${event.result || 'none'}`
-    : `Result: ${event.result || 'none'}`;
-  const failed = event.result !== 'success' && event.result !== 'skipped';
-  const actions: NotificationAction[] = [];
-  if (supportsActions) {
-    if (failed) actions.push({ id: 'retry', label: 'Retry' });
-    actions.push({ id: 'open-in-browser', label: 'Open in browser' });
-  }
-  return {
-    key: `wr-${String(id)}@${event.completedAt}`,
-    title: `${word}: ${what} #${String(id)}`,
-    body,
-    workRequestId: id,
-    actions,
-    urgency: failed ? 'critical' : 'normal',
-  };
+/** The workflow a work request belongs to; null for a root or a lone work request. */
+function rootOf(workRequest: WorkRequestResponse): number | null {
+  return workRequest.workflow_root ?? null;
 }

@@ -9,8 +9,10 @@ import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
 import { APP_NAME, APP_VERSION } from '../version';
+import { BoundedSet } from '../bounded';
 import {
   compareTimestamps,
+  completionKey,
   processMessage,
   rejectionOf,
   textOf,
@@ -53,8 +55,9 @@ export interface CompletionWatcherOptions {
   /**
    * Called for each new completion, one at a time, before the resume point moves past it:
    * a crash while it runs means the completion is delivered again on the next start.
+   * It may return a promise, which is awaited; what that resolves to is not used.
    */
-  onCompletion?: (event: CompletionEvent) => Promise<void> | void;
+  onCompletion?: (event: CompletionEvent) => unknown;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   /** A connection that stays up this long resets the backoff. */
@@ -87,7 +90,8 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
   #heartbeat: NodeJS.Timeout | undefined;
   /** The last completion handled, which is where a reconnect resumes. */
   #point: ResumePoint | undefined;
-  readonly #seen = new Set<string>();
+  /** Completions already delivered, so that the server's resends are dropped. */
+  readonly #seen = new BoundedSet<string>(SEEN_LIMIT);
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: CompletionWatcherOptions) {
@@ -109,7 +113,7 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     this.#running = true;
     this.#point = await this.#options.resume?.load();
     for (const id of this.#point?.idsAtLast ?? []) {
-      this.#remember(`${String(id)}@${this.#point?.lastCompletedAt ?? ''}`);
+      this.#seen.add(completionKey(id, this.#point?.lastCompletedAt ?? ''));
     }
     this.#connect();
   }
@@ -305,9 +309,9 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     message: { work_request_id: number; completed_at: string; result: string },
     receivedAt: number,
   ): void {
-    const key = `${String(message.work_request_id)}@${message.completed_at}`;
+    const key = completionKey(message.work_request_id, message.completed_at);
     if (this.#seen.has(key)) return;
-    this.#remember(key);
+    this.#seen.add(key);
     const event: CompletionEvent = {
       workRequestId: message.work_request_id,
       completedAt: message.completed_at,
@@ -358,14 +362,6 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     await this.#options.resume?.save(point).catch((error: unknown) => {
       reportProblem(this, new DebusineError('internal', 'Cannot save the resume point', {}, error));
     });
-  }
-
-  #remember(key: string): void {
-    this.#seen.add(key);
-    if (this.#seen.size > SEEN_LIMIT) {
-      const oldest = this.#seen.values().next().value;
-      if (oldest !== undefined) this.#seen.delete(oldest);
-    }
   }
 
   #startHeartbeat(socket: WebSocket, isAlive: () => boolean, setAlive: (v: boolean) => void): void {

@@ -1,8 +1,8 @@
 /**
- * The messages of the completion websocket, and the specification's handler semantics:
- * a text message carries a JSON object whose `text` member selects the handler; a message
- * that ran a handler yields true, an invalid or unknown one false, and reason_code
- * TOKEN_DISABLED raises the token-disabled error.
+ * The messages of the completion websocket (docs/debusine-server-facts.md), handled as the
+ * Debusine client handles them: a text message carries a JSON object whose `text` member
+ * selects the handler; a message that ran a handler yields true, an invalid or unknown one
+ * false, and reason_code TOKEN_DISABLED raises the token-disabled error.
  */
 import type WebSocket from 'ws';
 import { z } from 'zod';
@@ -58,6 +58,15 @@ export function processMessage(data: unknown, handlers: MessageHandlers): boolea
 /** The server's reason may quote the token's hash; hashes are not secrets, but keep it short. */
 function redactReason(reason: string): string {
   return reason.replace(/"[0-9a-f]{16,}"/g, '"…"');
+}
+
+/**
+ * One completion of one work request: its id and the server's `completed_at`, as the
+ * server sent it. A work request that is retried in place (a workflow) completes again
+ * with another `completed_at`, which is another completion.
+ */
+export function completionKey(workRequestId: number, completedAt: string): string {
+  return `${String(workRequestId)}@${completedAt}`;
 }
 
 /**

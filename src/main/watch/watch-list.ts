@@ -1,16 +1,13 @@
 /**
- * The watch list of one server profile: work requests and workflows the user follows,
- * with the notification mode. Persisted as JSON in a file the caller chooses
- * (e.g. `{dataDir}/watch-{profileId}.json`).
+ * The watch list of one server profile: work requests and workflows the user follows.
+ * Persisted as JSON in a file the caller chooses (e.g. `{dataDir}/watch-{profileId}.json`).
+ * What notifies besides the list (the mode) is a setting of the app, not of the list: the
+ * `mode` and `workspaces` keys that files of earlier versions carry are read and dropped.
  */
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
-
-/** watched: only the watch list; mine: plus everything I started; workspace: everything. */
-export const NOTIFY_MODES = ['watched', 'mine', 'workspace'] as const;
-export type NotifyMode = (typeof NOTIFY_MODES)[number];
 
 const itemSchema = z.object({
   id: z.number().int().positive(),
@@ -31,9 +28,6 @@ export type WatchItem = z.infer<typeof itemSchema>;
 
 const fileSchema = z.object({
   version: z.literal(1),
-  mode: z.enum(NOTIFY_MODES).default('watched'),
-  /** For mode `workspace`: which workspaces (empty: all the watcher receives). */
-  workspaces: z.array(z.string()).default([]),
   items: z.array(itemSchema).default([]),
 });
 export type WatchListData = z.infer<typeof fileSchema>;
@@ -44,7 +38,7 @@ export interface WatchListEvents {
 
 export class WatchList extends EventEmitter<WatchListEvents> {
   readonly path: string;
-  #data: WatchListData = { version: 1, mode: 'watched', workspaces: [], items: [] };
+  #data: WatchListData = { version: 1, items: [] };
   readonly #queue = new SerialQueue();
 
   constructor(path: string) {
@@ -61,14 +55,6 @@ export class WatchList extends EventEmitter<WatchListEvents> {
 
   get data(): WatchListData {
     return structuredClone(this.#data);
-  }
-
-  get mode(): NotifyMode {
-    return this.#data.mode;
-  }
-
-  get workspaces(): readonly string[] {
-    return this.#data.workspaces;
   }
 
   has(id: number): boolean {
@@ -137,13 +123,6 @@ export class WatchList extends EventEmitter<WatchListEvents> {
     return this.#change((data) => {
       const target = data.items.find((i) => i.id === id);
       if (target) Object.assign(target, about);
-    });
-  }
-
-  setMode(mode: NotifyMode, workspaces: readonly string[] = []): Promise<void> {
-    return this.#change((data) => {
-      data.mode = mode;
-      data.workspaces = [...workspaces];
     });
   }
 

@@ -1,0 +1,90 @@
+/**
+ * What the app's desktop notifications say: a completion's ("Failed: workflow sbuild #42",
+ * the workspace and the result, and the buttons the platform can show), and the answer to
+ * a Retry button that did not work.
+ */
+import { completionKey } from '../watch/messages';
+import type { CompletionNotification, DesktopNotification, NotificationAction } from './notifier';
+
+/** One completion, as the websocket or a catch-up read reports it. */
+export interface Completion {
+  workRequestId: number;
+  completedAt: string;
+  result: string;
+}
+
+/** What a notification names: the task, its kind and its workspace. */
+export interface About {
+  taskName: string;
+  taskType: string;
+  workspace: string;
+}
+
+const RESULT_WORDS: Record<string, string> = {
+  success: 'Succeeded',
+  failure: 'Failed',
+  error: 'Errored',
+  'temporary failure': 'Failed temporarily',
+  skipped: 'Skipped',
+};
+
+/** The notification's key: the same completion shown again replaces it. */
+export function notificationKey(completion: Completion): string {
+  return `wr-${completionKey(completion.workRequestId, completion.completedAt)}`;
+}
+
+/**
+ * Title "Failed: workflow sbuild #42"; body with workspace and result. Without `about`
+ * (the work request could not be read), the title says "work request".
+ */
+export function completionNotification(
+  completion: Completion,
+  about: About | undefined,
+  rootId: number | null,
+  supportsActions: boolean,
+): CompletionNotification {
+  const id = completion.workRequestId;
+  const { result } = completion;
+  const word = RESULT_WORDS[result] ?? (result || 'Finished');
+  const what = about
+    ? `${about.taskType === 'Workflow' ? 'workflow ' : ''}${about.taskName}`
+    : 'work request';
+  const body = about
+    ? `Workspace ${about.workspace} · result: ${result || 'none'}`
+    : `Result: ${result || 'none'}`;
+  const failed = result !== 'success' && result !== 'skipped';
+  const actions: NotificationAction[] = [];
+  if (supportsActions) {
+    if (failed) actions.push({ id: 'retry', label: 'Retry' });
+    actions.push({ id: 'open-in-browser', label: 'Open in browser' });
+  }
+  return {
+    key: notificationKey(completion),
+    title: `${word}: ${what} #${String(id)}`,
+    body,
+    workRequestId: id,
+    actions,
+    // Failures (failure, error, temporary failure) stay on screen; failures-only keeps them.
+    urgency: failed ? 'critical' : 'normal',
+    result,
+    rootId: rootId === id ? null : rootId,
+  };
+}
+
+/**
+ * The answer to a notification's Retry button when the server refused the retry (or could
+ * not be reached): which work request, and why, as the error says it.
+ */
+export function retryFailedNotification(
+  workRequestId: number,
+  reason: string,
+): DesktopNotification {
+  return {
+    key: `retry-failed-${String(workRequestId)}`,
+    title: `Could not retry work request #${String(workRequestId)}`,
+    body: reason,
+    workRequestId,
+    actions: [],
+    urgency: 'critical',
+  };
+}

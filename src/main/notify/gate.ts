@@ -1,0 +1,155 @@
+/**
+ * The gate every completion's notification passes: snooze and failures-only are applied
+ * here, a burst is held back and summed up, then the host's notifier shows what is left,
+ * and each notification that passed is recorded for the app's list of recent ones.
+ */
+import type { NotificationPreferences, NotificationRecord } from '../../shared/contract';
+import type {
+  CompletionNotification,
+  DesktopNotification,
+  NotificationHandlers,
+  Notifier,
+} from './notifier';
+
+/** How many notifications the app's list keeps, newest first. */
+export const RECENT_LIMIT = 100;
+/** More than this many desktop notifications within BURST_WINDOW_MS… */
+export const BURST_LIMIT = 3;
+export const BURST_WINDOW_MS = 5_000;
+/** …and the next ones wait until none has come for this long, then show as one. */
+export const BURST_QUIET_MS = 1_500;
+/** Titles a burst's summary names before "and N more". */
+const SUMMARY_TITLES = 3;
+
+export interface NotificationGateOptions {
+  /** The host's notifier (Electron's, or a recording one where there is no desktop). */
+  inner: Notifier;
+  /** Read at each notification, so that a change of settings applies to the next one. */
+  settings: () => NotificationPreferences;
+  /** A notification passed the gate (shown or held for a summary): tell the renderer. */
+  recorded: (record: NotificationRecord) => void;
+  /** A burst's summary was clicked: show the work request list. */
+  openList?: () => void;
+}
+
+/** Wraps the host's notifier: applies the settings, holds bursts back, and records. */
+export class NotificationGate implements Notifier<CompletionNotification> {
+  readonly #inner: Notifier;
+  readonly #settings: () => NotificationPreferences;
+  readonly #recorded: (record: NotificationRecord) => void;
+  readonly #openList: () => void;
+  readonly recent: NotificationRecord[] = [];
+  /** When the desktop notifications of the last BURST_WINDOW_MS were shown. */
+  #shownAt: number[] = [];
+  /** The notifications held back for a summary, while a burst lasts. */
+  #held: Burst | undefined;
+  #quiet: NodeJS.Timeout | undefined;
+
+  constructor(options: NotificationGateOptions) {
+    this.#inner = options.inner;
+    this.#settings = options.settings;
+    this.#recorded = options.recorded;
+    this.#openList = options.openList ?? (() => undefined);
+  }
+
+  get supportsActions(): boolean {
+    return this.#inner.supportsActions;
+  }
+
+  /**
+   * Shows a notification unless snoozed or filtered out, and records it for the app's
+   * list. A burst (the completions replayed after a night offline, a big workflow's
+   * end) does not flood the desktop: past BURST_LIMIT within BURST_WINDOW_MS, the rest
+   * are shown as one summary once they stop coming; each is still recorded.
+   */
+  show(notification: CompletionNotification, handlers: NotificationHandlers): void {
+    if (this.#filtered(notification)) return;
+    const now = Date.now();
+    this.#shownAt = this.#shownAt.filter((at) => now - at < BURST_WINDOW_MS);
+    if (this.#held || this.#shownAt.length >= BURST_LIMIT) {
+      if (this.#held) this.#held.add(notification);
+      else this.#held = new Burst(notification, handlers);
+      clearTimeout(this.#quiet);
+      this.#quiet = setTimeout(() => {
+        this.#flush();
+      }, BURST_QUIET_MS);
+      this.#quiet.unref();
+    } else {
+      this.#shownAt.push(now);
+      this.#inner.show(notification, handlers);
+    }
+    const record: NotificationRecord = {
+      workRequestId: notification.workRequestId,
+      title: notification.title,
+      body: notification.body,
+      result: notification.result,
+      rootId: notification.rootId,
+      shownAt: new Date(now).toISOString(),
+    };
+    this.recent.unshift(record);
+    this.recent.splice(RECENT_LIMIT);
+    this.#recorded(record);
+  }
+
+  #filtered(notification: DesktopNotification): boolean {
+    const settings = this.#settings();
+    const snoozed =
+      settings.snoozedUntil !== null && Date.parse(settings.snoozedUntil) > Date.now();
+    // Failures (failure, error, temporary failure) are the critical ones.
+    return snoozed || (settings.failuresOnly && notification.urgency !== 'critical');
+  }
+
+  #flush(): void {
+    clearTimeout(this.#quiet);
+    this.#quiet = undefined;
+    const held = this.#held;
+    this.#held = undefined;
+    if (!held) return;
+    this.#shownAt.push(Date.now());
+    if (held.count === 1) {
+      this.#inner.show(held.first.notification, held.first.handlers);
+      return;
+    }
+    this.#inner.show(held.summary(), { onClick: this.#openList, onAction: () => undefined });
+  }
+}
+
+/**
+ * A burst held back: the first notification (shown as itself if no other follows), and
+ * what the summary says of the rest. It keeps no list, however long the burst.
+ */
+class Burst {
+  readonly first: { notification: DesktopNotification; handlers: NotificationHandlers };
+  count = 1;
+  #failed: number;
+  readonly #titles: string[];
+  #newest: DesktopNotification;
+
+  constructor(notification: DesktopNotification, handlers: NotificationHandlers) {
+    this.first = { notification, handlers };
+    this.#failed = notification.urgency === 'critical' ? 1 : 0;
+    this.#titles = [notification.title];
+    this.#newest = notification;
+  }
+
+  add(notification: DesktopNotification): void {
+    this.count++;
+    if (notification.urgency === 'critical') this.#failed++;
+    if (this.#titles.length < SUMMARY_TITLES) this.#titles.push(notification.title);
+    this.#newest = notification;
+  }
+
+  /** One notification for the burst: how many, how many failed, the first few titles. */
+  summary(): DesktopNotification {
+    const more = this.count - this.#titles.length;
+    const failed = this.#failed;
+    return {
+      key: `burst-${this.#newest.key}`,
+      title: `${String(this.count)} more work requests finished${failed ? `, ${String(failed)} failed` : ''}`,
+      body: [...this.#titles, ...(more > 0 ? [`and ${String(more)} more`] : [])].join('\n'),
+      workRequestId: this.#newest.workRequestId,
+      actions: [],
+      urgency: failed ? 'critical' : 'normal',
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import type { WorkRequestResponse } from '../../src/shared/models';
+
+/**
+ * A work request as a current server sends it: a `noop` in `System`, completed with
+ * `success`, created by user 2; `extra` overrides any field.
+ */
+export function workRequestFixture(
+  id: number,
+  extra: Partial<WorkRequestResponse> = {},
+): WorkRequestResponse {
+  return {
+    id,
+    created_at: 'x',
+    started_at: null,
+    completed_at: '2026-01-01T00:00:01Z',
+    duration: null,
+    status: 'completed',
+    result: 'success',
+    worker: null,
+    task_type: 'Worker',
+    task_name: 'noop',
+    task_data: {},
+    dynamic_task_data: null,
+    priority_base: 0,
+    priority_adjustment: 0,
+    artifacts: [],
+    scope: 'debusine',
+    workspace: 'System',
+    links: {},
+    created_by: 2,
+    ...extra,
+  };
+}

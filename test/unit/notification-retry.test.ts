@@ -1,0 +1,199 @@
+/**
+ * The Retry button of a desktop notification goes through the same retry as the app's
+ * request: the new work request is watched, so that it notifies when it completes (in the
+ * default mode, "watched", nothing else would), and a refused retry is told on the
+ * desktop, naming the work request and the server's reason.
+ *
+ * The whole service runs, with a local WebSocket server in place of Debusine's completion
+ * websocket (its messages as the real one sends them) and a client that answers from a
+ * table, because the refusal and the timing are the point here.
+ */
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import type { DebusineClient } from '../../src/main/api/client';
+import { EventHub } from '../../src/main/bridge/event-outbox';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import { createService, type AppService } from '../../src/main/service';
+import { StagedFiles } from '../../src/main/service/staged-files';
+import { FileTokenStore } from '../../src/main/settings/token-store';
+import { DebusineError } from '../../src/shared/errors';
+import type { WorkRequestResponse } from '../../src/shared/models';
+import { workRequestFixture } from '../support/work-requests';
+
+/** A work request still running, until the test completes it. */
+function workRequest(id: number, extra: Partial<WorkRequestResponse> = {}): WorkRequestResponse {
+  return workRequestFixture(id, { completed_at: null, status: 'running', result: '', ...extra });
+}
+
+/** The completion websocket: says `connected`, then sends what the test completes. */
+async function completionServer() {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await once(wss, 'listening');
+  wss.on('connection', (socket) => {
+    socket.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
+  });
+  const { port } = wss.address() as AddressInfo;
+  return {
+    apiUrl: `http://127.0.0.1:${String(port)}/api`,
+    complete(id: number, completedAt: string, result: string): void {
+      const message = JSON.stringify({
+        type: 'websocket.send',
+        text: 'work_request_completed',
+        work_request_id: id,
+        completed_at: completedAt,
+        result,
+      });
+      for (const client of wss.clients) client.send(message);
+    },
+    async close(): Promise<void> {
+      for (const client of wss.clients) client.terminate();
+      await new Promise((resolve) => {
+        wss.close(resolve);
+      });
+    },
+  };
+}
+
+/** A client answering from `table`; a retry makes work request id + 100, or fails. */
+function tableClient(
+  apiUrl: string,
+  table: Map<number, WorkRequestResponse>,
+  retryFails: DebusineError | undefined,
+): DebusineClient {
+  const client = {
+    apiUrl,
+    http: { siteUrl: apiUrl.replace(/\/api$/, '') },
+    serverRevision: () => Promise.resolve({ features: { workRequestFilters: true } }),
+    whoami: () => Promise.resolve({ user: 'alice', auth: true }),
+    workRequestGet: (id: number) => {
+      const found = table.get(id);
+      return found
+        ? Promise.resolve(found)
+        : Promise.reject(new DebusineError('not-found', `No work request ${String(id)}`));
+    },
+    async *workRequestIter(filters: { ids?: readonly number[] }) {
+      await Promise.resolve();
+      for (const id of filters.ids ?? []) {
+        const found = table.get(id);
+        if (found) yield found;
+      }
+    },
+    workRequestRetry: (id: number) => {
+      if (retryFails) return Promise.reject(retryFails);
+      const retried = workRequest(id + 100, { status: 'pending' });
+      table.set(retried.id, retried);
+      return Promise.resolve(retried);
+    },
+    close: () => Promise.resolve(),
+  };
+  return client as unknown as DebusineClient;
+}
+
+interface Running {
+  service: AppService;
+  notifier: RecordingNotifier;
+  server: Awaited<ReturnType<typeof completionServer>>;
+  table: Map<number, WorkRequestResponse>;
+  close(): Promise<void>;
+}
+
+const running: Running[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.close();
+});
+
+/** The service signed in to the fake server, connected, watching work request 10. */
+async function start(retryFails?: DebusineError): Promise<Running> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'notification-retry-'));
+  const server = await completionServer();
+  const table = new Map([[10, workRequest(10)]]);
+  // Buttons only where the platform has them (Electron on macOS and Windows).
+  const notifier = new RecordingNotifier(true);
+  const hub = new EventHub();
+  const service = createService({
+    dataDir,
+    tokens: new FileTokenStore(dataDir),
+    notifier,
+    files: new StagedFiles(),
+    host: { transport: 'electron', platform: 'darwin' },
+    emit: hub.emit.bind(hub),
+    env: {
+      DEBUSINE_DESKTOP_API_URL: server.apiUrl,
+      DEBUSINE_DESKTOP_TOKEN: 'a-token-of-some-length',
+      DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
+      DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
+    },
+    createClient: (options) => tableClient(options.apiUrl, table, retryFails),
+  });
+  const r: Running = {
+    service,
+    notifier,
+    server,
+    table,
+    async close() {
+      await service.close();
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  running.push(r);
+  await service.start();
+  await expect.poll(() => service.watch.connection.status, { timeout: 10_000 }).toBe('connected');
+  await service.handlers['watch.add']({ workRequestId: 10, label: null });
+  return r;
+}
+
+/** Work request 10 fails; its notification comes with a Retry button. */
+async function failTen(r: Running) {
+  r.table.set(10, workRequest(10, { status: 'completed', result: 'failure' }));
+  r.server.complete(10, '2026-01-01T00:00:10Z', 'failure');
+  const failed = await r.notifier.waitFor((n) => n.workRequestId === 10, 10_000);
+  expect(failed.notification.actions.map((a) => a.id)).toContain('retry');
+  return failed;
+}
+
+// Each wait below gives up after 10 s, so that a failure names what did not happen.
+describe('Retry on a desktop notification', { timeout: 60_000 }, () => {
+  it('watches the new work request, which notifies when it completes', async () => {
+    const r = await start();
+    expect(r.service.watch.settings.get().mode).toBe('watched');
+    const failed = await failTen(r);
+
+    failed.handlers.onAction('retry');
+    // The server made work request 110 in its place; it completes soon after.
+    await expect.poll(() => r.table.has(110), { timeout: 10_000 }).toBe(true);
+    r.table.set(110, workRequest(110, { status: 'completed', result: 'success' }));
+    r.server.complete(110, '2026-01-01T00:01:10Z', 'success');
+    const retried = await r.notifier.waitFor((n) => n.workRequestId === 110, 10_000);
+    expect(retried.notification.title).toBe('Succeeded: noop #110');
+    // It is on the watch list, as a work request the app started.
+    const watched = await r.service.handlers['watch.list'](undefined);
+    expect(watched.find((e) => e.workRequestId === 110)?.source).toBe('started');
+  });
+
+  it('says on the desktop which work request could not be retried, and why', async () => {
+    const refusal = new DebusineError(
+      'validation',
+      'Cannot retry: only aborted or failed work requests can be retried',
+    );
+    const r = await start(refusal);
+    const failed = await failTen(r);
+
+    failed.handlers.onAction('retry');
+    const told = await r.notifier.waitFor((n) => n.title.includes('retry'), 10_000);
+    expect(told.notification).toMatchObject({
+      title: 'Could not retry work request #10',
+      body: refusal.message,
+      workRequestId: 10,
+      urgency: 'critical',
+    });
+    // Nothing new was watched.
+    const watched = await r.service.handlers['watch.list'](undefined);
+    expect(watched.map((e) => e.workRequestId)).toEqual([10]);
+  });
+});
