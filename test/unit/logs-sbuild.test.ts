@@ -1,6 +1,6 @@
 /**
- * The sbuild log analyser on logs in the format of current sbuild (the boxed headers of
- * Sbuild::Base, the Summary at the end), fixtures in test/unit/fixtures.
+ * The sbuild log analyser on logs in the format current sbuild writes (boxed headers with
+ * their dates, the Summary at the end), fixtures in test/unit/fixtures.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
