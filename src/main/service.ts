@@ -26,6 +26,7 @@ import { UserDirectory } from './identity/user-directory';
 import { logHandlers } from './logs/handlers';
 import { LogCache } from './logs/log-cache';
 import { LogStore } from './logs/log-store';
+import { failureExplainer } from './results/explainer';
 import { workRequestStarts } from './service/work-request-starts';
 import { workRequestHandlers } from './service/work-requests';
 import type { RequestChannel, StagedFile } from '../shared/contract';
@@ -97,6 +98,12 @@ export function createService(deps: ServiceDeps): AppService {
   const profiles = new ProfileStore(deps.dataDir);
   const session = new ProfileSession(profiles, deps.tokens, deps.createClient);
   const users = new UserDirectory(join(deps.dataDir, 'identities.json'));
+  const logs = new LogStore({
+    cache: new LogCache(deps.cacheDir ?? join(deps.dataDir, 'log-cache')),
+    emit: (state) => {
+      emit('logs.progress', state);
+    },
+  });
   const watch = new WatchService({
     session,
     dataDir: deps.dataDir,
@@ -105,6 +112,7 @@ export function createService(deps: ServiceDeps): AppService {
     emit,
     retry: (id) => starts.retry(id),
     openExternal: host.openExternal,
+    explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
   });
   // One path for what the app starts or retries, from a request or from a notification.
   const starts = workRequestStarts({ session, emit, users, watch: (wr) => watch.started(wr) });
@@ -119,12 +127,6 @@ export function createService(deps: ServiceDeps): AppService {
     emit,
   });
   const downloads = new Downloads({ session, files, emit, transport: host.transport });
-  const logs = new LogStore({
-    cache: new LogCache(deps.cacheDir ?? join(deps.dataDir, 'log-cache')),
-    emit: (state) => {
-      emit('logs.progress', state);
-    },
-  });
 
   const handlers: ServiceHandlers = {
     'app.info': () =>

@@ -314,6 +314,8 @@ export interface DownloadJob {
  */
 export type NavigateTarget =
   | { kind: 'work-request'; id: number; origin: string | null }
+  /** A failure's log at the line that says why (a failure notification's click). */
+  | { kind: 'log'; workRequestId: number; artifactId: number; path: string; line: number }
   | { kind: 'artifact'; id: number; origin: string | null }
   | { kind: 'work-requests'; origin: null };
 

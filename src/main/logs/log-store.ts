@@ -24,6 +24,8 @@ export class LogStore {
   readonly #files = new Map<string, LogFile>();
   /** Files being closed, by key: a new open of the same file waits for it. */
   readonly #closing = new Map<string, Promise<void>>();
+  /** Who waits for a file to finish loading (ready or failed). */
+  readonly #settling = new Map<LogFile, (() => void)[]>();
 
   constructor(options: { cache: LogCache; emit?: (state: LogState) => void }) {
     this.#cache = options.cache;
@@ -80,6 +82,17 @@ export class LogStore {
     return this.#state(handle, this.#file(handle));
   }
 
+  /** The handle's state once its file is complete and verified, or has failed. */
+  async settled(handle: string): Promise<LogState> {
+    const file = this.#file(handle);
+    if (file.state === 'loading') {
+      await new Promise<void>((resolve) => {
+        this.#settling.set(file, [...(this.#settling.get(file) ?? []), resolve]);
+      });
+    }
+    return this.#state(handle, file);
+  }
+
   async lines(handle: string, from: number, count: number): Promise<LogWindow> {
     const file = this.#file(handle);
     const lines = await file.lines(from, Math.min(count, MAX_WINDOW_LINES));
@@ -110,6 +123,8 @@ export class LogStore {
     this.#handles.delete(handle);
     if (--file.refs > 0) return;
     if (this.#files.get(file.key) === file) this.#files.delete(file.key);
+    for (const resolve of this.#settling.get(file) ?? []) resolve();
+    this.#settling.delete(file);
     const closing = file
       .close()
       // Files kept open may have pushed the cache over its cap: back under it now.
@@ -141,6 +156,11 @@ export class LogStore {
 
   #changed(file: LogFile): void {
     if (file.state === 'failed' && this.#files.get(file.key) === file) this.#files.delete(file.key);
+    if (file.state !== 'loading') {
+      const waiting = this.#settling.get(file) ?? [];
+      this.#settling.delete(file);
+      for (const resolve of waiting) resolve();
+    }
     for (const [handle, open] of this.#handles) {
       if (open === file) this.#emit(this.#state(handle, file));
     }

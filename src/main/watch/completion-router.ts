@@ -16,6 +16,7 @@ import {
   type About,
 } from '../notify/completion-notification';
 import type { CompletionNotification, Notifier } from '../notify/notifier';
+import type { FailureReason } from '../results/failure-reason';
 import { runCommandHook, type CommandHook, type CommandRun } from './command-hook';
 import { ReadAhead, type WorkRequestSource } from './read-ahead';
 import { reportProblem } from './report';
@@ -51,6 +52,11 @@ export interface CompletionRouterOptions {
    * file then, so an edit applies at once); undefined: none.
    */
   commandHook?: () => Promise<CommandHook | undefined>;
+  /**
+   * Why a failed task failed (its build log's error line...), for the notification of the
+   * task or of its workflow; without it, notifications name the result only.
+   */
+  explain?: (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
 }
 
 /** What the renderer hears about; it re-fetches through normal requests. */
@@ -66,6 +72,8 @@ export interface CompletionRouterEvents {
   changed: [WorkRequestChanged];
   /** The user clicked a notification: show this work request in the app. */
   open: [number];
+  /** The user clicked a failure's notification: show its log at the line that says why. */
+  openLog: [NonNullable<FailureReason['log']> & { workRequestId: number }];
   /** The user chose "Retry" on a notification. */
   retry: [number];
   command: [{ workRequestId: number; run?: CommandRun; error?: DebusineError }];
@@ -85,6 +93,17 @@ const RECENT_LIMIT = 500;
 const NOTIFIED_LIMIT = 10_000;
 
 const FINISHED = new Set(['completed', 'aborted']);
+/** Explanations kept: one per failed task, and the first failure of each workflow. */
+const REASONS_LIMIT = 500;
+/**
+ * How long a failure's notification waits for its explanation (a build log to download
+ * and read) before it is shown without one.
+ */
+const REASON_WAIT_MS = 4000;
+
+function failed(result: string): boolean {
+  return result !== 'success' && result !== 'skipped';
+}
 
 export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #options: Readonly<CompletionRouterOptions>;
@@ -93,6 +112,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #notified = new BoundedSet<string>(NOTIFIED_LIMIT);
   readonly #recent = new BoundedMap<number, CompletionEvent>(RECENT_LIMIT);
   readonly #ahead: ReadAhead;
+  /** Explanations by failed task, and by workflow root (its first failed step's). */
+  readonly #reasons = new BoundedMap<number, Promise<FailureReason | null>>(REASONS_LIMIT);
+  readonly #rootReasons = new BoundedMap<number, Promise<FailureReason | null>>(REASONS_LIMIT);
   #detach: (() => void) | undefined;
 
   constructor(options: CompletionRouterOptions) {
@@ -148,7 +170,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
 
   #notifyIfAlreadyCompleted(workRequest: WorkRequestResponse): void {
     const event = this.#recent.get(workRequest.id);
-    if (event) this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
+    if (event) void this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
   }
 
   async #remember(workRequest: WorkRequestResponse): Promise<void> {
@@ -185,9 +207,15 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const item = this.#options.watchList.get(event.workRequestId);
     // Fast path: a watched item already described is notified before any fetch, so the
     // notification follows the websocket message within milliseconds.
-    if (item?.taskType != null && item.workspace !== null && item.label !== null) {
+    // A failure waits for the work request, which says why it failed.
+    if (
+      item?.taskType != null &&
+      item.workspace !== null &&
+      item.label !== null &&
+      !failed(event.result)
+    ) {
       const about = { taskName: item.label, taskType: item.taskType, workspace: item.workspace };
-      this.#notify(event, about, item.rootId);
+      await this.#notify(event, about, item.rootId);
     }
     let workRequest = await this.#ahead.take(event.workRequestId);
     try {
@@ -195,7 +223,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     } catch (error) {
       // There is no permission filtering on the websocket: completions from workspaces
       // this user cannot see come through, and are not for us unless watched.
-      if (item) this.#notify(event, undefined, item.rootId);
+      if (item) await this.#notify(event, undefined, item.rootId);
       else if (!(
         error instanceof DebusineError && ['not-found', 'forbidden'].includes(error.code)
       )) {
@@ -212,11 +240,17 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       result: event.result,
     });
     const isStep = rootId !== workRequest.id;
+    const rootItem = isStep ? this.#options.watchList.get(rootId) : item;
+    let concerns = Boolean(item ?? rootItem);
+    // Steps of workflows nobody watches are only looked at when they failed, to explain
+    // their workflow's failure.
+    if (!concerns && (!isStep || failed(event.result))) {
+      concerns = await this.#concerns(workRequest);
+    }
+    if (concerns && failed(event.result)) this.#explain({ ...workRequest, result: event.result });
     // A step notifies only when watched by itself; its workflow notifies once, as a whole.
     if (isStep && !item) return workRequest;
-    if (item || (await this.#concerns(workRequest))) {
-      this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
-    }
+    if (concerns) await this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
     return workRequest;
   }
 
@@ -238,7 +272,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
         ) {
           // Known unfinished before, finished now: the websocket replay may also bring it;
           // the key below makes sure only one notification is shown.
-          this.#notify(
+          await this.#notify(
             {
               workRequestId: workRequest.id,
               completedAt: workRequest.completed_at,
@@ -269,15 +303,65 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     }
   }
 
-  #notify(event: CompletionEvent, about: About | undefined, rootId: number | null): void {
+  /** Starts explaining a failed task, and keeps it as its workflow's first failure. */
+  #explain(workRequest: WorkRequestResponse): void {
+    const { explain } = this.#options;
+    // A workflow's own reason is its first failed step's, kept when that step completed.
+    if (!explain || workRequest.task_type !== 'Worker' || this.#reasons.has(workRequest.id)) {
+      return;
+    }
+    const reason = explain(workRequest).catch((error: unknown) => {
+      reportProblem(this, toError(error));
+      return null;
+    });
+    this.#reasons.set(workRequest.id, reason);
+    const root = workRequest.workflow_root;
+    if (root !== null && root !== undefined && root !== workRequest.id) {
+      if (!this.#rootReasons.has(root)) this.#rootReasons.set(root, reason);
+    }
+  }
+
+  /** The explanation of this failed task or workflow, if one comes in time. */
+  async #reasonFor(id: number): Promise<FailureReason | null> {
+    const pending = this.#reasons.get(id) ?? this.#rootReasons.get(id);
+    if (!pending) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => {
+        resolve(null);
+      }, REASON_WAIT_MS);
+    });
+    try {
+      return await Promise.race([pending, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #notify(
+    event: CompletionEvent,
+    about: About | undefined,
+    rootId: number | null,
+  ): Promise<void> {
     const key = notificationKey(event);
     if (this.#notified.has(key)) return;
     this.#notified.add(key);
     const { notifier } = this.#options;
-    const notification = completionNotification(event, about, rootId, notifier.supportsActions);
+    const reason = failed(event.result) ? await this.#reasonFor(event.workRequestId) : null;
+    const notification = completionNotification(
+      event,
+      about,
+      rootId,
+      notifier.supportsActions,
+      reason,
+    );
     const id = event.workRequestId;
+    const log = reason?.log;
     notifier.show(notification, {
-      onClick: () => this.emit('open', id),
+      onClick: () => {
+        if (log) this.emit('openLog', { ...log, workRequestId: reason.workRequestId });
+        else this.emit('open', id);
+      },
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
         else void this.#openInBrowser(id);

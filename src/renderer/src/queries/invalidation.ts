@@ -60,6 +60,7 @@ export function useBridgeEvents(): void {
         const ui = useUiStore.getState();
         if (target.kind === 'work-request') ui.openWorkRequest(target.id);
         else if (target.kind === 'artifact') ui.openArtifact(target.id);
+        else if (target.kind === 'log') ui.openWorkRequest(target.workRequestId);
         else ui.setArea('work-requests');
       }),
     ];
