@@ -26,7 +26,7 @@ import { UserDirectory } from './identity/user-directory';
 import { logHandlers } from './logs/handlers';
 import { LogCache } from './logs/log-cache';
 import { LogStore } from './logs/log-store';
-import { failureExplainer } from './results/explainer';
+import { explainWorkRequest, failureExplainer } from './results/explainer';
 import { workRequestStarts } from './service/work-request-starts';
 import { workRequestHandlers } from './service/work-requests';
 import type { RequestChannel, StagedFile } from '../shared/contract';
@@ -175,6 +175,12 @@ export function createService(deps: ServiceDeps): AppService {
     },
     ...downloads.handlers(),
     ...logHandlers(logs, session),
+    'workRequests.explainFailure': async ({ id }) => {
+      const server = session.active();
+      if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
+      const client = session.client();
+      return explainWorkRequest(client, failureExplainer(logs, server.apiUrl, client), id);
+    },
     'signing.available': () => signingAvailable(deps.signing?.path),
     'signing.signAndComplete': async ({ workRequestId }) => {
       const availability = await signingAvailable(deps.signing?.path);

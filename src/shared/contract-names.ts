@@ -41,6 +41,7 @@ export const REQUEST_CHANNELS = [
   'workRequests.get',
   'workRequests.create',
   'workRequests.retry',
+  'workRequests.explainFailure',
   'workRequests.abort',
   'workRequests.setPriority',
   'workRequests.unblock',

@@ -32,6 +32,7 @@ export type {
 } from './models';
 
 export type * from './log-types';
+export type { FailureReason } from './results/failure';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -216,6 +216,11 @@ export const requests = {
   'workRequests.get': request<T.WorkRequestResponse>()(byId),
   'workRequests.create': request<T.WorkRequestResponse>()(workRequestRequestSchema),
   'workRequests.retry': request<T.WorkRequestResponse>()(byId),
+  /**
+   * Why a failed work request failed, in one line, with the log line that shows it; for a
+   * workflow, its first failed step's. Null when its kind says nothing more than its result.
+   */
+  'workRequests.explainFailure': request<T.FailureReason | null>()(byId),
   'workRequests.abort': request<T.WorkRequestResponse>()(byId),
   'workRequests.setPriority': request<T.WorkRequestResponse>()(
     z.strictObject({ id, priorityAdjustment: z.number().int() }),

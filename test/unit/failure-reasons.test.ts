@@ -2,7 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
 import { analyseSbuildLog } from '../../src/main/logs/sbuild-log';
+import { explainWorkRequest } from '../../src/main/results/explainer';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { explainFailure, type FailureSources } from '../../src/main/results/failure-reason';
 import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/completion-router';
@@ -190,5 +192,44 @@ describe('failure notifications say why, and open the log at that line', () => {
     expect(t.notifier.shown[0]?.notification.body).toBe('Workspace System · result: failure');
     expect(problems).toHaveLength(1);
     await t.done();
+  });
+});
+
+describe("a workflow's failure, asked for by id", () => {
+  it("is its first failed step's, found among the worker tasks newer than the workflow", async () => {
+    const root = wr(30, { task_type: 'Workflow', task_name: 'debian_pipeline', result: 'failure' });
+    const later = wr(35, { task_name: 'lintian', result: 'failure', workflow_root: 30 });
+    const other = wr(33, { task_name: 'sbuild', result: 'failure', workflow_root: 29 });
+    const older = wr(12, { task_name: 'sbuild', result: 'failure', workflow_root: 30 });
+    const listed: number[] = [];
+    const client = {
+      workRequestGet: (id: number) => Promise.resolve(id === 30 ? root : failedSbuild),
+      // Newest first, as the server lists them; reading stops at the first one below the workflow.
+      async *workRequestIter() {
+        for (const step of [later, other, failedSbuild, root, older]) {
+          listed.push(step.id);
+          await Promise.resolve();
+          yield step;
+        }
+      },
+    } as unknown as DebusineClient;
+    const explained: number[] = [];
+    const reason = await explainWorkRequest(
+      client,
+      (step) => {
+        explained.push(step.id);
+        return Promise.resolve({
+          workRequestId: step.id,
+          what: step.task_name,
+          why: 'x',
+          log: null,
+        });
+      },
+      30,
+    );
+    expect(reason).toMatchObject({ workRequestId: 31, what: 'sbuild' });
+    expect(explained).toEqual([31]);
+    expect(listed).toEqual([35, 33, 31, 30, 12]);
+    expect(await explainWorkRequest(client, () => Promise.resolve(null), 31)).toBeNull();
   });
 });

@@ -28,3 +28,29 @@ export function failureExplainer(logs: LogStore, apiUrl: string, client: Debusin
       },
     });
 }
+
+/** Worker tasks looked at, newest first, to find where a workflow failed. */
+const SCAN_LIMIT = 2000;
+
+/**
+ * Why a work request failed: a task's own reason, or for a workflow its first failed
+ * step's (the steps are found in the list of worker tasks, newest first, down to the
+ * workflow's id: steps are always created after their workflow).
+ */
+export async function explainWorkRequest(
+  client: DebusineClient,
+  explain: Explain,
+  id: number,
+): Promise<FailureReason | null> {
+  const workRequest = await client.workRequestGet(id);
+  if (workRequest.task_type === 'Worker') return explain(workRequest);
+  if (workRequest.result !== 'failure' && workRequest.result !== 'error') return null;
+  let first: WorkRequestResponse | undefined;
+  let seen = 0;
+  for await (const step of client.workRequestIter({ taskType: 'Worker' })) {
+    if (step.id < id || ++seen > SCAN_LIMIT) break;
+    const broke = step.result === 'failure' || step.result === 'error';
+    if (broke && step.workflow_root === id && (!first || step.id < first.id)) first = step;
+  }
+  return first ? explain(first) : null;
+}

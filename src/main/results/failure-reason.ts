@@ -6,19 +6,11 @@
  */
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
 import type { SbuildLogAnalysis } from '../../shared/log-types';
+import type { FailureReason } from '../../shared/results/failure';
 import { autopkgtestResults, failedTests } from '../../shared/results/autopkgtest';
 import { lintianSummary } from '../../shared/results/lintian';
 
-export interface FailureReason {
-  /** The step that broke (the work request itself, or a step of the workflow). */
-  workRequestId: number;
-  /** "sbuild hello 2.10-3 amd64". */
-  what: string;
-  /** "build: make: *** [debian/rules:3: binary] Error 2". */
-  why: string;
-  /** The line to open: the build log at the line where the build broke. */
-  log: { artifactId: number; path: string; line: number } | null;
-}
+export type { FailureReason };
 
 export interface FailureSources {
   artifact: (id: number) => Promise<ArtifactResponse>;
