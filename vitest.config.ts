@@ -1,15 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { rendererAliases } from './aliases.config';
 
-// Three projects: unit tests need nothing; integration and e2e tests talk to real Debusine
-// servers, which the global setup brings up (test/debusine-server/sandbox.sh) unless the
+// Three projects: unit tests need nothing (those that render renderer components ask for
+// happy-dom in their first line); integration and e2e tests talk to real Debusine servers,
+// which the global setup brings up (test/debusine-server/sandbox.sh) unless the
 // DEBUSINE_TEST_* variables point at a server of your own.
 export default defineConfig({
+  resolve: { alias: rendererAliases },
   test: {
     projects: [
       {
+        // The renderer's unit tests import its modules, which use its aliases.
+        extends: true,
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
       },

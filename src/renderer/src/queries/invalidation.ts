@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useBridge } from '../bridge';
-import type { SessionInfo } from '../../../shared/contract';
-import { useUiStore } from '../state/ui-store';
+import { useBridge } from '@renderer/bridge';
+import type { SessionInfo } from '@shared/contract';
+import { useUiStore } from '@renderer/state/ui-store';
 import { keys } from './keys';
 
 /**

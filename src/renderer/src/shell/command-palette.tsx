@@ -12,28 +12,18 @@ import {
   Sun,
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useBridge } from '../bridge';
-import { keys } from '../queries/keys';
-import { useUiStore, type ThemePreference } from '../state/ui-store';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore, type ThemePreference } from '@renderer/state/ui-store';
+import { artifactIdFrom } from '@renderer/kit/artifact-id';
 import { AREA_INFO } from './areas';
-import { usePaletteRegistry, type Intent } from './palette-registry';
+import { usePaletteRegistry, type Intent } from '@renderer/state/palette';
 
 const THEMES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[] = [
   { id: 'system', label: 'Theme: follow the system', icon: Monitor },
   { id: 'light', label: 'Theme: light', icon: Sun },
   { id: 'dark', label: 'Theme: dark', icon: Moon },
 ];
-
-/** Reads an artifact id from "42", "#42" or a pasted web URL ending in /artifact/42/. */
-export function artifactIdFrom(text: string): number | null {
-  const trimmed = text.trim();
-  const plain = /^#?(\d{1,12})$/.exec(trimmed);
-  const fromUrl = /\/artifact\/(\d{1,12})\/?(?:[?#].*)?$/.exec(trimmed);
-  const digits = plain?.[1] ?? fromUrl?.[1];
-  if (digits === undefined) return null;
-  const id = Number(digits);
-  return id > 0 ? id : null;
-}
 
 /** Every action of the app, reachable by typing (Ctrl/Cmd+K). */
 export function CommandPalette(): React.JSX.Element | null {

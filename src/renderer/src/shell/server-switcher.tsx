@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, ChevronDown, Server, Settings2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useBridge } from '../bridge';
-import { keys } from '../queries/keys';
-import { useUiStore } from '../state/ui-store';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore } from '@renderer/state/ui-store';
 import './shell.css';
 
 /**

@@ -8,23 +8,23 @@ import {
   Terminal,
 } from 'lucide-react';
 import { useMemo } from 'react';
-import type { ArtifactResponse } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { CopyButton } from '../../components/copy-button';
-import { ErrorState } from '../../components/error-state';
-import { formatBytes } from '../../components/format';
-import { JsonView } from '../../components/json-view';
-import { LoadingState } from '../../components/loading-state';
-import { RelationsGraph } from '../../components/relations-graph';
-import { StartWorkflowForm } from '../../components/start-workflow-form';
-import { TimeAgo } from '../../components/time-ago';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
-import { usePaletteCommands, type PaletteCommand } from '../../shell/palette-registry';
+import type { ArtifactResponse } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { CopyButton } from '@renderer/components/copy-button';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatBytes } from '@renderer/components/format';
+import { JsonView } from '@renderer/components/json-view';
+import { LoadingState } from '@renderer/components/loading-state';
+import { RelationsGraph } from '@renderer/kit/relations-graph';
+import { StartWorkflowForm } from '@renderer/kit/start-workflow-form';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore } from '@renderer/state/ui-store';
+import { usePaletteCommands, type PaletteCommand } from '@renderer/state/palette';
 import { DownloadList } from './download-list';
 import { FileTable } from './file-table';
 import { useArtifactDownloads } from './use-downloads';
-import { useUploadDrafts } from '../upload/upload-store';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 /** The `debusine` CLI command that does what this page's download does. */
 export function cliDownloadCommand(id: number, tarball = false): string {

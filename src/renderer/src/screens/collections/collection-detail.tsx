@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { CopyButton } from '../../components/copy-button';
-import { ErrorState } from '../../components/error-state';
-import { JsonView } from '../../components/json-view';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import type { CollectionData } from '../../../../shared/contract';
-import { DetailPane } from './kit/detail-pane';
-import { useConfirmedDelete } from './kit/editor-state';
+import { CopyButton } from '@renderer/components/copy-button';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { JsonView } from '@renderer/components/json-view';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import type { CollectionData } from '@shared/contract';
+import { DetailPane } from '@renderer/kit/detail-pane';
+import { useConfirmedDelete } from '@renderer/kit/editor-state';
 import { formatRetention } from './collections-tab';
 import { useCollectionsUi } from './ui';
 

@@ -5,16 +5,16 @@
  * keeps the edit; leaving with unsaved changes asks first.
  */
 import { useId, useMemo, useState } from 'react';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { CollectionData } from '../../../../shared/contract';
-import { FieldErrors } from './kit/editor-actions';
-import { EditorPane } from './kit/editor-pane';
-import { useReviewedSave, useValidity } from './kit/editor-state';
-import { fieldMessages } from './kit/errors';
-import { MappingField, StructuredField } from './kit/structured-field';
-import { isPlainObject, sameJson, toText } from './kit/text';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { CollectionData } from '@shared/contract';
+import { FieldErrors } from '@renderer/kit/editor-actions';
+import { EditorPane } from '@renderer/kit/editor-pane';
+import { useReviewedSave, useValidity } from '@renderer/kit/editor-state';
+import { fieldMessages } from '@renderer/kit/errors/problem';
+import { MappingField, StructuredField } from '@renderer/kit/structured-field';
+import { isPlainObject, sameJson, toText } from '@renderer/kit/text';
 
 /** Categories of real servers (protocol §13); others may be typed. */
 export const COLLECTION_CATEGORIES = [

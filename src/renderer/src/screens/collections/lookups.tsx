@@ -5,13 +5,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { Boxes, FileQuestion, Library, Network, Play } from 'lucide-react';
 import { useId, useState } from 'react';
-import { RelationsGraph } from '../../components/relations-graph';
-import { useBridge } from '../../bridge';
-import { useUiStore } from '../../state/ui-store';
-import type { LookupResult } from '../../../../shared/contract';
-import { problemOf } from './kit/errors';
-import { ProblemBanner } from './kit/problem-banner';
-import { StructuredField } from './kit/structured-field';
+import { RelationsGraph } from '@renderer/kit/relations-graph';
+import { useBridge } from '@renderer/bridge';
+import { useUiStore } from '@renderer/state/ui-store';
+import type { LookupResult } from '@shared/contract';
+import { problemOf } from '@renderer/kit/errors/problem';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { StructuredField } from '@renderer/kit/structured-field';
 import { useCollectionsUi } from './ui';
 
 const EXPECT_TYPES = ['artifact', 'collection', 'artifact-or-promise', 'bare', 'any'] as const;

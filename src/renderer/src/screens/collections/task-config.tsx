@@ -15,19 +15,19 @@ import {
   Upload,
 } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
-import { DiffView } from '../../components/diff-view';
-import { EmptyState } from '../../components/empty-state';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { TaskConfigurationUpdateResults } from '../../../../shared/contract';
-import { problemOf, type Problem } from './kit/errors';
-import { ListPane, ReloadButton } from './kit/list-pane';
-import { FeatureError } from './kit/not-offered';
-import { ProblemBanner } from './kit/problem-banner';
-import { MappingField } from './kit/structured-field';
-import { sameJson, toText } from './kit/text';
+import { DiffView } from '@renderer/components/diff-view';
+import { EmptyState } from '@renderer/components/empty-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { TaskConfigurationUpdateResults } from '@shared/contract';
+import { problemOf, type Problem } from '@renderer/kit/errors/problem';
+import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
+import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { MappingField } from '@renderer/kit/structured-field';
+import { sameJson, toText } from '@renderer/kit/text';
 import { useCollections } from './collections-tab';
 import { duplicateNames, itemName, newItem, type TaskConfigItem } from './task-config-model';
 

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { ServerProfile } from '../../../../shared/contract';
-import { isDebusineError } from '../../../../shared/errors';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
+import type { ServerProfile } from '@shared/contract';
+import { isDebusineError } from '@shared/errors';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
 
 interface Fields {
   name: string;

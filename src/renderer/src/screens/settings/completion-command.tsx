@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NotificationSettings } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
+import type { NotificationSettings } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
 
 /** How a command reads on screen; quotes mark arguments with spaces. No shell runs it. */
 export function joinCommand(argv: readonly string[]): string {
@@ -44,7 +44,7 @@ export function CompletionCommand(props: { settings: NotificationSettings }): Re
         )}
       </p>
       {problem !== null ? (
-        <p className="wr-inline-error" role="alert" data-testid="completion-command-problem">
+        <p className="inline-error" role="alert" data-testid="completion-command-problem">
           {problem}
         </p>
       ) : null}
@@ -92,7 +92,7 @@ export function CompletionCommand(props: { settings: NotificationSettings }): Re
         ) : null}
       </p>
       {change.isError ? (
-        <p className="wr-inline-error" role="alert">
+        <p className="inline-error" role="alert">
           {change.error instanceof Error ? change.error.message : 'The program was not changed'}
         </p>
       ) : null}

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
-import { keys } from '../../queries/keys';
-import { useIntent } from '../../shell/palette-registry';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { keys } from '@renderer/queries/keys';
+import { useIntent } from '@renderer/state/palette';
 import { AddServerForm } from './add-server';
 import { AppearanceSection } from './appearance';
 import { NotificationSettingsSection } from './notifications';

@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BellOff, BellRing } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
-import type { NotificationSettings, RequestArgs } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { formatDateTime } from '../../components/format';
-import { LoadingState } from '../../components/loading-state';
-import { keys } from '../../queries/keys';
+import type { NotificationSettings, RequestArgs } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatDateTime } from '@renderer/components/format';
+import { LoadingState } from '@renderer/components/loading-state';
+import { keys } from '@renderer/queries/keys';
 import { CompletionCommand } from './completion-command';
-import '../work-requests/work-requests.css';
 
 type Patch = NonNullable<RequestArgs<'notifications.setSettings'>>;
 
@@ -91,7 +90,7 @@ export function NotificationSettingsSection(): React.JSX.Element {
       <Form settings={query.data} save={save.mutate} saving={save.isPending} />
       <p className="ns-saved" role="status" aria-live="polite">
         {save.isError ? (
-          <span className="wr-inline-error">
+          <span className="inline-error">
             {save.error instanceof Error ? save.error.message : 'Saving failed'}
           </span>
         ) : save.isSuccess ? (

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FileCog, FlaskConical, Globe } from 'lucide-react';
-import type { ServerPreset } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { keys } from '../../queries/keys';
+import type { ServerPreset } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { keys } from '@renderer/queries/keys';
 
 const SOURCES: Record<ServerPreset['source'], { label: string; icon: typeof Globe }> = {
   'cli-config': { label: 'From the Debusine CLI config', icon: FileCog },

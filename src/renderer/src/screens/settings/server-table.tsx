@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, KeyRound, LogOut, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import type { ServerProfile } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ErrorState } from '../../components/error-state';
+import type { ServerProfile } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { ConfirmDialog } from '@renderer/components/confirm-dialog';
+import { ErrorState } from '@renderer/kit/errors/error-state';
 import { EditServerForm } from './add-server';
 
 /** The server profiles: which is active, which has a token; switch, edit, sign in or out. */

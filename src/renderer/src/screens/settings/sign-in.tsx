@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ExternalLink, Globe, KeyRound, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import type { EnrollStarted, ServerProfile } from '../../../../shared/contract';
-import { DebusineError } from '../../../../shared/errors';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
+import type { EnrollStarted, ServerProfile } from '@shared/contract';
+import { DebusineError } from '@shared/errors';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
 
 type Method = 'enroll' | 'token';
 

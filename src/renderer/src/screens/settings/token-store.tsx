@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound, ShieldAlert } from 'lucide-react';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
 
 /** Which token store main uses, and whether it protects tokens well. */
 export function TokenStoreNote(): React.JSX.Element | null {

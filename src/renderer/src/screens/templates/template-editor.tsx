@@ -4,16 +4,16 @@
  * A diff against the server's version comes before the save; a refused save keeps the edit.
  */
 import { useId, useMemo, useState } from 'react';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { WorkflowTemplateData } from '../../../../shared/contract';
-import { FieldErrors } from '../collections/kit/editor-actions';
-import { EditorPane } from '../collections/kit/editor-pane';
-import { useReviewedSave, useValidity } from '../collections/kit/editor-state';
-import { fieldMessages } from '../collections/kit/errors';
-import { MappingField, StructuredField } from '../collections/kit/structured-field';
-import { sameJson, toText } from '../collections/kit/text';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { WorkflowTemplateData } from '@shared/contract';
+import { FieldErrors } from '@renderer/kit/editor-actions';
+import { EditorPane } from '@renderer/kit/editor-pane';
+import { useReviewedSave, useValidity } from '@renderer/kit/editor-state';
+import { fieldMessages } from '@renderer/kit/errors/problem';
+import { MappingField, StructuredField } from '@renderer/kit/structured-field';
+import { sameJson, toText } from '@renderer/kit/text';
 import {
   body,
   checkRuntimeParameters,

@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, CircleCheck, Trash2, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { LocalArtifactDraft, UploadJob } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { JsonView } from '../../components/json-view';
-import { formatBytes } from '../../components/format';
-import { keys } from '../../queries/keys';
+import type { LocalArtifactDraft, UploadJob } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { JsonView } from '@renderer/components/json-view';
+import { formatBytes } from '@renderer/components/format';
+import { keys } from '@renderer/queries/keys';
 import { DraftFiles, rowsOf } from './draft-files';
 import { UploadOptions, expiryToIso, type Expiry } from './upload-options';
-import { useUploadDrafts } from './upload-store';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 const NONE: readonly string[] = [];
 

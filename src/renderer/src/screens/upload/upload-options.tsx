@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
 
 export interface Expiry {
   preset: 'never' | '1' | '7' | '30' | 'custom';

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Inbox } from 'lucide-react';
 import { useEffect } from 'react';
-import type { UploadJob } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
+import type { UploadJob } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore } from '@renderer/state/ui-store';
 import { UploadRow } from './upload-row';
-import { useUploadDrafts } from './upload-store';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 function mergeJob(jobs: UploadJob[] | undefined, job: UploadJob): UploadJob[] {
   const list = jobs ?? [];

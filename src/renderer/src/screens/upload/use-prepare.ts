@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import type { StagedFile } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { useUploadDrafts } from './upload-store';
+import type { StagedFile } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 /**
  * Turns dropped or picked files into drafts: main stages them (the renderer only ever gets

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, Eye, EyeOff, ExternalLink, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { linkHref } from '../../../../shared/models';
-import { useBridge } from '../../bridge';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { CopyButton } from '../../components/copy-button';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { linkHref } from '@shared/models';
+import { useBridge } from '@renderer/bridge';
+import { ConfirmDialog } from '@renderer/components/confirm-dialog';
+import { CopyButton } from '@renderer/components/copy-button';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore } from '@renderer/state/ui-store';
 import { canAbort, canRetry, cliCommand } from './model';
 import { useWatchList } from './queries';
 
@@ -114,7 +114,7 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
         <CopyButton text={cliCommand('show', wr.id)} label="Copy CLI command" />
       </div>
       {error ? (
-        <p className="wr-inline-error" role="alert">
+        <p className="inline-error" role="alert">
           {errorText(error)}
         </p>
       ) : null}
@@ -194,7 +194,7 @@ function PriorityControl(props: { wr: WorkRequestResponse }): React.JSX.Element 
         Set
       </button>
       {set.error ? (
-        <span id={`priority-error-${String(wr.id)}`} className="wr-inline-error" role="alert">
+        <span id={`priority-error-${String(wr.id)}`} className="inline-error" role="alert">
           {errorText(set.error)}
         </span>
       ) : null}

@@ -1,6 +1,6 @@
 import { Bell, GitBranch, Hand, List } from 'lucide-react';
 import { useRef, type KeyboardEvent } from 'react';
-import { useUiStore } from '../../state/ui-store';
+import { useUiStore } from '@renderer/state/ui-store';
 import { NeedsMeInbox, RecentNotifications } from './inbox';
 import { WorkRequestList } from './list';
 import { WorkRequestPage } from './page';

@@ -1,4 +1,4 @@
-import type { WorkRequestResponse } from '../../../../shared/contract';
+import type { WorkRequestResponse } from '@shared/contract';
 import type { ListFilters } from './views-store';
 
 /** Pure helpers over work requests: what can be done with one, how to describe it. */

@@ -6,13 +6,9 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type {
-  ConnectionState,
-  WorkRequestPage,
-  WorkRequestResponse,
-} from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
+import type { ConnectionState, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
 
 /** The server-side part of the list's filters: what `workRequests.page` takes. */
 export interface ServerFilters {

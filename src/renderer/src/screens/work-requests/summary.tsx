@@ -1,6 +1,6 @@
 import { CircleCheck, CircleSlash, CircleX, Hand, LoaderCircle } from 'lucide-react';
 import { isActive, isFailed } from './model';
-import { useConnection } from '../../shell/use-session';
+import { useConnection } from '@renderer/queries/session';
 import { useNeedsMe, useWatchList } from './queries';
 
 /**

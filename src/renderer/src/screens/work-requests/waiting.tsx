@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Hand, PenLine } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { CopyButton } from '../../components/copy-button';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { CopyButton } from '@renderer/components/copy-button';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore } from '@renderer/state/ui-store';
 import { cliCommand, waitingKind } from './model';
 
 function errorText(error: unknown): string {
@@ -107,7 +107,7 @@ function DecideStep(props: {
           </button>
         </div>
         {decide.error ? (
-          <p className="wr-inline-error" role="alert">
+          <p className="inline-error" role="alert">
             {errorText(decide.error)}
           </p>
         ) : null}
@@ -212,7 +212,7 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
           </>
         )}
         {sign.error ? (
-          <p className="wr-inline-error" role="alert">
+          <p className="inline-error" role="alert">
             {errorText(sign.error)}
           </p>
         ) : null}

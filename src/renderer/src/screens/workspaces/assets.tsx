@@ -5,23 +5,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, KeyRound, Plus, Search, ShieldQuestion } from 'lucide-react';
 import { useId, useState } from 'react';
-import { EmptyState } from '../../components/empty-state';
-import { LoadingState } from '../../components/loading-state';
-import { TimeAgo } from '../../components/time-ago';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { AssetPermissionCheck } from '../../../../shared/contract';
+import { EmptyState } from '@renderer/components/empty-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { AssetPermissionCheck } from '@shared/contract';
 import {
   fieldMessages,
   otherFieldMessages,
   problemOf,
   type Problem,
-} from '../collections/kit/errors';
-import { FeatureError } from '../collections/kit/not-offered';
-import { ProblemBanner } from '../collections/kit/problem-banner';
-import { StructuredField } from '../collections/kit/structured-field';
-import { isPlainObject, sameJson } from '../collections/kit/text';
+} from '@renderer/kit/errors/problem';
+import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { StructuredField } from '@renderer/kit/structured-field';
+import { isPlainObject, sameJson } from '@renderer/kit/text';
 
 /** Asset categories and a starting point for their data (protocol §12). */
 const CATEGORIES: Record<string, Record<string, unknown>> = {

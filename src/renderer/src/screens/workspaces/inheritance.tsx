@@ -17,17 +17,17 @@ import {
   Undo2,
 } from 'lucide-react';
 import { useId, useMemo, useRef, useState } from 'react';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { WorkspaceInheritanceChain } from '../../../../shared/contract';
-import { problemOf, type Problem } from '../collections/kit/errors';
-import { FeatureError } from '../collections/kit/not-offered';
-import { ProblemBanner } from '../collections/kit/problem-banner';
-import { ReviewDialog } from '../collections/kit/review-dialog';
-import { sameJson, toText } from '../collections/kit/text';
-import { useWorkspaceStore } from '../collections/kit/workspace';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { WorkspaceInheritanceChain } from '@shared/contract';
+import { problemOf, type Problem } from '@renderer/kit/errors/problem';
+import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { ReviewDialog } from '@renderer/kit/review-dialog';
+import { sameJson, toText } from '@renderer/kit/text';
+import { useWorkspaceStore } from '@renderer/state/workspace';
 import {
   chainProblems,
   describeElement,

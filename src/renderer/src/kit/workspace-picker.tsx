@@ -1,7 +1,8 @@
 import { FolderTree } from 'lucide-react';
 import { useId, useState } from 'react';
-import { canLeave } from '../../../state/leave-guard';
-import { useCurrentWorkspace, useWorkspaceStore } from './workspace';
+import { canLeave } from '@renderer/state/leave-guard';
+import { useWorkspaceStore } from '@renderer/state/workspace';
+import { useCurrentWorkspace } from './current-workspace';
 
 /** The workspace an area works in: typed (there is no listing of workspaces), suggested. */
 export function WorkspacePicker(): React.JSX.Element {

@@ -1,8 +1,8 @@
 import { Pencil, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { problemOf } from './errors';
-import { ProblemBanner } from './problem-banner';
+import { ConfirmDialog } from '@renderer/components/confirm-dialog';
+import { problemOf } from '@renderer/kit/errors/problem';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 
 /** The parts of a `useConfirmedDelete` flow a detail pane shows. */
 export interface DeleteFlow {

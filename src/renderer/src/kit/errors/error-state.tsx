@@ -1,7 +1,7 @@
 import { CloudOff, KeyRound, SearchX, ServerCrash, ShieldX, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { isDebusineError, type ErrorCode } from '../../../shared/errors';
-import { useUiStore } from '../state/ui-store';
+import { isDebusineError, type ErrorCode } from '@shared/errors';
+import { useUiStore } from '@renderer/state/ui-store';
 
 const ADVICE: Partial<Record<ErrorCode, { title: string; todo: string; icon: typeof CloudOff }>> = {
   auth: { title: 'Not signed in', todo: 'Sign in again in Settings.', icon: KeyRound },

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound, ServerCog } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useBridge } from '../bridge';
-import { EmptyState } from '../components/empty-state';
-import { ErrorState } from '../components/error-state';
-import { LoadingState } from '../components/loading-state';
-import { keys } from '../queries/keys';
-import { useUiStore } from '../state/ui-store';
+import { useBridge } from '@renderer/bridge';
+import { EmptyState } from '@renderer/components/empty-state';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore } from '@renderer/state/ui-store';
 
 /**
  * Shows its children only with an active, signed-in server; otherwise says what to do

@@ -1,5 +1,5 @@
 /** What a failed save says, split into the fields it concerns and the rest. */
-import { isDebusineError } from '../../../../../shared/errors';
+import { isDebusineError } from '@shared/errors';
 
 export interface Problem {
   code: string;

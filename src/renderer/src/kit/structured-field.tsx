@@ -3,7 +3,7 @@
  * the field's own state; the parent gets the parsed value (and whether the text parses).
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { CodeEditor } from '../../../components/code-editor';
+import { CodeEditor } from '@renderer/components/code-editor';
 import { isPlainObject, parseText, sameJson, toText, type TextFormat } from './text';
 
 export interface StructuredFieldProps {

@@ -7,13 +7,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { useId, useState } from 'react';
-import { useBridge } from '../bridge';
-import { keys } from '../queries/keys';
-import { useUiStore } from '../state/ui-store';
-import type { RelationResponse } from '../../../shared/contract';
-import { isDebusineError } from '../../../shared/errors';
-import { ErrorState } from './error-state';
-import { LoadingState } from './loading-state';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUiStore } from '@renderer/state/ui-store';
+import type { RelationResponse } from '@shared/contract';
+import { isDebusineError } from '@shared/errors';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
 import './relations-graph.css';
 
 const TYPES = ['extends', 'relates-to', 'built-using'] as const;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { EditorActions } from './editor-actions';
-import { otherFieldMessages, type Problem } from './errors';
-import { ProblemBanner } from './problem-banner';
+import { otherFieldMessages, type Problem } from '@renderer/kit/errors/problem';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { ReviewDialog } from './review-dialog';
 
 /** The parts of a `useReviewedSave` flow an editor pane shows. */

@@ -1,6 +1,6 @@
 import { Save } from 'lucide-react';
-import { DiffView } from '../../../components/diff-view';
-import { ModalDialog } from '../../../components/modal-dialog';
+import { DiffView } from '@renderer/components/diff-view';
+import { ModalDialog } from '@renderer/components/modal-dialog';
 
 /**
  * "Review changes": the diff between the server's version and the edit, shown before the

@@ -1,11 +1,11 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { EmptyState } from '../../../components/empty-state';
-import { LoadingState } from '../../../components/loading-state';
-import { canLeave } from '../../../state/leave-guard';
-import { TabPanel, Tabs, type TabInfo } from './tabs';
+import { EmptyState } from '@renderer/components/empty-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { canLeave } from '@renderer/state/leave-guard';
+import { TabPanel, Tabs, type TabInfo } from '@renderer/components/tabs';
 import { WorkspacePicker } from './workspace-picker';
-import { useCurrentWorkspace } from './workspace';
+import { useCurrentWorkspace } from './current-workspace';
 
 /**
  * The shell of a tabbed area about one workspace: the tabs and the workspace picker above,

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { LocalArtifactDraft, StagedFile } from '../../../../shared/contract';
+import type { LocalArtifactDraft, StagedFile } from '@shared/contract';
 
 /**
  * The upload being prepared: the staged files (ids main handed out) and the drafts main

@@ -1,7 +1,7 @@
 import { ServerOff } from 'lucide-react';
-import { EmptyState } from '../../../components/empty-state';
-import { ErrorState } from '../../../components/error-state';
-import { isUnsupported } from './errors';
+import { EmptyState } from '@renderer/components/empty-state';
+import { ErrorState } from './error-state';
+import { isUnsupported } from './problem';
 
 /**
  * What a feature the server lacks shows ("not offered by this server"), and any other

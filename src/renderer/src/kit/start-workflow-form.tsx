@@ -4,7 +4,7 @@
  * the template editor and is loaded on first use, with the YAML editor it may need.
  */
 import { lazy, Suspense } from 'react';
-import { LoadingState } from './loading-state';
+import { LoadingState } from '@renderer/components/loading-state';
 
 export interface StartWorkflowFormProps {
   workspace: string;
@@ -16,9 +16,7 @@ export interface StartWorkflowFormProps {
   initialTemplate?: string;
 }
 
-const Form = lazy(() =>
-  import('../screens/templates/start-workflow').then((m) => ({ default: m.StartWorkflow })),
-);
+const Form = lazy(() => import('./start-workflow').then((m) => ({ default: m.StartWorkflow })));
 
 export function StartWorkflowForm(props: StartWorkflowFormProps): React.JSX.Element {
   return (

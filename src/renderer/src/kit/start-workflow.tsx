@@ -6,21 +6,20 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CircleCheck, Play, TriangleAlert } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
-import type { StartWorkflowFormProps } from '../../components/start-workflow-form';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import { useUiStore } from '../../state/ui-store';
-import type { WorkflowTemplateData } from '../../../../shared/contract';
-import { useValidity } from '../collections/kit/editor-state';
-import { isUnsupported, problemOf } from '../collections/kit/errors';
-import { ProblemBanner } from '../collections/kit/problem-banner';
-import { StructuredField } from '../collections/kit/structured-field';
-import { isPlainObject, sameJson } from '../collections/kit/text';
-import { isCurrentForm } from './model';
-import '../collections/kit/kit.css';
-import './templates.css';
+import type { StartWorkflowFormProps } from './start-workflow-form';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useBridge } from '@renderer/bridge';
+import { keys } from '@renderer/queries/keys';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import { useUiStore } from '@renderer/state/ui-store';
+import type { WorkflowTemplateData } from '@shared/contract';
+import { useValidity } from './editor-state';
+import { isUnsupported, problemOf } from '@renderer/kit/errors/problem';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { StructuredField } from './structured-field';
+import { isPlainObject, sameJson } from './text';
+import { isCurrentForm } from './workflow-template';
+import './kit.css';
 
 export function StartWorkflow(props: StartWorkflowFormProps): React.JSX.Element {
   const { workspace } = props;

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
-import { problemOf, type Problem } from './errors';
+import { problemOf, type Problem } from '@renderer/kit/errors/problem';
 
 /** The fields whose text does not parse: saving waits until there are none. */
 export function useValidity(): {

@@ -1,5 +1,5 @@
 import { TriangleAlert } from 'lucide-react';
-import type { Problem } from './errors';
+import type { Problem } from './problem';
 
 /** A refused save: the server's title and detail, and field errors no field shows. */
 export function ProblemBanner(props: {
