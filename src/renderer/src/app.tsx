@@ -8,14 +8,16 @@ import { useApplyTheme } from '@renderer/shell/theme';
 import { WindowDropTarget } from '@renderer/shell/window-drop';
 import { TopBar } from '@renderer/shell/top-bar';
 import { useSessionSummary } from '@renderer/shell/use-session';
-import { useBridgeEvents } from '@renderer/queries/invalidation';
+import { useMainEvents } from '@renderer/queries/events';
+import { useNavigateFromMain } from '@renderer/shell/navigate-from-main';
 import { useUiStore } from '@renderer/state/ui-store';
 
 /** The window: top bar, sidebar, the active area's screen, and the command palette. */
 export function App(): React.JSX.Element {
   useApplyTheme();
   useGlobalShortcuts();
-  useBridgeEvents();
+  useMainEvents();
+  useNavigateFromMain();
   const area = useUiStore((s) => s.area);
   const session = useSessionSummary();
   const info = areaInfo(area);

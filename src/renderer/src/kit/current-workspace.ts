@@ -2,9 +2,8 @@
  * The workspace the maintainers' editors work in (shared by the Workspaces, Collections and
  * Templates areas): the one the user picked on the active server, else its default.
  */
-import { useQuery } from '@tanstack/react-query';
-import { useBridge } from '@renderer/bridge';
-import { keys } from '@renderer/queries/keys';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
 import { useWorkspaceStore } from '@renderer/state/workspace';
 
 export interface CurrentWorkspace {
@@ -15,12 +14,7 @@ export interface CurrentWorkspace {
 }
 
 export function useCurrentWorkspace(): CurrentWorkspace {
-  const bridge = useBridge();
-  const active = useQuery({
-    queryKey: keys.servers.active(),
-    queryFn: () => bridge.servers.active(),
-    staleTime: 60_000,
-  });
+  const active = useAppQuery(serverQueries.active);
   const picked = useWorkspaceStore((s) => s.picked);
   const server = active.data ?? null;
   const defaultWorkspace = server?.defaultWorkspace ?? null;

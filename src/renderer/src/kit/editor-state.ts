@@ -3,9 +3,10 @@
  * text that does not parse, and the "review, then save" flow (a diff first; a refused save
  * keeps the edit and shows the server's problem).
  */
-import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
-import { problemOf, type Problem } from '@renderer/kit/errors/problem';
+import type { MutationDef } from '@renderer/queries/define';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { problemOf, type Problem } from './errors/problem';
 
 /** The fields whose text does not parse: saving waits until there are none. */
 export function useValidity(): {
@@ -27,23 +28,22 @@ export function useValidity(): {
 
 /**
  * Saving a draft after its review: a success closes the review, forgets the last problem,
- * refreshes `invalidates` and hands the saved object to `onDone`; a refusal closes the review
- * and keeps the server's problem.
+ * waits for what the save made stale to be read again, and hands the saved object to
+ * `onDone`; a refusal closes the review and keeps the server's problem. `variables` says
+ * what the mutation is sent for a draft.
  */
-export function useReviewedSave<D, S>(options: {
-  mutationFn: (draft: D) => Promise<S>;
-  invalidates: QueryKey;
+export function useReviewedSave<D, V, S>(options: {
+  mutation: MutationDef<V, S>;
+  variables: (draft: D) => V;
   onDone: (saved: S) => void;
 }) {
-  const queryClient = useQueryClient();
   const [reviewing, setReviewing] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const save = useMutation({
-    mutationFn: options.mutationFn,
-    onSuccess: async (saved) => {
+  const mutation = useMutationOf(options.mutation, {
+    onSuccess: async (saved, _variables, invalidated) => {
       setReviewing(false);
       setProblem(null);
-      await queryClient.invalidateQueries({ queryKey: options.invalidates });
+      await invalidated;
       options.onDone(saved);
     },
     onError: (error) => {
@@ -51,26 +51,30 @@ export function useReviewedSave<D, S>(options: {
       setProblem(problemOf(error));
     },
   });
+  const save = {
+    isPending: mutation.isPending,
+    mutate: (draft: D): void => {
+      mutation.mutate(options.variables(draft));
+    },
+  };
   return { save, reviewing, setReviewing, problem };
 }
 
 /**
  * Deleting after a confirmation: either answer closes the confirmation; a success calls
- * `onDeleted`, then refreshes `invalidates`. The refusal stays in `remove.error`.
+ * `onDeleted` and waits for what the delete made stale to be read again. The refusal stays
+ * in `remove.error`.
  */
-export function useConfirmedDelete<V = void>(options: {
-  mutationFn: (variables: V) => Promise<unknown>;
-  invalidates: QueryKey;
+export function useConfirmedDelete<V, R>(options: {
+  mutation: MutationDef<V, R>;
   onDeleted: () => void;
 }) {
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const remove = useMutation({
-    mutationFn: options.mutationFn,
-    onSuccess: async () => {
+  const remove = useMutationOf(options.mutation, {
+    onSuccess: (_result, _variables, invalidated) => {
       setConfirming(false);
       options.onDeleted();
-      await queryClient.invalidateQueries({ queryKey: options.invalidates });
+      return invalidated;
     },
     onError: () => {
       setConfirming(false);

@@ -4,11 +4,10 @@
  * are listed below as a table, which is what screen readers and keyboards use, with a form
  * to add one (extends, relates-to, built-using).
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { useId, useState } from 'react';
-import { useBridge } from '@renderer/bridge';
-import { keys } from '@renderer/queries/keys';
+import { artifactMutations, artifactQueries, type RelationType } from '@renderer/queries/artifacts';
+import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
 import { useUiStore } from '@renderer/state/ui-store';
 import type { RelationResponse } from '@shared/contract';
 import { isDebusineError } from '@shared/errors';
@@ -16,8 +15,7 @@ import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import './relations-graph.css';
 
-const TYPES = ['extends', 'relates-to', 'built-using'] as const;
-type RelationType = (typeof TYPES)[number];
+const TYPES: readonly RelationType[] = ['extends', 'relates-to', 'built-using'];
 
 const NODE_W = 116;
 const NODE_H = 26;
@@ -26,18 +24,7 @@ const WIDTH = 560;
 
 export function RelationsGraph(props: { artifactId: number }): React.JSX.Element {
   const { artifactId } = props;
-  const bridge = useBridge();
-  const relations = useQuery({
-    queryKey: keys.artifacts.relations(artifactId),
-    queryFn: async () => {
-      const [from, to] = await Promise.all([
-        bridge.relations.list({ artifactId }),
-        bridge.relations.list({ targetId: artifactId }),
-      ]);
-      return { from, to };
-    },
-    retry: false,
-  });
+  const relations = useServerQuery((scope) => artifactQueries.relations(scope, artifactId));
   return (
     <section className="relations" aria-labelledby={`relations-${String(artifactId)}`}>
       <h3 className="relations-title" id={`relations-${String(artifactId)}`}>
@@ -189,26 +176,15 @@ function RelationList(props: {
 }
 
 function CreateRelation(props: { artifactId: number }): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const id = useId();
   const [type, setType] = useState<RelationType>('relates-to');
   const [direction, setDirection] = useState<'out' | 'in'>('out');
   const [other, setOther] = useState('');
   const otherId = /^\d+$/.test(other.trim()) ? Number(other) : null;
-  const create = useMutation({
-    mutationFn: (target: number) =>
-      bridge.relations.create(
-        direction === 'out'
-          ? { artifact: props.artifactId, target, type }
-          : { artifact: target, target: props.artifactId, type },
-      ),
-    onSuccess: async (_, target) => {
+  const create = useMutationOf(artifactMutations.relate, {
+    onSuccess: (_relation, _args, invalidated) => {
       setOther('');
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: keys.artifacts.relations(props.artifactId) }),
-        queryClient.invalidateQueries({ queryKey: keys.artifacts.relations(target) }),
-      ]);
+      return invalidated;
     },
   });
   return (
@@ -217,7 +193,8 @@ function CreateRelation(props: { artifactId: number }): React.JSX.Element {
       aria-label={`Add a relation to artifact ${String(props.artifactId)}`}
       onSubmit={(event) => {
         event.preventDefault();
-        if (otherId !== null && otherId > 0) create.mutate(otherId);
+        if (otherId !== null && otherId > 0)
+          create.mutate({ artifactId: props.artifactId, otherId, direction, type });
       }}
     >
       <div className="relations-field">

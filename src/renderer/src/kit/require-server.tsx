@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { KeyRound, ServerCog } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useBridge } from '@renderer/bridge';
 import { EmptyState } from '@renderer/components/empty-state';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
-import { keys } from '@renderer/queries/keys';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
 import { useUiStore } from '@renderer/state/ui-store';
 
 /**
@@ -13,12 +12,8 @@ import { useUiStore } from '@renderer/state/ui-store';
  * (first start: add a server; signed out: sign in), with the way to do it.
  */
 export function RequireServer(props: { what: string; children: ReactNode }): React.JSX.Element {
-  const bridge = useBridge();
   const setArea = useUiStore((s) => s.setArea);
-  const active = useQuery({
-    queryKey: keys.servers.active(),
-    queryFn: () => bridge.servers.active(),
-  });
+  const active = useAppQuery(serverQueries.active);
   if (active.isPending) return <LoadingState />;
   if (active.isError) {
     return <ErrorState error={active.error} onRetry={() => void active.refetch()} />;

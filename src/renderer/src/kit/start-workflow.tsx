@@ -3,13 +3,12 @@
  * select for enumerated values, a text, number or JSON input for "any" — or, where the
  * template allows any task data (or the server is 0.11/0.12), the task data as YAML.
  */
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { CircleCheck, Play, TriangleAlert } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import type { StartWorkflowFormProps } from './start-workflow-form';
 import { LoadingState } from '@renderer/components/loading-state';
-import { useBridge } from '@renderer/bridge';
-import { keys } from '@renderer/queries/keys';
+import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
+import { templateMutations, templateQueries } from '@renderer/queries/templates';
 import { useUnsavedChanges } from '@renderer/state/leave-guard';
 import { useUiStore } from '@renderer/state/ui-store';
 import type { WorkflowTemplateData } from '@shared/contract';
@@ -23,13 +22,8 @@ import './kit.css';
 
 export function StartWorkflow(props: StartWorkflowFormProps): React.JSX.Element {
   const { workspace } = props;
-  const bridge = useBridge();
   const id = useId();
-  const list = useQuery({
-    queryKey: keys.workflowTemplates.all(workspace),
-    queryFn: () => bridge.workflowTemplates.list({ workspace }),
-    retry: false,
-  });
+  const list = useServerQuery((scope) => templateQueries.list(scope, workspace));
   const [picked, setPicked] = useState<string | null>(props.initialTemplate ?? null);
   if (list.isPending) return <LoadingState label="Loading templates…" />;
   const earlier = list.isError && isUnsupported(list.error);
@@ -99,7 +93,6 @@ function Parameters(props: {
   onStarted?: (id: number) => void;
 }): React.JSX.Element {
   const { template, initial } = props;
-  const bridge = useBridge();
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   const rp = template && isCurrentForm(template) ? (template.runtime_parameters ?? {}) : 'any';
   const fields: RuntimeMap | null = rp === 'any' ? null : rp;
@@ -115,13 +108,7 @@ function Parameters(props: {
   );
   const { invalid, setValidity } = useValidity();
   const leftOut = fields ? Object.keys(initial).filter((k) => !(k in fields)) : [];
-  const start = useMutation({
-    mutationFn: () =>
-      bridge.workflows.create({
-        template_name: props.templateName,
-        workspace: props.workspace,
-        task_data: values,
-      }),
+  const start = useMutationOf(templateMutations.start, {
     onSuccess: (wr) => {
       props.onStarted?.(wr.id);
     },
@@ -143,7 +130,13 @@ function Parameters(props: {
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (invalid.size === 0) start.mutate();
+        if (invalid.size === 0) {
+          start.mutate({
+            template_name: props.templateName,
+            workspace: props.workspace,
+            task_data: values,
+          });
+        }
       }}
     >
       {template &&

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Command } from 'cmdk';
 import {
   Boxes,
@@ -12,8 +11,8 @@ import {
   Sun,
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useBridge } from '@renderer/bridge';
-import { keys } from '@renderer/queries/keys';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { serverMutations, serverQueries } from '@renderer/queries/servers';
 import { useUiStore, type ThemePreference } from '@renderer/state/ui-store';
 import { artifactIdFrom } from '@renderer/kit/artifact-id';
 import { AREA_INFO } from './areas';
@@ -27,8 +26,6 @@ const THEMES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[
 
 /** Every action of the app, reachable by typing (Ctrl/Cmd+K). */
 export function CommandPalette(): React.JSX.Element | null {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const open = useUiStore((s) => s.paletteOpen);
   const setOpen = useUiStore((s) => s.setPaletteOpen);
   const setArea = useUiStore((s) => s.setArea);
@@ -39,19 +36,9 @@ export function CommandPalette(): React.JSX.Element | null {
   const returnFocus = useRef<Element | null>(null);
   const [search, setSearch] = useState('');
 
-  const servers = useQuery({
-    queryKey: keys.servers.list(),
-    queryFn: () => bridge.servers.list(),
-    enabled: open,
-  });
-  const switchTo = useMutation({
-    mutationFn: (id: string) => bridge.servers.setActive({ id }),
-    onSuccess: () => void queryClient.invalidateQueries(),
-  });
-  const signOut = useMutation({
-    mutationFn: (serverId: string) => bridge.session.signOut({ serverId }),
-    onSuccess: () => void queryClient.invalidateQueries(),
-  });
+  const servers = useAppQuery(serverQueries.list, { enabled: open });
+  const switchTo = useMutationOf(serverMutations.setActive);
+  const signOut = useMutationOf(serverMutations.signOut);
 
   useEffect(() => {
     if (open) returnFocus.current = document.activeElement;

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import {
   CircleCheck,
   Download,
@@ -18,7 +17,8 @@ import { LoadingState } from '@renderer/components/loading-state';
 import { RelationsGraph } from '@renderer/kit/relations-graph';
 import { StartWorkflowForm } from '@renderer/kit/start-workflow-form';
 import { TimeAgo } from '@renderer/components/time-ago';
-import { keys } from '@renderer/queries/keys';
+import { artifactQueries } from '@renderer/queries/artifacts';
+import { useServerQuery } from '@renderer/queries/hooks';
 import { useUiStore } from '@renderer/state/ui-store';
 import { usePaletteCommands, type PaletteCommand } from '@renderer/state/palette';
 import { DownloadList } from './download-list';
@@ -33,11 +33,7 @@ export function cliDownloadCommand(id: number, tarball = false): string {
 
 /** One artifact: what it is, its files, its relations and data; download and open it. */
 export function ArtifactPage(props: { id: number }): React.JSX.Element {
-  const bridge = useBridge();
-  const artifact = useQuery({
-    queryKey: keys.artifacts.detail(props.id),
-    queryFn: () => bridge.artifacts.get({ id: props.id }),
-  });
+  const artifact = useServerQuery((scope) => artifactQueries.detail(scope, props.id));
   if (artifact.isPending) return <LoadingState label={`Loading artifact ${String(props.id)}…`} />;
   if (artifact.isError) {
     return (
@@ -56,11 +52,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   const bridge = useBridge();
   const downloads = useArtifactDownloads(artifact.id);
   const webPath = artifact.url ?? `/${artifact.workspace}/artifact/${String(artifact.id)}/`;
-  const webUrl = useQuery({
-    queryKey: [...keys.artifacts.detail(artifact.id), 'webui'],
-    queryFn: () => bridge.links.webui({ path: webPath }),
-    staleTime: Infinity,
-  });
+  const webUrl = useServerQuery((scope) => artifactQueries.webPage(scope, artifact.id, webPath));
   const files = Object.entries(artifact.files).sort(([a], [b]) => a.localeCompare(b));
   const totalSize = files.reduce((sum, [, f]) => sum + f.size, 0);
   const pending = artifact.files_to_upload;

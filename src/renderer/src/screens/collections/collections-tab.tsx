@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { Library, Plus } from 'lucide-react';
 import { EmptyState } from '@renderer/components/empty-state';
 import { LoadingState } from '@renderer/components/loading-state';
-import { useBridge } from '@renderer/bridge';
-import { keys } from '@renderer/queries/keys';
+import { collectionQueries } from '@renderer/queries/collections';
+import { useServerQuery } from '@renderer/queries/hooks';
 import { canLeave } from '@renderer/state/leave-guard';
 import type { CollectionData } from '@shared/contract';
 import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
@@ -18,12 +17,7 @@ export function formatRetention(days: number | null | undefined): string {
 }
 
 export function useCollections(workspace: string) {
-  const bridge = useBridge();
-  return useQuery({
-    queryKey: keys.collections.all(workspace),
-    queryFn: () => bridge.collections.list({ workspace }),
-    retry: false,
-  });
+  return useServerQuery((scope) => collectionQueries.list(scope, workspace));
 }
 
 /** The collections of a workspace on the left; the selected one, or the editor, on the right. */

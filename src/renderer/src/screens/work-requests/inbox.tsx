@@ -6,7 +6,7 @@ import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { useUiStore } from '@renderer/state/ui-store';
 import { rootOf, waitingKind } from './model';
-import { useNeedsMe, useRecentNotifications } from './queries';
+import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
 
 const ASK = {
   sign: { icon: PenLine, text: 'Waits for your signature', action: 'Sign…' },

@@ -4,7 +4,7 @@ import { useUiStore } from '@renderer/state/ui-store';
 import { NeedsMeInbox, RecentNotifications } from './inbox';
 import { WorkRequestList } from './list';
 import { WorkRequestPage } from './page';
-import { useNeedsMe } from './queries';
+import { useNeedsMe } from '@renderer/queries/work-requests';
 import { AggregateState } from './summary';
 import { useViewsStore, type WorkRequestsTab } from './views-store';
 import { WorkflowList } from './workflows';

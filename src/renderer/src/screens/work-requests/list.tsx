@@ -20,7 +20,7 @@ import {
   taskSummary,
   type Me,
 } from './model';
-import { useLiveRows, useWorkRequestPages } from './queries';
+import { useLiveRows, useWorkRequestPages } from '@renderer/queries/work-requests';
 import { useViewsStore } from './views-store';
 
 const ROW_HEIGHT = 32;

@@ -10,7 +10,7 @@ import { useWhoami } from '@renderer/queries/session';
 import { useUiStore } from '@renderer/state/ui-store';
 import { WorkRequestActions } from './actions';
 import { isMine, rootOf } from './model';
-import { useUserNames, useWorkRequest } from './queries';
+import { useUserNames, useWorkRequest } from '@renderer/queries/work-requests';
 import { WaitingStep } from './waiting';
 import { WorkflowSteps } from './workflow-tree';
 

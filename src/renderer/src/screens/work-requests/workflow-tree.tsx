@@ -8,7 +8,7 @@ import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { useUiStore } from '@renderer/state/ui-store';
 import { isFailed, taskSummary } from './model';
-import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from './queries';
+import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
 
 type Children = Map<number, WorkRequestResponse[]>;
 

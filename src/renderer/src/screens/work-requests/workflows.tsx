@@ -7,7 +7,7 @@ import { formatDuration } from '@renderer/components/format';
 import { LoadingState } from '@renderer/components/loading-state';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { isFailed } from './model';
-import { useWorkRequestPages } from './queries';
+import { useWorkRequestPages } from '@renderer/queries/work-requests';
 import { NodeLead, WorkflowSteps } from './workflow-tree';
 
 /** Root workflows, newest first; each opens into its tree of steps. */
