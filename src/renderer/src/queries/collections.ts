@@ -5,6 +5,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { CollectionData, LookupResult, RequestArgs } from '@shared/contract';
 import { defineMutation, defineQuery, type Scope } from './define';
+import { useServerQuery } from './hooks';
 
 export const collectionKeys = {
   list: (scope: Scope, workspace: string): QueryKey => [scope, 'collections', workspace],
@@ -46,6 +47,10 @@ export const collectionQueries = {
       { retry: false, refetchOnWindowFocus: false, staleTime: Infinity },
     ),
 };
+
+export function useCollections(workspace: string) {
+  return useServerQuery((scope) => collectionQueries.list(scope, workspace));
+}
 
 type NewCollection = RequestArgs<'collections.create'>['collection'];
 type CollectionChanges = RequestArgs<'collections.update'>['collection'];

@@ -7,8 +7,12 @@ import { useServerQuery } from '@renderer/queries/hooks';
 import type { CollectionData } from '@shared/contract';
 import { DetailPane } from '@renderer/kit/detail-pane';
 import { useConfirmedDelete } from '@renderer/kit/editor-state';
-import { formatRetention } from './collections-tab';
 import { useCollectionsUi } from './ui';
+
+function formatRetention(days: number | null | undefined): string {
+  if (days === null || days === undefined) return 'unlimited';
+  return `${String(days)} ${days === 1 ? 'day' : 'days'}`;
+}
 
 export function CollectionDetail(props: {
   workspace: string;

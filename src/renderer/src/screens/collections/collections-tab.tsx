@@ -1,8 +1,7 @@
 import { Library, Plus } from 'lucide-react';
 import { EmptyState } from '@renderer/components/empty-state';
 import { LoadingState } from '@renderer/components/loading-state';
-import { collectionQueries } from '@renderer/queries/collections';
-import { useServerQuery } from '@renderer/queries/hooks';
+import { useCollections } from '@renderer/queries/collections';
 import { canLeave } from '@renderer/state/leave-guard';
 import type { CollectionData } from '@shared/contract';
 import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
@@ -10,15 +9,6 @@ import { FeatureError } from '@renderer/kit/errors/feature-error';
 import { CollectionDetail } from './collection-detail';
 import { CollectionEditor } from './collection-editor';
 import { useCollectionsUi } from './ui';
-
-export function formatRetention(days: number | null | undefined): string {
-  if (days === null || days === undefined) return 'unlimited';
-  return `${String(days)} ${days === 1 ? 'day' : 'days'}`;
-}
-
-export function useCollections(workspace: string) {
-  return useServerQuery((scope) => collectionQueries.list(scope, workspace));
-}
 
 /** The collections of a workspace on the left; the selected one, or the editor, on the right. */
 export function CollectionsTabView(props: { workspace: string }): React.JSX.Element {

@@ -17,7 +17,11 @@ import { useId, useMemo, useState } from 'react';
 import { DiffView } from '@renderer/components/diff-view';
 import { EmptyState } from '@renderer/components/empty-state';
 import { LoadingState } from '@renderer/components/loading-state';
-import { collectionMutations, collectionQueries } from '@renderer/queries/collections';
+import {
+  collectionMutations,
+  collectionQueries,
+  useCollections,
+} from '@renderer/queries/collections';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
 import { useUnsavedChanges } from '@renderer/state/leave-guard';
 import type { TaskConfigurationUpdateResults } from '@shared/contract';
@@ -27,7 +31,6 @@ import { FeatureError } from '@renderer/kit/errors/feature-error';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { MappingField } from '@renderer/kit/structured-field';
 import { sameJson, toText } from '@renderer/kit/text';
-import { useCollections } from './collections-tab';
 import { duplicateNames, itemName, newItem, type TaskConfigItem } from './task-config-model';
 
 const CATEGORY = 'debusine:task-configuration';
