@@ -15,7 +15,7 @@ import { fieldMessages } from '@renderer/kit/errors/problem';
 import { MappingField, StructuredField } from '@renderer/kit/structured-field';
 import { isPlainObject, sameJson, toText } from '@renderer/kit/text';
 
-/** Categories of real servers (protocol §13); others may be typed. */
+/** Collection categories Debusine servers have, as suggestions; others may be typed. */
 export const COLLECTION_CATEGORIES = [
   'debian:suite',
   'debian:archive',

@@ -21,7 +21,10 @@ import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { StructuredField } from '@renderer/kit/structured-field';
 import { isPlainObject, sameJson } from '@renderer/kit/text';
 
-/** Asset categories and a starting point for their data (protocol §12). */
+/**
+ * The asset categories Debusine servers know, each with a starting point for its data (the
+ * fields the server expects of that category).
+ */
 const CATEGORIES: Record<string, Record<string, unknown>> = {
   'debusine:signing-key': {
     purpose: 'openpgp',
