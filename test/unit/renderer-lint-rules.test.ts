@@ -14,12 +14,16 @@ const R = 'src/renderer/src';
 
 let eslint: ESLint;
 
-beforeAll(() => {
+// Loading the configuration and its plugins takes seconds on a busy machine: once, here.
+beforeAll(async () => {
   eslint = new ESLint({
     cwd: root,
     overrideConfig: [{ files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }],
   });
-});
+  await eslint.lintText('', { filePath: resolve(root, R, 'probe.ts') });
+}, 120_000);
+
+const SLOW = { timeout: 30_000 };
 
 /** The messages of the layer rules for `code` at `path`. */
 async function problems(path: string, code: string): Promise<string[]> {
@@ -32,7 +36,7 @@ async function problems(path: string, code: string): Promise<string[]> {
 const use = (specifier: string, name = 'x'): string =>
   `import { ${name} } from '${specifier}';\nexport const y = ${name};\n`;
 
-describe("the renderer's import boundaries", () => {
+describe("the renderer's import boundaries", SLOW, () => {
   it('refuses a screen importing another screen, and accepts its own folder', async () => {
     const path = `${R}/screens/artifacts/probe.tsx`;
     expect(await problems(path, use('@renderer/screens/upload/draft-files'))).toEqual([
@@ -93,7 +97,7 @@ describe("the renderer's import boundaries", () => {
   });
 });
 
-describe('the renderer has no import cycles', () => {
+describe('the renderer has no import cycles', SLOW, () => {
   it('refuses an import that closes a cycle through the real modules', async () => {
     // app.tsx reaches kit/artifact-id.ts (through the shell's command palette): importing
     // app.tsx from there would close a cycle.
