@@ -14,7 +14,7 @@ export function useNavigateFromMain(): void {
         const ui = useUiStore.getState();
         if (target.kind === 'work-request') ui.openWorkRequest(target.id);
         else if (target.kind === 'artifact') ui.openArtifact(target.id);
-        else if (target.kind === 'log') ui.openWorkRequest(target.workRequestId);
+        else if (target.kind === 'log') ui.openLog(target);
         else ui.setArea('work-requests');
       }),
     [bridge],
