@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ConnectionState as IndicatorState } from '@renderer/components/connection-indicator';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
 import { useConnection, useWhoami } from '@renderer/queries/session';
 import type { SessionSummary } from './top-bar';
 
@@ -30,7 +32,10 @@ function useNextAttempt(iso: string | null | undefined): string | undefined {
 export function useSessionSummary(): SessionSummary {
   const whoami = useWhoami();
   const connection = useConnection();
-  const server = whoami.data?.server ?? null;
+  // The server named is the one whose data the pages show (the scope of their queries):
+  // the session's answer can come in before it, or after it, during a switch.
+  const active = useAppQuery(serverQueries.active);
+  const server = active.data !== undefined ? active.data : (whoami.data?.server ?? null);
   const status = connection.data?.status;
   let state: IndicatorState = 'signed-out';
   if (whoami.data?.authenticated) {
