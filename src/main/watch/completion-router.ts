@@ -1,9 +1,10 @@
 /**
  * From completions to notifications: which completions concern the user (watch list,
  * "mine", or a whole workspace), one notification per workflow (steps are grouped under
- * their root, which notifies when it completes), the optional command hook, and the
- * catch-up of watched items after each (re)connection. Transport-independent: the
- * service wires the events to the renderer.
+ * their root, which notifies when it completes), the steps of watched workflows that
+ * wait for the user (needs-input.ts), the optional command hook, and the catch-up of
+ * watched items after each (re)connection. Transport-independent: the service wires the
+ * events to the renderer.
  */
 import { EventEmitter } from 'node:events';
 import { DebusineError } from '../../shared/errors';
@@ -15,10 +16,12 @@ import {
   notificationKey,
   type About,
 } from '../notify/completion-notification';
-import type { CompletionNotification, Notifier } from '../notify/notifier';
+import type { CompletionNotification, NotificationHandlers, Notifier } from '../notify/notifier';
 import { runCommandHook, type CommandHook, type CommandRun } from './command-hook';
+import { NeedsInputWatch, type NeedsInputOptions } from './needs-input';
 import { ReadAhead, type WorkRequestSource } from './read-ahead';
 import { reportProblem } from './report';
+import { workRequestWebPage } from './web-page';
 import type { CompletionEvent, CompletionWatcher } from './completion-watcher';
 import type { WatchList } from './watch-list';
 
@@ -42,10 +45,13 @@ export interface CompletionRouterOptions {
    */
   isMine?: (workRequest: WorkRequestResponse) => Promise<boolean>;
   /**
-   * Whether the server's list filters by ids (0.12+). With it, a backlog of completions
-   * (the replay after an outage) is read a page at a time instead of one GET each.
+   * Whether the server's list filters (by ids, status and task type: 0.13+). With it, a
+   * backlog of completions (the replay after an outage) is read a page at a time instead
+   * of one GET each; without it, no step names its workflow, so none is looked for waiting.
    */
   readsByIds?: () => Promise<boolean>;
+  /** When the checks for waiting steps run (tests make them quicker). */
+  needsInput?: Pick<NeedsInputOptions, 'debounceMs' | 'afterStartMs' | 'scanLimit'>;
   /**
    * The program to run on each completion, asked for at each one (the service reads its
    * file then, so an edit applies at once); undefined: none.
@@ -64,7 +70,7 @@ export interface WorkRequestChanged {
 export interface CompletionRouterEvents {
   notified: [CompletionNotification & { receivedAt: number; shownAt: number }];
   changed: [WorkRequestChanged];
-  /** The user clicked a notification: show this work request in the app. */
+  /** The user clicked a notification: show this work request (or waiting step) in the app. */
   open: [number];
   /** The user chose "Retry" on a notification. */
   retry: [number];
@@ -93,6 +99,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #notified = new BoundedSet<string>(NOTIFIED_LIMIT);
   readonly #recent = new BoundedMap<number, CompletionEvent>(RECENT_LIMIT);
   readonly #ahead: ReadAhead;
+  readonly #needsInput: NeedsInputWatch;
   #detach: (() => void) | undefined;
 
   constructor(options: CompletionRouterOptions) {
@@ -100,6 +107,17 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#options = { ...options };
     this.#filter = copyFilter(options.filter ?? { mode: 'watched', workspaces: [] });
     this.#ahead = new ReadAhead(options.client, options.readsByIds);
+    this.#needsInput = new NeedsInputWatch({
+      ...options.needsInput,
+      client: options.client,
+      watchList: options.watchList,
+      notifier: options.notifier,
+      handlersFor: (id) => this.#handlersFor(id),
+      ...(options.readsByIds ? { listFilters: options.readsByIds } : {}),
+      onError: (error) => {
+        reportProblem(this, toError(error));
+      },
+    });
   }
 
   /** What notifies besides the watch list, from the next completion on. */
@@ -138,12 +156,19 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#detach = undefined;
   }
 
+  /** Detaches, and drops the checks for waiting steps still to come. */
+  close(): void {
+    this.detach();
+    this.#needsInput.close();
+  }
+
   /** A work request or workflow was started from the app: watch it automatically. */
   async started(workRequest: WorkRequestResponse): Promise<void> {
     if (typeof workRequest.created_by === 'number') this.#userId = workRequest.created_by;
     await this.#options.watchList.add(workRequest.id, 'started', workRequest.task_name);
     await this.#remember(workRequest);
     this.#notifyIfAlreadyCompleted(workRequest);
+    this.#needsInput.afterStart(workRequest);
   }
 
   #notifyIfAlreadyCompleted(workRequest: WorkRequestResponse): void {
@@ -172,6 +197,10 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const workRequest = await this.#options.client.workRequestGet(id);
     await this.#remember(workRequest);
     this.#notifyIfAlreadyCompleted(workRequest);
+    // A running workflow may wait for the user already.
+    if (workRequest.task_type === 'Workflow' && !FINISHED.has(workRequest.status)) {
+      this.#needsInput.schedule();
+    }
     return workRequest;
   }
 
@@ -212,6 +241,8 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       result: event.result,
     });
     const isStep = rootId !== workRequest.id;
+    // The workflow moved on: it may wait for the user now.
+    if (isStep && this.#options.watchList.has(rootId)) this.#needsInput.schedule();
     // A step notifies only when watched by itself; its workflow notifies once, as a whole.
     if (isStep && !item) return workRequest;
     if (item || (await this.#concerns(workRequest))) {
@@ -220,12 +251,16 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     return workRequest;
   }
 
-  /** After (re)connecting: watched items that finished while we were away. */
+  /**
+   * After (re)connecting: watched items that finished while we were away, and steps of
+   * watched workflows that started waiting meanwhile.
+   */
   async catchUp(): Promise<void> {
     const pending = this.#options.watchList.data.items.filter(
       (item) => item.status === null || !FINISHED.has(item.status),
     );
     if (pending.length === 0) return;
+    this.#needsInput.schedule();
     try {
       const ids = pending.map((item) => item.id);
       for await (const workRequest of this.#options.client.workRequestIter({ ids })) {
@@ -275,33 +310,25 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#notified.add(key);
     const { notifier } = this.#options;
     const notification = completionNotification(event, about, rootId, notifier.supportsActions);
-    const id = event.workRequestId;
-    notifier.show(notification, {
+    notifier.show(notification, this.#handlersFor(event.workRequestId));
+    this.emit('notified', { ...notification, receivedAt: event.receivedAt, shownAt: Date.now() });
+  }
+
+  /** What a notification about this work request does when clicked, and its buttons. */
+  #handlersFor(id: number): NotificationHandlers {
+    return {
       onClick: () => this.emit('open', id),
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
         else void this.#openInBrowser(id);
       },
-    });
-    this.emit('notified', { ...notification, receivedAt: event.receivedAt, shownAt: Date.now() });
+    };
   }
 
   async #openInBrowser(id: number): Promise<void> {
     try {
-      // The server's own web path carries the scope and workspace (`url`, 0.16); older
-      // servers send none, so build it from the fields.
-      const workRequest = await this.#options.client.workRequestGet(id);
-      const path =
-        workRequest.url ??
-        `/${workRequest.scope ?? ''}/${workRequest.workspace}/work-request/${String(id)}/`;
-      // Only pages of the server itself are opened, whatever path the server sent.
-      const target = new URL(path, `${this.#options.siteUrl}/`);
-      if (target.origin !== new URL(this.#options.siteUrl).origin) {
-        throw new DebusineError('bad-response', `Work request ${String(id)} links off-site`, {
-          operation: 'openInBrowser',
-        });
-      }
-      await this.#options.openExternal(target.toString());
+      const { client, siteUrl } = this.#options;
+      await this.#options.openExternal(await workRequestWebPage(client, siteUrl, id));
     } catch (error) {
       reportProblem(this, toError(error));
     }
