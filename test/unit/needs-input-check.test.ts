@@ -12,6 +12,7 @@ import type { WorkRequestFilters } from '../../src/main/api/work-requests';
 import { NotificationGate } from '../../src/main/notify/gate';
 import { needsInputNotification, oneLine } from '../../src/main/notify/needs-input-notification';
 import { RecordingNotifier, type NotificationHandlers } from '../../src/main/notify/notifier';
+import { workRequestHandlers, type WorkRequestDeps } from '../../src/main/service/work-requests';
 import { NeedsInputWatch, type NeedsInputOptions } from '../../src/main/watch/needs-input';
 import { NOTIFIED_WAITS_LIMIT, WatchList } from '../../src/main/watch/watch-list';
 import { DebusineError } from '../../src/shared/errors';
@@ -363,5 +364,26 @@ describe('the gate and a step that waits for the user', () => {
     for (let id = 20; id < 26; id++) g.show(waiting(id), handlers);
     vi.advanceTimersByTime(5_000);
     expect(inner.shown.at(-1)?.notification.title).toBe('3 steps wait for you');
+  });
+});
+
+describe('the "needs me" inbox', () => {
+  it('lists the same waiting steps as the notifications, whatever the list sends', async () => {
+    const answer = [
+      step(20),
+      step(21, { task_name: 'externaldebsign', workflow_data: {} }),
+      step(22, { task_name: 'ask', workflow_data: { needs_input: true } }),
+      step(23, { task_name: 'delay', workflow_data: {} }),
+      step(24, { task_type: 'Worker' }),
+    ];
+    const client = source(() => answer);
+    const handlers = workRequestHandlers({
+      session: { client: () => client, active: () => undefined },
+      emit: () => undefined,
+      starts: {},
+      users: {},
+    } as unknown as WorkRequestDeps);
+    const inbox = await handlers['workRequests.needsMe'](undefined);
+    expect(inbox.map((wr) => wr.id).sort()).toEqual([20, 21, 22]);
   });
 });
