@@ -73,10 +73,16 @@ export interface TableClient {
 /**
  * Answers from `table` (read at each call, so a test changes what the server has by
  * changing the table): a GET by id, and the list with its filters applied, newest first.
+ * `more`: other methods of the client the test needs (a retry, say).
  */
-export function tableClient(apiUrl: string, table: Map<number, WorkRequestResponse>): TableClient {
+export function tableClient(
+  apiUrl: string,
+  table: Map<number, WorkRequestResponse>,
+  more: Partial<Record<keyof DebusineClient, unknown>> = {},
+): TableClient {
   const lists: WorkRequestFilters[] = [];
   const client = {
+    ...more,
     apiUrl,
     http: { siteUrl: apiUrl.replace(/\/api$/, '') },
     serverRevision: () => Promise.resolve({ features: { workRequestFilters: true } }),
