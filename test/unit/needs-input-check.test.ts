@@ -228,6 +228,7 @@ describe('when the check runs', () => {
     expect(shownIds(notifier)).toEqual([20]);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(client.lists).toHaveLength(2);
+    await w.close();
   });
 
   it('once for all that ask within the debounce delay, and never after close', async () => {
@@ -242,7 +243,7 @@ describe('when the check runs', () => {
     expect(client.lists).toHaveLength(1);
     w.schedule();
     w.afterStart(root());
-    w.close();
+    await w.close();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(client.lists).toHaveLength(1);
   });
@@ -280,6 +281,37 @@ describe('when the check runs', () => {
     expect(client.lists).toHaveLength(2);
     expect(most).toBe(1);
     expect(shownIds(notifier)).toEqual([20]);
+  });
+});
+
+describe('closing', () => {
+  it('waits for the read under way, and shows and writes nothing after it', async () => {
+    let release: () => void = () => undefined;
+    const client = source(() => [step(20)]);
+    const slow = {
+      ...client,
+      async *workRequestIter(filters: WorkRequestFilters) {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        yield* client.workRequestIter(filters);
+      },
+    } as unknown as Source;
+    const list = await watchedList();
+    const { watch: w, notifier } = watch(slow, list);
+    void w.check();
+    let closed = false;
+    const closing = w.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(notifier.shown).toEqual([]);
+    expect(list.waitNotified(20)).toBe(false);
+    const saved = JSON.parse(await readFile(list.path, 'utf8')) as { notifiedWaits: number[] };
+    expect(saved.notifiedWaits).toEqual([]);
   });
 });
 

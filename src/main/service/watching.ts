@@ -263,7 +263,7 @@ export class WatchService {
     const stack = this.#stack;
     if (!stack) return;
     this.#stack = undefined;
-    stack.router.close();
+    await stack.router.close();
     stack.router.removeAllListeners();
     stack.list.removeAllListeners();
     await stack.watcher.stop();

@@ -156,10 +156,10 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#detach = undefined;
   }
 
-  /** Detaches, and drops the checks for waiting steps still to come. */
-  close(): void {
+  /** Detaches, drops the checks for waiting steps still to come, and waits for one under way. */
+  async close(): Promise<void> {
     this.detach();
-    this.#needsInput.close();
+    await this.#needsInput.close();
   }
 
   /** A work request or workflow was started from the app: watch it automatically. */

@@ -131,13 +131,17 @@ export class NeedsInputWatch {
     return this.#closed;
   }
 
-  /** Stops every pending check (the watcher of this server is going away). */
-  close(): void {
+  /**
+   * Stops every pending check (the watcher of this server is going away), and resolves
+   * when the one under way, if any, has ended: nothing writes the watch list after that.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#debounce);
     this.#debounce = undefined;
     for (const timer of this.#later) clearTimeout(timer);
     this.#later.clear();
+    await this.#running;
   }
 
   async #checkOnce(): Promise<void> {
@@ -148,6 +152,7 @@ export class NeedsInputWatch {
     let read = 0;
     const limit = this.#options.scanLimit ?? NEEDS_INPUT_SCAN_LIMIT;
     for await (const step of client.workRequestIter({ status: 'running', taskType: 'Wait' })) {
+      if (this.#isClosed()) return;
       // The filters are the server's to apply; what it sends is checked here all the same.
       const kind = step.status === 'running' ? waitKindOf(step) : undefined;
       const root = step.workflow_root;
