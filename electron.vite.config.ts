@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { rendererAliases } from './aliases.config';
 
 // Three builds: main (the Electron entry and the web host entry share one bundle graph),
 // preload (CommonJS, since a sandboxed preload cannot be an ES module), and the renderer.
@@ -27,6 +28,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'src/renderer'),
+    resolve: { alias: rendererAliases },
     build: {
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') } },

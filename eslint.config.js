@@ -1,8 +1,10 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import local from './eslint-rules/no-import-cycles.js';
 
 const NODE_BUILTINS = [
   'assert',
@@ -41,6 +43,117 @@ const noBareNode = NODE_BUILTINS.map((name) => ({
   message: 'This folder runs in the browser too: no Node built-ins.',
 }));
 
+// ---------------------------------------------------------------------------------------
+// The renderer's layers (src/renderer/src): shell → screens → kit → components, queries,
+// state → bridge. Outside its own folder a module imports through @renderer/… or @shared/…
+// (the aliases of aliases.config.ts), so that the specifier says which layer it reaches.
+
+const RENDERER = 'src/renderer/src';
+const AREAS = readdirSync(`${import.meta.dirname}/${RENDERER}/screens`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const REACT_QUERY_HOOKS = {
+  name: '@tanstack/react-query',
+  importNames: [
+    'useQuery',
+    'useQueries',
+    'useInfiniteQuery',
+    'useSuspenseQuery',
+    'useSuspenseQueries',
+    'useSuspenseInfiniteQuery',
+    'useMutation',
+    'useQueryClient',
+  ],
+  message:
+    'Data from main goes through queries/: its definitions and hooks (useServerQuery, useAppQuery, useMutationOf), so each query is defined once and keyed by the active server.',
+};
+
+/**
+ * The renderer's no-restricted-imports: what every module may not import, and `forbid`,
+ * the layers this folder may not reach (regular expressions over the specifier).
+ * @param {{ forbid?: { regex: string, message: string }[], reactQuery?: boolean }} options
+ */
+function rendererImports({ forbid = [], reactQuery = false } = {}) {
+  return [
+    'error',
+    {
+      paths: [noElectron, ...noBareNode, ...(reactQuery ? [] : [REACT_QUERY_HOOKS])],
+      patterns: [
+        ...noNode,
+        {
+          regex: '^\\.\\./',
+          message:
+            'Outside its own folder, the renderer imports through @renderer/… or @shared/…: the specifier then says which layer it reaches, and lint can check it.',
+        },
+        ...forbid,
+      ],
+    },
+  ];
+}
+
+const NO_SCREENS_OR_SHELL = {
+  regex: '^@renderer/(screens|shell)(/|$)',
+  message:
+    'Only the shell and the screens use screens; the shell imports them all, so nothing below may import the shell or a screen.',
+};
+
+/** Per folder: the layers it may not import. */
+const LAYERS = {
+  components: [
+    NO_SCREENS_OR_SHELL,
+    {
+      regex: '^@renderer/(kit|queries|bridge)(/|$)',
+      message:
+        'components/ holds small generic widgets: no data from main (queries/, bridge/) and no kit/.',
+    },
+  ],
+  kit: [NO_SCREENS_OR_SHELL],
+  state: [
+    NO_SCREENS_OR_SHELL,
+    {
+      regex: '^@renderer/(kit|components|queries|bridge)(/|$)',
+      message: 'state/ holds UI state only: no widgets and no data from main.',
+    },
+  ],
+  queries: [
+    NO_SCREENS_OR_SHELL,
+    {
+      regex: '^@renderer/(kit|components|state)(/|$)',
+      message: 'queries/ reads and changes data through the bridge: it knows no UI.',
+    },
+  ],
+  bridge: [
+    {
+      regex: '^@renderer/(?!bridge(/|$))',
+      message: 'bridge/ is the typed client of the contract: it imports only src/shared.',
+    },
+  ],
+};
+
+const rendererLayers = [
+  ...Object.entries(LAYERS).map(([folder, forbid]) => ({
+    files: [`${RENDERER}/${folder}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': rendererImports({ forbid, reactQuery: folder === 'queries' }),
+    },
+  })),
+  ...AREAS.map((area) => ({
+    files: [`${RENDERER}/screens/${area}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': rendererImports({
+        forbid: [
+          {
+            regex: `^@renderer/(shell(/|$)|screens/(?!${area}(/|$)))`,
+            message:
+              'A screen imports no other screen (move what two areas share to kit/ or components/), nor the shell (which imports the screens).',
+          },
+        ],
+      }),
+    },
+  })),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -67,8 +180,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'eslint-rules/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['eslint-rules/**/*.js'],
+    languageOptions: { globals: globals.node },
   },
   {
     files: ['src/main/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', '*.config.ts'],
@@ -93,12 +210,18 @@ export default tseslint.config(
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, local },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { paths: [noElectron, ...noBareNode], patterns: noNode }],
+      'no-restricted-imports': rendererImports(),
+      // The aliases of aliases.config.ts, so that the rule follows imports through them.
+      'local/no-import-cycles': [
+        'error',
+        { aliases: { '@renderer': RENDERER, '@shared': 'src/shared' } },
+      ],
     },
   },
+  ...rendererLayers,
   {
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/app/**'],

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { rendererAliases } from './aliases.config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -16,10 +17,12 @@ class RealWorkFirst extends BaseSequencer {
   }
 }
 
-// Three projects: unit tests need nothing; integration and e2e tests talk to real Debusine
-// servers, which the global setup brings up (test/debusine-server/sandbox.sh) unless the
+// Three projects: unit tests need nothing (those that render renderer components ask for
+// happy-dom in their first line); integration and e2e tests talk to real Debusine servers,
+// which the global setup brings up (test/debusine-server/sandbox.sh) unless the
 // DEBUSINE_TEST_* variables point at a server of your own.
 export default defineConfig({
+  resolve: { alias: rendererAliases },
   test: {
     // Two files at a time for unit and integration tests, so that the real-work tests,
     // which mostly wait for the sandbox's worker, run beside the others (e2e tests still
@@ -28,9 +31,11 @@ export default defineConfig({
     sequence: { sequencer: RealWorkFirst },
     projects: [
       {
+        // The renderer's unit tests import its modules, which use its aliases.
+        extends: true,
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
       },

@@ -16,6 +16,8 @@ export interface Sizes {
   rssUpload: number;
   /** Completions replayed after an outage. */
   replay: number;
+  /** The build log the log viewer opens (bench/scenarios/logs.ts). */
+  buildLog: number;
 }
 
 export const FULL: Sizes = {
@@ -29,6 +31,7 @@ export const FULL: Sizes = {
   workRequests: 2000,
   rssUpload: 2 ** 30,
   replay: 1000,
+  buildLog: 100 * 2 ** 20,
 };
 
 export const QUICK: Sizes = {
@@ -42,6 +45,7 @@ export const QUICK: Sizes = {
   workRequests: 500,
   rssUpload: 128 * 2 ** 20,
   replay: 200,
+  buildLog: 10 * 2 ** 20,
 };
 
 export class BenchContext {

@@ -23,6 +23,10 @@ import type { StagedFiles } from './service/staged-files';
 import { UploadManager } from './service/uploads';
 import { WatchService } from './service/watching';
 import { UserDirectory } from './identity/user-directory';
+import { logHandlers } from './logs/handlers';
+import { LogCache } from './logs/log-cache';
+import { LogStore } from './logs/log-store';
+import { explainWorkRequest, failureExplainer } from './results/explainer';
 import { workRequestStarts } from './service/work-request-starts';
 import { workRequestHandlers } from './service/work-requests';
 import type { RequestChannel, StagedFile } from '../shared/contract';
@@ -51,6 +55,11 @@ export interface HostCapabilities {
 export interface ServiceDeps {
   /** Profiles, watch lists, notification settings, upload jobs and drafts live here. */
   dataDir: string;
+  /**
+   * The logs the viewer downloaded (`{dataDir}/log-cache` by default: not `Cache`, which
+   * is Chromium's own folder in Electron's data directory on case-insensitive disks).
+   */
+  cacheDir?: string;
   tokens: TokenStore;
   /** The host's notifier (Electron's, or a RecordingNotifier in the web host and tests). */
   notifier: Notifier;
@@ -89,6 +98,12 @@ export function createService(deps: ServiceDeps): AppService {
   const profiles = new ProfileStore(deps.dataDir);
   const session = new ProfileSession(profiles, deps.tokens, deps.createClient);
   const users = new UserDirectory(join(deps.dataDir, 'identities.json'));
+  const logs = new LogStore({
+    cache: new LogCache(deps.cacheDir ?? join(deps.dataDir, 'log-cache')),
+    emit: (state) => {
+      emit('logs.progress', state);
+    },
+  });
   const watch = new WatchService({
     session,
     dataDir: deps.dataDir,
@@ -97,6 +112,7 @@ export function createService(deps: ServiceDeps): AppService {
     emit,
     retry: (id) => starts.retry(id),
     openExternal: host.openExternal,
+    explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
   });
   // One path for what the app starts or retries, from a request or from a notification.
   const starts = workRequestStarts({ session, emit, users, watch: (wr) => watch.started(wr) });
@@ -158,6 +174,13 @@ export function createService(deps: ServiceDeps): AppService {
       return path === null ? null : files.addDestination(path, kind);
     },
     ...downloads.handlers(),
+    ...logHandlers(logs, session),
+    'workRequests.explainFailure': async ({ id }) => {
+      const server = session.active();
+      if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
+      const client = session.client();
+      return explainWorkRequest(client, failureExplainer(logs, server.apiUrl, client), id);
+    },
     'signing.available': () => signingAvailable(deps.signing?.path),
     'signing.signAndComplete': async ({ workRequestId }) => {
       const availability = await signingAvailable(deps.signing?.path);
@@ -188,6 +211,7 @@ export function createService(deps: ServiceDeps): AppService {
       watch.setNetworkAvailable(online);
     },
     async close() {
+      await logs.closeAll();
       await uploads.close();
       await watch.close();
       await session.close();

@@ -41,6 +41,7 @@ export const REQUEST_CHANNELS = [
   'workRequests.get',
   'workRequests.create',
   'workRequests.retry',
+  'workRequests.explainFailure',
   'workRequests.abort',
   'workRequests.setPriority',
   'workRequests.unblock',
@@ -88,6 +89,11 @@ export const REQUEST_CHANNELS = [
   'downloads.file',
   'downloads.all',
   'downloads.link',
+  'logs.open',
+  'logs.info',
+  'logs.lines',
+  'logs.search',
+  'logs.close',
   'signing.available',
   'signing.signAndComplete',
 ] as const;
@@ -107,6 +113,7 @@ export const EVENT_CHANNELS = [
   'notification.shown',
   'download.progress',
   'download.finished',
+  'logs.progress',
 ] as const;
 export type EventChannel = (typeof EVENT_CHANNELS)[number];
 

@@ -7,6 +7,7 @@
  * `task_data`, whichever server revision sent it).
  */
 import type { SerializedError } from './errors';
+import type { LogState } from './log-types';
 import type {
   AssetPermissionCheckResponse,
   CollectionItem,
@@ -29,6 +30,9 @@ export type {
   WorkRequestResponse,
   WorkspaceInheritanceChain,
 } from './models';
+
+export type * from './log-types';
+export type { FailureReason } from './results/failure';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -313,6 +317,8 @@ export interface DownloadJob {
  */
 export type NavigateTarget =
   | { kind: 'work-request'; id: number; origin: string | null }
+  /** A failure's log at the line that says why (a failure notification's click). */
+  | { kind: 'log'; workRequestId: number; artifactId: number; path: string; line: number }
   | { kind: 'artifact'; id: number; origin: string | null }
   | { kind: 'work-requests'; origin: null };
 
@@ -342,4 +348,6 @@ export interface EventPayloads {
   'notification.shown': NotificationRecord;
   'download.progress': DownloadJob;
   'download.finished': DownloadJob;
+  /** A log open in the viewer read more of its file, finished, or failed. */
+  'logs.progress': LogState;
 }

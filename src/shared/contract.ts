@@ -39,6 +39,8 @@ const fileId = z.string().min(1).max(100);
 const jobId = z.string().min(1).max(100);
 const byJob = z.strictObject({ jobId });
 const retention = z.number().int().nonnegative().nullable();
+const logHandle = z.string().min(1).max(100);
+const byHandle = z.strictObject({ handle: logHandle });
 
 const collectionFields = {
   name,
@@ -214,6 +216,11 @@ export const requests = {
   'workRequests.get': request<T.WorkRequestResponse>()(byId),
   'workRequests.create': request<T.WorkRequestResponse>()(workRequestRequestSchema),
   'workRequests.retry': request<T.WorkRequestResponse>()(byId),
+  /**
+   * Why a failed work request failed, in one line, with the log line that shows it; for a
+   * workflow, its first failed step's. Null when its kind says nothing more than its result.
+   */
+  'workRequests.explainFailure': request<T.FailureReason | null>()(byId),
   'workRequests.abort': request<T.WorkRequestResponse>()(byId),
   'workRequests.setPriority': request<T.WorkRequestResponse>()(
     z.strictObject({ id, priorityAdjustment: z.number().int() }),
@@ -402,6 +409,36 @@ export const requests = {
   'downloads.link': request<T.DownloadLink>()(
     z.strictObject({ artifactId: id, path: z.string().min(1).max(4096).optional() }),
   ),
+
+  /**
+   * Opens a text file of an artifact in main (downloaded once, verified, cached) and hands
+   * back a handle; it resolves as soon as the file starts arriving, and `logs.progress`
+   * follows it. The analysis (sbuild logs) comes with the state once it is `ready`.
+   */
+  'logs.open': request<T.LogState>()(
+    z.strictObject({ artifactId: id, path: z.string().min(1).max(4096) }),
+  ),
+  'logs.info': request<T.LogState>()(byHandle),
+  /** A window of lines as plain text (at most 2000, and 2 MiB of text; long lines cut). */
+  'logs.lines': request<T.LogWindow>()(
+    z.strictObject({
+      handle: logHandle,
+      from: z.number().int().nonnegative(),
+      count: z.number().int().min(1).max(2000),
+    }),
+  ),
+  /** Searches the whole file in main: the count, and the next or previous matching line. */
+  'logs.search': request<T.LogSearchResult>()(
+    z.strictObject({
+      handle: logHandle,
+      query: z.string().min(1).max(1000),
+      regex: z.boolean().default(false),
+      caseSensitive: z.boolean().default(false),
+      fromLine: z.number().int().nonnegative().default(0),
+      direction: z.enum(['next', 'previous']).default('next'),
+    }),
+  ),
+  'logs.close': request<undefined>()(byHandle),
 
   /** Whether debsign (devscripts) and gpg are installed where main runs. */
   'signing.available': request<T.SigningAvailability>()(noArgs),

@@ -39,6 +39,16 @@ export interface DownloadOptions {
   onProgress?: ProgressListener;
 }
 
+export interface DownloadFileOptions extends DownloadOptions {
+  /**
+   * Told where the file is written while it arrives, before it is checked: for a reader
+   * that follows it (the log viewer). What is read there is unverified until the download
+   * resolves; the path is gone once it settles, placed (the same file, linked into the
+   * destination) or removed.
+   */
+  onStaged?: (path: string) => void;
+}
+
 export interface DownloadArtifactOptions extends DownloadOptions {
   /** Keep `artifact-{id}.tar.gz` (checked member by member) instead of unpacking it. */
   tarball?: boolean;
@@ -130,7 +140,7 @@ export async function downloadArtifactFile(
   artifact: number | ArtifactResponse,
   pathInArtifact: string,
   destinationFile: string,
-  options: DownloadOptions = {},
+  options: DownloadFileOptions = {},
 ): Promise<ArtifactResponse> {
   const http = transportOf(client);
   const response = await resolveArtifact(client, artifact, options.signal);
@@ -152,7 +162,9 @@ export async function downloadArtifactFile(
   const home = dirname(destinationFile);
   const target = { home, placements: [[name]], subject, subjectOf: () => subject, signal };
   await staged(target, async (staging) => {
-    await fetchFile(http, file, join(staging.root, name), subject, progress, signal);
+    const path = join(staging.root, name);
+    options.onStaged?.(path);
+    await fetchFile(http, file, path, subject, progress, signal);
   });
   tracker.update(pathInArtifact, file.size, 'done');
   return response;

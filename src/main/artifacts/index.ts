@@ -27,7 +27,9 @@ export {
   downloadArtifact,
   downloadArtifactFile,
   type DownloadArtifactOptions,
+  type DownloadFileOptions,
   type DownloadOptions,
 } from './download';
+export { declaredFile, type DeclaredFile } from './declared-files';
 export { createArtifact, getArtifact, type ClientLike } from './remote';
 export { artifactPathProblem } from './artifact-paths';

@@ -3,6 +3,7 @@
  * the workspace and the result, and the buttons the platform can show), and the answer to
  * a Retry button that did not work.
  */
+import type { FailureReason } from '../results/failure-reason';
 import { completionKey } from '../watch/messages';
 import type { CompletionNotification, DesktopNotification, NotificationAction } from './notifier';
 
@@ -42,6 +43,7 @@ export function completionNotification(
   about: About | undefined,
   rootId: number | null,
   supportsActions: boolean,
+  reason: FailureReason | null = null,
 ): CompletionNotification {
   const id = completion.workRequestId;
   const { result } = completion;
@@ -49,9 +51,11 @@ export function completionNotification(
   const what = about
     ? `${about.taskType === 'Workflow' ? 'workflow ' : ''}${about.taskName}`
     : 'work request';
-  const body = about
+  const where = about
     ? `Workspace ${about.workspace} · result: ${result || 'none'}`
     : `Result: ${result || 'none'}`;
+  // What broke first ("sbuild hello 2.10-3 amd64 — build: make: *** … Error 2"), then where.
+  const body = reason ? `${reason.what} — ${reason.why}\n${where}` : where;
   const failed = result !== 'success' && result !== 'skipped';
   const actions: NotificationAction[] = [];
   if (supportsActions) {

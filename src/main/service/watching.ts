@@ -6,11 +6,13 @@
  */
 import { join } from 'node:path';
 import type { ServiceHandlers } from '../bridge/dispatch';
+import type { DebusineClient } from '../api/client';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
 import { retryFailedNotification } from '../notify/completion-notification';
 import { NotificationGate } from '../notify/gate';
 import type { Notifier } from '../notify/notifier';
+import type { Explain } from '../results/explainer';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
 import { ResumeFile } from '../watch/resume-state';
@@ -61,6 +63,7 @@ export class WatchService {
   readonly #emit: EmitEvent;
   readonly #notifier: Notifier;
   readonly #retry: (id: number) => Promise<WorkRequestResponse>;
+  readonly #explainer: ((apiUrl: string, client: DebusineClient) => Explain) | undefined;
   readonly #openExternal: (url: string) => Promise<void>;
   #stack: Stack | undefined;
   #switching: Promise<void> = Promise.resolve();
@@ -83,6 +86,8 @@ export class WatchService {
     /** Retries a work request as the app's retry request does (work-request-starts.ts). */
     retry: (id: number) => Promise<WorkRequestResponse>;
     openExternal?: ((url: string) => Promise<void>) | undefined;
+    /** Explains failures on a server, for their notifications (results/explainer.ts). */
+    explainer?: (apiUrl: string, client: DebusineClient) => Explain;
   }) {
     this.#session = options.session;
     this.#users = options.users;
@@ -90,6 +95,7 @@ export class WatchService {
     this.#emit = options.emit;
     this.#notifier = options.notifier;
     this.#retry = options.retry;
+    this.#explainer = options.explainer;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
     this.settings = new NotificationSettingsStore(options.dataDir);
     this.commands = new CompletionCommandFile(options.dataDir);
@@ -157,6 +163,7 @@ export class WatchService {
       openExternal: this.#openExternal,
       readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
       commandHook: () => this.commands.current(),
+      ...(this.#explainer ? { explain: this.#explainer(profile.apiUrl, client) } : {}),
     };
     const users = this.#users;
     if (users) {
@@ -197,6 +204,9 @@ export class WatchService {
     });
     router.on('open', (id) => {
       this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
+    });
+    router.on('openLog', ({ workRequestId, artifactId, path, line }) => {
+      this.#emit('app.navigate', { kind: 'log', workRequestId, artifactId, path, line });
     });
     router.on('retry', (id) => {
       void this.#retryFromNotification(id);

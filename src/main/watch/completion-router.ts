@@ -8,7 +8,6 @@
  */
 import { EventEmitter } from 'node:events';
 import { DebusineError } from '../../shared/errors';
-import type { NotificationPreferences } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { BoundedMap, BoundedSet } from '../bounded';
 import {
@@ -16,67 +15,27 @@ import {
   notificationKey,
   type About,
 } from '../notify/completion-notification';
-import type { CompletionNotification, NotificationHandlers, Notifier } from '../notify/notifier';
-import { runCommandHook, type CommandHook, type CommandRun } from './command-hook';
-import { NeedsInputWatch, type NeedsInputOptions } from './needs-input';
-import { ReadAhead, type WorkRequestSource } from './read-ahead';
+import type { NotificationHandlers } from '../notify/notifier';
+import { runCommandHook } from './command-hook';
+import { NeedsInputWatch } from './needs-input';
+import { failed, FailureReasons } from './failure-reasons';
+import { ReadAhead } from './read-ahead';
 import { reportProblem } from './report';
 import { workRequestWebPage } from './web-page';
 import type { CompletionEvent, CompletionWatcher } from './completion-watcher';
-import type { WatchList } from './watch-list';
+import type {
+  CompletionRouterEvents,
+  CompletionRouterOptions,
+  NotifyFilter,
+} from './router-options';
 
 export type { WorkRequestSource } from './read-ahead';
-
-/** What notifies besides the watch list: the settings' mode and workspaces. */
-export type NotifyFilter = Pick<NotificationPreferences, 'mode' | 'workspaces'>;
-
-export interface CompletionRouterOptions {
-  client: WorkRequestSource;
-  watchList: WatchList;
-  notifier: Notifier<CompletionNotification>;
-  /** The server's site root, for "open in browser" (HttpTransport.siteUrl). */
-  siteUrl: string;
-  openExternal: (url: string) => void | Promise<void>;
-  /** What notifies at first (setFilter changes it); without it, the watch list only. */
-  filter?: NotifyFilter;
-  /**
-   * Whether the signed-in user created this work request, for mode `mine` (the service
-   * asks its UserDirectory); without it, only work requests started here count as mine.
-   */
-  isMine?: (workRequest: WorkRequestResponse) => Promise<boolean>;
-  /**
-   * Whether the server's list filters (by ids, status and task type: 0.13+). With it, a
-   * backlog of completions (the replay after an outage) is read a page at a time instead
-   * of one GET each; without it, no step names its workflow, so none is looked for waiting.
-   */
-  readsByIds?: () => Promise<boolean>;
-  /** When the checks for waiting steps run (tests make them quicker). */
-  needsInput?: Pick<NeedsInputOptions, 'debounceMs' | 'afterStartMs' | 'scanLimit'>;
-  /**
-   * The program to run on each completion, asked for at each one (the service reads its
-   * file then, so an edit applies at once); undefined: none.
-   */
-  commandHook?: () => Promise<CommandHook | undefined>;
-}
-
-/** What the renderer hears about; it re-fetches through normal requests. */
-export interface WorkRequestChanged {
-  workRequestId: number;
-  rootId: number;
-  status: string;
-  result: string;
-}
-
-export interface CompletionRouterEvents {
-  notified: [CompletionNotification & { receivedAt: number; shownAt: number }];
-  changed: [WorkRequestChanged];
-  /** The user clicked a notification: show this work request (or waiting step) in the app. */
-  open: [number];
-  /** The user chose "Retry" on a notification. */
-  retry: [number];
-  command: [{ workRequestId: number; run?: CommandRun; error?: DebusineError }];
-  error: [DebusineError];
-}
+export type {
+  CompletionRouterEvents,
+  CompletionRouterOptions,
+  NotifyFilter,
+  WorkRequestChanged,
+} from './router-options';
 
 /**
  * Completions remembered so that a work request watched just after it completed still
@@ -100,6 +59,8 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #recent = new BoundedMap<number, CompletionEvent>(RECENT_LIMIT);
   readonly #ahead: ReadAhead;
   readonly #needsInput: NeedsInputWatch;
+  /** Why failures failed; undefined when the service gave no way to tell. */
+  readonly #reasons: FailureReasons | undefined;
   #detach: (() => void) | undefined;
 
   constructor(options: CompletionRouterOptions) {
@@ -118,6 +79,11 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
         reportProblem(this, toError(error));
       },
     });
+    this.#reasons =
+      options.explain &&
+      new FailureReasons(options.explain, (error) => {
+        reportProblem(this, toError(error));
+      });
   }
 
   /** What notifies besides the watch list, from the next completion on. */
@@ -173,7 +139,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
 
   #notifyIfAlreadyCompleted(workRequest: WorkRequestResponse): void {
     const event = this.#recent.get(workRequest.id);
-    if (event) this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
+    if (event) void this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
   }
 
   async #remember(workRequest: WorkRequestResponse): Promise<void> {
@@ -214,9 +180,15 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const item = this.#options.watchList.get(event.workRequestId);
     // Fast path: a watched item already described is notified before any fetch, so the
     // notification follows the websocket message within milliseconds.
-    if (item?.taskType != null && item.workspace !== null && item.label !== null) {
+    // A failure waits for the work request, which says why it failed.
+    if (
+      item?.taskType != null &&
+      item.workspace !== null &&
+      item.label !== null &&
+      !failed(event.result)
+    ) {
       const about = { taskName: item.label, taskType: item.taskType, workspace: item.workspace };
-      this.#notify(event, about, item.rootId);
+      await this.#notify(event, about, item.rootId);
     }
     let workRequest = await this.#ahead.take(event.workRequestId);
     try {
@@ -224,7 +196,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     } catch (error) {
       // There is no permission filtering on the websocket: completions from workspaces
       // this user cannot see come through, and are not for us unless watched.
-      if (item) this.#notify(event, undefined, item.rootId);
+      if (item) await this.#notify(event, undefined, item.rootId);
       else if (!(
         error instanceof DebusineError && ['not-found', 'forbidden'].includes(error.code)
       )) {
@@ -241,13 +213,20 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       result: event.result,
     });
     const isStep = rootId !== workRequest.id;
+    const rootItem = isStep ? this.#options.watchList.get(rootId) : item;
     // The workflow moved on: it may wait for the user now.
-    if (isStep && this.#options.watchList.has(rootId)) this.#needsInput.schedule();
+    if (isStep && rootItem) this.#needsInput.schedule();
+    let concerns = Boolean(item ?? rootItem);
+    // Steps of workflows nobody watches are only looked at when they failed, to explain
+    // their workflow's failure.
+    if (!concerns && (!isStep || failed(event.result))) {
+      concerns = await this.#concerns(workRequest);
+    }
+    if (concerns && failed(event.result))
+      this.#reasons?.explain({ ...workRequest, result: event.result });
     // A step notifies only when watched by itself; its workflow notifies once, as a whole.
     if (isStep && !item) return workRequest;
-    if (item || (await this.#concerns(workRequest))) {
-      this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
-    }
+    if (concerns) await this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
     return workRequest;
   }
 
@@ -273,7 +252,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
         ) {
           // Known unfinished before, finished now: the websocket replay may also bring it;
           // the key below makes sure only one notification is shown.
-          this.#notify(
+          await this.#notify(
             {
               workRequestId: workRequest.id,
               completedAt: workRequest.completed_at,
@@ -304,20 +283,44 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     }
   }
 
-  #notify(event: CompletionEvent, about: About | undefined, rootId: number | null): void {
+  async #notify(
+    event: CompletionEvent,
+    about: About | undefined,
+    rootId: number | null,
+  ): Promise<void> {
     const key = notificationKey(event);
     if (this.#notified.has(key)) return;
     this.#notified.add(key);
     const { notifier } = this.#options;
-    const notification = completionNotification(event, about, rootId, notifier.supportsActions);
-    notifier.show(notification, this.#handlersFor(event.workRequestId));
+    const reason = failed(event.result)
+      ? ((await this.#reasons?.reasonFor(event.workRequestId)) ?? null)
+      : null;
+    const notification = completionNotification(
+      event,
+      about,
+      rootId,
+      notifier.supportsActions,
+      reason,
+    );
+    const id = event.workRequestId;
+    const log = reason?.log;
+    notifier.show(
+      notification,
+      this.#handlersFor(id, () => {
+        if (log) this.emit('openLog', { ...log, workRequestId: reason.workRequestId });
+        else this.emit('open', id);
+      }),
+    );
     this.emit('notified', { ...notification, receivedAt: event.receivedAt, shownAt: Date.now() });
   }
 
-  /** What a notification about this work request does when clicked, and its buttons. */
-  #handlersFor(id: number): NotificationHandlers {
+  /**
+   * What a notification about this work request does when clicked (by default, open it in
+   * the app), and its buttons.
+   */
+  #handlersFor(id: number, onClick?: () => void): NotificationHandlers {
     return {
-      onClick: () => this.emit('open', id),
+      onClick: onClick ?? (() => this.emit('open', id)),
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
         else void this.#openInBrowser(id);

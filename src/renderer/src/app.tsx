@@ -1,21 +1,23 @@
-import { SCREENS } from './screens';
-import { areaInfo } from './shell/areas';
-import { CommandPalette } from './shell/command-palette';
-import { OfflineBanner } from './shell/offline-banner';
-import { useGlobalShortcuts } from './shell/shortcuts';
-import { Sidebar } from './shell/sidebar';
-import { useApplyTheme } from './shell/theme';
-import { WindowDropTarget } from './shell/window-drop';
-import { TopBar } from './shell/top-bar';
-import { useSessionSummary } from './shell/use-session';
-import { useBridgeEvents } from './queries/invalidation';
-import { useUiStore } from './state/ui-store';
+import { SCREENS } from '@renderer/shell/screens';
+import { areaInfo } from '@renderer/shell/areas';
+import { CommandPalette } from '@renderer/shell/command-palette';
+import { OfflineBanner } from '@renderer/shell/offline-banner';
+import { useGlobalShortcuts } from '@renderer/shell/shortcuts';
+import { Sidebar } from '@renderer/shell/sidebar';
+import { useApplyTheme } from '@renderer/shell/theme';
+import { WindowDropTarget } from '@renderer/shell/window-drop';
+import { TopBar } from '@renderer/shell/top-bar';
+import { useSessionSummary } from '@renderer/shell/use-session';
+import { useMainEvents } from '@renderer/queries/events';
+import { useNavigateFromMain } from '@renderer/shell/navigate-from-main';
+import { useUiStore } from '@renderer/state/ui-store';
 
 /** The window: top bar, sidebar, the active area's screen, and the command palette. */
 export function App(): React.JSX.Element {
   useApplyTheme();
   useGlobalShortcuts();
-  useBridgeEvents();
+  useMainEvents();
+  useNavigateFromMain();
   const area = useUiStore((s) => s.area);
   const session = useSessionSummary();
   const info = areaInfo(area);

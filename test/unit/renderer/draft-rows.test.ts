@@ -4,8 +4,8 @@
  * and nothing is left over as a general problem.
  */
 import { describe, expect, it } from 'vitest';
-import { rowsOf } from '../../../src/renderer/src/screens/upload/draft-files';
-import type { LocalArtifactDraft, StagedFile } from '../../../src/shared/contract';
+import { rowsOf } from '@renderer/screens/upload/draft-files';
+import type { LocalArtifactDraft, StagedFile } from '@shared/contract';
 
 const staged: StagedFile[] = [
   { id: 'c', name: 'hello_1.0_amd64.changes', size: 1700 },

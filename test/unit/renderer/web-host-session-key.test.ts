@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  KEY_STORAGE,
-  takeSessionKey,
-  type PageWindow,
-} from '../../../src/renderer/src/bridge/web-host-api';
+import { KEY_STORAGE, takeSessionKey, type PageWindow } from '@renderer/bridge/web-host-api';
 
 function page(hash: string, stored: Record<string, string> = {}, storageWorks = true) {
   const replaced: string[] = [];

@@ -7,9 +7,9 @@ import {
   matchesFilters,
   NOBODY,
   type Me,
-} from '../../../src/renderer/src/screens/work-requests/model';
-import { NO_FILTERS } from '../../../src/renderer/src/screens/work-requests/views-store';
-import type { WorkRequestResponse } from '../../../src/shared/contract';
+} from '@renderer/screens/work-requests/model';
+import { NO_FILTERS } from '@renderer/screens/work-requests/views-store';
+import type { WorkRequestResponse } from '@shared/contract';
 
 function wr(id: number, createdBy: number | null, extra: Partial<WorkRequestResponse> = {}) {
   return {

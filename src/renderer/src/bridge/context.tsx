@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { BridgeClient } from '../../../shared/contract';
+import type { BridgeClient } from '@shared/contract';
 
 const BridgeContext = createContext<BridgeClient | null>(null);
 

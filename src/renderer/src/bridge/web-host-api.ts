@@ -9,10 +9,10 @@
  * gets in: sessionStorage belongs to this origin, port included, and to this tab, so a
  * page on another port cannot read it, and it is gone when the tab closes.
  */
-import type { DebusineApi, DroppedFile, Reply, StagedFile } from '../../../shared/contract';
-import type { SerializedError } from '../../../shared/errors';
-import { createMessageApi, type MessagePort } from '../../../shared/bridge-message-api';
-import { BRIDGE_PROTOCOL, KEY_HEADER, keyProtocol } from '../../../shared/web-host-key';
+import type { DebusineApi, DroppedFile, Reply, StagedFile } from '@shared/contract';
+import type { SerializedError } from '@shared/errors';
+import { createMessageApi, type MessagePort } from '@shared/bridge-message-api';
+import { BRIDGE_PROTOCOL, KEY_HEADER, keyProtocol } from '@shared/web-host-key';
 
 const CLOSED: SerializedError = {
   code: 'network',

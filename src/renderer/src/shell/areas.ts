@@ -8,7 +8,7 @@ import {
   Upload,
   type LucideIcon,
 } from 'lucide-react';
-import type { Area } from '../state/ui-store';
+import type { Area } from '@renderer/state/ui-store';
 
 export interface AreaInfo {
   id: Area;

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Command } from 'cmdk';
 import {
   Boxes,
@@ -12,11 +11,12 @@ import {
   Sun,
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useBridge } from '../bridge';
-import { keys } from '../queries/keys';
-import { useUiStore, type ThemePreference } from '../state/ui-store';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { serverMutations, serverQueries } from '@renderer/queries/servers';
+import { useUiStore, type ThemePreference } from '@renderer/state/ui-store';
+import { artifactIdFrom } from '@renderer/kit/artifact-id';
 import { AREA_INFO } from './areas';
-import { usePaletteRegistry, type Intent } from './palette-registry';
+import { usePaletteRegistry, type Intent } from '@renderer/state/palette';
 
 const THEMES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[] = [
   { id: 'system', label: 'Theme: follow the system', icon: Monitor },
@@ -24,21 +24,8 @@ const THEMES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[
   { id: 'dark', label: 'Theme: dark', icon: Moon },
 ];
 
-/** Reads an artifact id from "42", "#42" or a pasted web URL ending in /artifact/42/. */
-export function artifactIdFrom(text: string): number | null {
-  const trimmed = text.trim();
-  const plain = /^#?(\d{1,12})$/.exec(trimmed);
-  const fromUrl = /\/artifact\/(\d{1,12})\/?(?:[?#].*)?$/.exec(trimmed);
-  const digits = plain?.[1] ?? fromUrl?.[1];
-  if (digits === undefined) return null;
-  const id = Number(digits);
-  return id > 0 ? id : null;
-}
-
 /** Every action of the app, reachable by typing (Ctrl/Cmd+K). */
 export function CommandPalette(): React.JSX.Element | null {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const open = useUiStore((s) => s.paletteOpen);
   const setOpen = useUiStore((s) => s.setPaletteOpen);
   const setArea = useUiStore((s) => s.setArea);
@@ -49,19 +36,9 @@ export function CommandPalette(): React.JSX.Element | null {
   const returnFocus = useRef<Element | null>(null);
   const [search, setSearch] = useState('');
 
-  const servers = useQuery({
-    queryKey: keys.servers.list(),
-    queryFn: () => bridge.servers.list(),
-    enabled: open,
-  });
-  const switchTo = useMutation({
-    mutationFn: (id: string) => bridge.servers.setActive({ id }),
-    onSuccess: () => void queryClient.invalidateQueries(),
-  });
-  const signOut = useMutation({
-    mutationFn: (serverId: string) => bridge.session.signOut({ serverId }),
-    onSuccess: () => void queryClient.invalidateQueries(),
-  });
+  const servers = useAppQuery(serverQueries.list, { enabled: open });
+  const switchTo = useMutationOf(serverMutations.setActive);
+  const signOut = useMutationOf(serverMutations.signOut);
 
   useEffect(() => {
     if (open) returnFocus.current = document.activeElement;

@@ -1,10 +1,11 @@
 import { CircleCheck, CloudOff, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { ConnectionState } from '../../../shared/contract';
-import { useBridge } from '../bridge';
-import { StatusBadge } from '../components/status-badge';
-import { useUiStore } from '../state/ui-store';
-import { useConnection, useSecondsUntil } from './use-session';
+import type { ConnectionState } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { StatusBadge } from '@renderer/components/status-badge';
+import { useUiStore } from '@renderer/state/ui-store';
+import { useConnection } from '@renderer/queries/session';
+import { useSecondsUntil } from './use-session';
 import './offline-banner.css';
 
 interface Missed {

@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Check, ChevronDown, Server, Settings2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useBridge } from '../bridge';
-import { keys } from '../queries/keys';
-import { useUiStore } from '../state/ui-store';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { serverMutations, serverQueries } from '@renderer/queries/servers';
+import { useUiStore } from '@renderer/state/ui-store';
 import './shell.css';
 
 /**
@@ -15,26 +14,14 @@ export function ServerSwitcher(props: {
   serverName?: string | undefined;
   scope?: string | undefined;
 }): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const setArea = useUiStore((s) => s.setArea);
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
 
-  const servers = useQuery({
-    queryKey: keys.servers.list(),
-    queryFn: () => bridge.servers.list(),
-    enabled: open,
-  });
-  const switchTo = useMutation({
-    mutationFn: (id: string) => bridge.servers.setActive({ id }),
-    onSuccess: () => {
-      // Everything cached belongs to the previous server.
-      void queryClient.invalidateQueries();
-    },
-  });
+  const servers = useAppQuery(serverQueries.list, { enabled: open });
+  const switchTo = useMutationOf(serverMutations.setActive);
 
   const close = (focusButton: boolean): void => {
     setOpen(false);

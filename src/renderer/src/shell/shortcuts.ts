@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { AREAS, useUiStore } from '../state/ui-store';
+import { AREAS, useUiStore } from '@renderer/state/ui-store';
 
 /** Ctrl/Cmd+K opens the command palette; Ctrl/Cmd+1…7 switch areas. */
 export function useGlobalShortcuts(): void {

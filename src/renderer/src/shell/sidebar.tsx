@@ -1,4 +1,4 @@
-import { useUiStore } from '../state/ui-store';
+import { useUiStore } from '@renderer/state/ui-store';
 import { AREA_INFO } from './areas';
 
 export function Sidebar(): React.JSX.Element {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useUiStore } from '../state/ui-store';
+import { useUiStore } from '@renderer/state/ui-store';
 
 /**
  * Applies the theme preference: `system` follows prefers-color-scheme (through CSS), the

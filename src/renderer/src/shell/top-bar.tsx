@@ -1,6 +1,9 @@
 import { Command as CommandIcon } from 'lucide-react';
-import { ConnectionIndicator, type ConnectionState } from '../components/connection-indicator';
-import { useUiStore } from '../state/ui-store';
+import {
+  ConnectionIndicator,
+  type ConnectionState,
+} from '@renderer/components/connection-indicator';
+import { useUiStore } from '@renderer/state/ui-store';
 import { ServerSwitcher } from './server-switcher';
 
 export interface SessionSummary {

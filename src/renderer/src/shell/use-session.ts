@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useBridge } from '../bridge';
-import type { ConnectionState as IndicatorState } from '../components/connection-indicator';
-import { keys } from '../queries/keys';
+import type { ConnectionState as IndicatorState } from '@renderer/components/connection-indicator';
+import { useConnection, useWhoami } from '@renderer/queries/session';
 import type { SessionSummary } from './top-bar';
 
 /** Whole seconds until `iso` (never below 0), ticking once a second; null without a time. */
@@ -26,27 +24,6 @@ function useNextAttempt(iso: string | null | undefined): string | undefined {
   const seconds = useSecondsUntil(iso);
   if (seconds === null) return undefined;
   return seconds > 0 ? `next attempt in ${String(seconds)} s` : 'retrying now';
-}
-
-/** The watcher's connection state: the one query (main pushes its changes). */
-export function useConnection() {
-  const bridge = useBridge();
-  return useQuery({
-    queryKey: keys.connection.state(),
-    queryFn: () => bridge.connection.get(),
-    staleTime: Infinity,
-    retry: false,
-  });
-}
-
-/** Who is signed in, where: the one whoami query (the top bar and the lists share it). */
-export function useWhoami() {
-  const bridge = useBridge();
-  return useQuery({
-    queryKey: keys.session.whoami(),
-    queryFn: () => bridge.session.whoami(),
-    staleTime: 60_000,
-  });
 }
 
 /** The top bar's view of the session: active server, user, connection state. */

@@ -1,9 +1,9 @@
 import { Upload } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useBridge } from '../bridge';
-import { useUiStore } from '../state/ui-store';
+import { useBridge } from '@renderer/bridge';
+import { useUiStore } from '@renderer/state/ui-store';
 import { filesOfDrop } from './collect-files';
-import { usePaletteRegistry } from './palette-registry';
+import { usePaletteRegistry } from '@renderer/state/palette';
 
 function carriesFiles(event: DragEvent): boolean {
   return event.dataTransfer?.types.includes('Files') ?? false;

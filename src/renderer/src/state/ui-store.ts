@@ -16,8 +16,20 @@ export type Area = (typeof AREAS)[number];
 
 export type ThemePreference = 'system' | 'light' | 'dark';
 
-/** A page inside an area: a work request's page, an artifact's page. */
-export type Detail = { kind: 'work-request'; id: number } | { kind: 'artifact'; id: number };
+/** A text file of an artifact in the log viewer, at a line (0-based) when one is asked. */
+export interface LogTarget {
+  artifactId: number;
+  path: string;
+  line: number | null;
+  /** The work request whose result it is, to go back to; null when opened from an artifact. */
+  workRequestId: number | null;
+}
+
+/** A page inside an area: a work request's page, an artifact's page, a log in the viewer. */
+export type Detail =
+  | { kind: 'work-request'; id: number }
+  | { kind: 'artifact'; id: number }
+  | ({ kind: 'log' } & LogTarget);
 
 interface UiState {
   area: Area;
@@ -29,6 +41,8 @@ interface UiState {
   navigate: (area: Area, detail?: Detail | null) => void;
   openWorkRequest: (id: number) => void;
   openArtifact: (id: number) => void;
+  /** Opens a file in the log viewer, in the area it was opened from. */
+  openLog: (target: LogTarget) => void;
   setArea: (area: Area) => void;
   setTheme: (theme: ThemePreference) => void;
   setPaletteOpen: (open: boolean) => void;
@@ -51,6 +65,10 @@ export const useUiStore = create<UiState>()(
       },
       openArtifact: (id) => {
         if (canLeave()) set({ area: 'artifacts', detail: { kind: 'artifact', id } });
+      },
+      openLog: (target) => {
+        const area = target.workRequestId === null ? 'artifacts' : 'work-requests';
+        if (canLeave()) set({ area, detail: { kind: 'log', ...target } });
       },
       setArea: (area) => {
         if (canLeave()) set({ area, detail: null });

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import {
   CircleCheck,
   Download,
@@ -8,23 +7,24 @@ import {
   Terminal,
 } from 'lucide-react';
 import { useMemo } from 'react';
-import type { ArtifactResponse } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { CopyButton } from '../../components/copy-button';
-import { ErrorState } from '../../components/error-state';
-import { formatBytes } from '../../components/format';
-import { JsonView } from '../../components/json-view';
-import { LoadingState } from '../../components/loading-state';
-import { RelationsGraph } from '../../components/relations-graph';
-import { StartWorkflowForm } from '../../components/start-workflow-form';
-import { TimeAgo } from '../../components/time-ago';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
-import { usePaletteCommands, type PaletteCommand } from '../../shell/palette-registry';
+import type { ArtifactResponse } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { CopyButton } from '@renderer/components/copy-button';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatBytes } from '@renderer/components/format';
+import { JsonView } from '@renderer/components/json-view';
+import { LoadingState } from '@renderer/components/loading-state';
+import { RelationsGraph } from '@renderer/kit/relations-graph';
+import { StartWorkflowForm } from '@renderer/kit/start-workflow-form';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { artifactQueries } from '@renderer/queries/artifacts';
+import { useServerQuery } from '@renderer/queries/hooks';
+import { useUiStore } from '@renderer/state/ui-store';
+import { usePaletteCommands, type PaletteCommand } from '@renderer/state/palette';
 import { DownloadList } from './download-list';
 import { FileTable } from './file-table';
 import { useArtifactDownloads } from './use-downloads';
-import { useUploadDrafts } from '../upload/upload-store';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 /** The `debusine` CLI command that does what this page's download does. */
 export function cliDownloadCommand(id: number, tarball = false): string {
@@ -33,11 +33,7 @@ export function cliDownloadCommand(id: number, tarball = false): string {
 
 /** One artifact: what it is, its files, its relations and data; download and open it. */
 export function ArtifactPage(props: { id: number }): React.JSX.Element {
-  const bridge = useBridge();
-  const artifact = useQuery({
-    queryKey: keys.artifacts.detail(props.id),
-    queryFn: () => bridge.artifacts.get({ id: props.id }),
-  });
+  const artifact = useServerQuery((scope) => artifactQueries.detail(scope, props.id));
   if (artifact.isPending) return <LoadingState label={`Loading artifact ${String(props.id)}…`} />;
   if (artifact.isError) {
     return (
@@ -56,11 +52,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   const bridge = useBridge();
   const downloads = useArtifactDownloads(artifact.id);
   const webPath = artifact.url ?? `/${artifact.workspace}/artifact/${String(artifact.id)}/`;
-  const webUrl = useQuery({
-    queryKey: [...keys.artifacts.detail(artifact.id), 'webui'],
-    queryFn: () => bridge.links.webui({ path: webPath }),
-    staleTime: Infinity,
-  });
+  const webUrl = useServerQuery((scope) => artifactQueries.webPage(scope, artifact.id, webPath));
   const files = Object.entries(artifact.files).sort(([a], [b]) => a.localeCompare(b));
   const totalSize = files.reduce((sum, [, f]) => sum + f.size, 0);
   const pending = artifact.files_to_upload;

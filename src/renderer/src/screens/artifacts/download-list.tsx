@@ -1,6 +1,6 @@
 import { CircleCheck, CircleX, Download, X } from 'lucide-react';
-import { formatBytes } from '../../components/format';
-import { ErrorState } from '../../components/error-state';
+import { formatBytes } from '@renderer/components/format';
+import { ErrorState } from '@renderer/kit/errors/error-state';
 import type { DownloadRow } from './use-downloads';
 
 /** The downloads started from this page, with progress (Electron) or "handed over" (web). */

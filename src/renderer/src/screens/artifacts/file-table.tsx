@@ -1,8 +1,8 @@
 import type { LucideIcon } from 'lucide-react';
-import type { ArtifactResponse } from '../../../../shared/contract';
-import { CopyButton } from '../../components/copy-button';
-import { EmptyState } from '../../components/empty-state';
-import { formatBytes } from '../../components/format';
+import type { ArtifactResponse } from '@shared/contract';
+import { CopyButton } from '@renderer/components/copy-button';
+import { EmptyState } from '@renderer/components/empty-state';
+import { formatBytes } from '@renderer/components/format';
 import { FileX } from 'lucide-react';
 
 type FileEntry = [string, ArtifactResponse['files'][string]];

@@ -1,10 +1,10 @@
 import { Boxes, Search } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { EmptyState } from '../../components/empty-state';
-import { artifactIdFrom } from '../../shell/command-palette';
-import { useIntent } from '../../shell/palette-registry';
-import { RequireServer } from '../../shell/require-server';
-import { useUiStore } from '../../state/ui-store';
+import { EmptyState } from '@renderer/components/empty-state';
+import { artifactIdFrom } from '@renderer/kit/artifact-id';
+import { useIntent } from '@renderer/state/palette';
+import { RequireServer } from '@renderer/kit/require-server';
+import { useUiStore } from '@renderer/state/ui-store';
 import { ArtifactPage } from './artifact-page';
 import { useRecentArtifacts } from './recent-store';
 import './artifacts.css';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { DownloadJob } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
+import type { DownloadJob } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
 
 export interface DownloadRow {
   key: string;

@@ -1,33 +1,28 @@
-import { useQuery } from '@tanstack/react-query';
-import { CopyButton } from '../../components/copy-button';
-import { ErrorState } from '../../components/error-state';
-import { JsonView } from '../../components/json-view';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import type { CollectionData } from '../../../../shared/contract';
-import { DetailPane } from './kit/detail-pane';
-import { useConfirmedDelete } from './kit/editor-state';
-import { formatRetention } from './collections-tab';
+import { CopyButton } from '@renderer/components/copy-button';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { JsonView } from '@renderer/components/json-view';
+import { LoadingState } from '@renderer/components/loading-state';
+import { collectionMutations, collectionQueries } from '@renderer/queries/collections';
+import { useServerQuery } from '@renderer/queries/hooks';
+import type { CollectionData } from '@shared/contract';
+import { DetailPane } from '@renderer/kit/detail-pane';
+import { useConfirmedDelete } from '@renderer/kit/editor-state';
 import { useCollectionsUi } from './ui';
+
+function formatRetention(days: number | null | undefined): string {
+  if (days === null || days === undefined) return 'unlimited';
+  return `${String(days)} ${days === 1 ? 'day' : 'days'}`;
+}
 
 export function CollectionDetail(props: {
   workspace: string;
   collection: CollectionData;
 }): React.JSX.Element {
   const { workspace, collection } = props;
-  const bridge = useBridge();
   const setEditing = useCollectionsUi((s) => s.setEditing);
   const select = useCollectionsUi((s) => s.select);
   const deletion = useConfirmedDelete({
-    mutationFn: (force: boolean) =>
-      bridge.collections.delete({
-        workspace,
-        category: collection.category,
-        name: collection.name,
-        force,
-      }),
-    invalidates: keys.collections.all(workspace),
+    mutation: collectionMutations.remove,
     onDeleted: () => {
       select(null);
     },
@@ -43,7 +38,12 @@ export function CollectionDetail(props: {
       }}
       deletion={deletion}
       onConfirmDelete={() => {
-        deletion.remove.mutate(false);
+        deletion.remove.mutate({
+          workspace,
+          category: collection.category,
+          name: collection.name,
+          force: false,
+        });
       }}
       confirmTitle={`Delete ${label}?`}
       confirmLabel="Delete collection"
@@ -76,19 +76,10 @@ function CollectionItems(props: {
   workspace: string;
   collection: CollectionData;
 }): React.JSX.Element {
-  const bridge = useBridge();
   const { workspace, collection } = props;
-  const items = useQuery({
-    queryKey: keys.collections.items(workspace, collection.category, collection.name),
-    queryFn: () =>
-      bridge.collections.items({
-        workspace,
-        category: collection.category,
-        name: collection.name,
-        limit: 200,
-      }),
-    retry: false,
-  });
+  const items = useServerQuery((scope) =>
+    collectionQueries.items(scope, workspace, collection.category, collection.name),
+  );
   return (
     <>
       <h3 className="section-title">

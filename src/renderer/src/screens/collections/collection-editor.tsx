@@ -5,18 +5,17 @@
  * keeps the edit; leaving with unsaved changes asks first.
  */
 import { useId, useMemo, useState } from 'react';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { CollectionData } from '../../../../shared/contract';
-import { FieldErrors } from './kit/editor-actions';
-import { EditorPane } from './kit/editor-pane';
-import { useReviewedSave, useValidity } from './kit/editor-state';
-import { fieldMessages } from './kit/errors';
-import { MappingField, StructuredField } from './kit/structured-field';
-import { isPlainObject, sameJson, toText } from './kit/text';
+import { collectionMutations } from '@renderer/queries/collections';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { CollectionData } from '@shared/contract';
+import { FieldErrors } from '@renderer/kit/editor-actions';
+import { EditorPane } from '@renderer/kit/editor-pane';
+import { useReviewedSave, useValidity } from '@renderer/kit/editor-state';
+import { fieldMessages } from '@renderer/kit/errors/problem';
+import { MappingField, StructuredField } from '@renderer/kit/structured-field';
+import { isPlainObject, sameJson, toText } from '@renderer/kit/text';
 
-/** Categories of real servers (protocol §13); others may be typed. */
+/** Collection categories Debusine servers have, as suggestions; others may be typed. */
 export const COLLECTION_CATEGORIES = [
   'debian:suite',
   'debian:archive',
@@ -91,7 +90,6 @@ export function CollectionEditor(props: {
   onDone: (saved: CollectionData | null) => void;
 }): React.JSX.Element {
   const { workspace, original } = props;
-  const bridge = useBridge();
   const base = useMemo(() => draftOf(original), [original]);
   const [draft, setDraft] = useState<CollectionDraft>(base);
   const [view, setView] = useState<View>('form');
@@ -106,10 +104,9 @@ export function CollectionEditor(props: {
   const id = useId();
 
   const flow = useReviewedSave({
-    mutationFn: async (d: CollectionDraft): Promise<CollectionData> => {
-      if (original === null) {
-        return bridge.collections.create({ workspace, collection: d });
-      }
+    mutation: collectionMutations.save,
+    variables: (d: CollectionDraft) => {
+      if (original === null) return { workspace, id: null, collection: d };
       // The category cannot change. Both retention periods are always sent: the bridge's
       // update schema defaults a missing one to null, which would clear it on the server.
       const changes: Partial<Omit<CollectionDraft, 'category'>> = {
@@ -118,9 +115,8 @@ export function CollectionEditor(props: {
       };
       if (d.name !== base.name) changes.name = d.name;
       if (!sameJson(d.data, base.data)) changes.data = d.data;
-      return bridge.collections.update({ workspace, collection: { id: original.id, ...changes } });
+      return { workspace, id: original.id, collection: changes };
     },
-    invalidates: keys.collections.all(workspace),
     onDone: props.onDone,
   });
 

@@ -1,10 +1,10 @@
 import { Library, Search, SlidersHorizontal } from 'lucide-react';
-import { WorkspaceTabsArea } from './kit/workspace-area';
+import { WorkspaceTabsArea } from '@renderer/kit/workspace-area';
 import { CollectionsTabView } from './collections-tab';
 import { LookupPlayground } from './lookups';
 import { TaskConfigTab } from './task-config';
 import { useCollectionsUi, type CollectionsTab } from './ui';
-import './kit/kit.css';
+import '@renderer/kit/kit.css';
 import './collections.css';
 
 const TABS = [

@@ -1,30 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { Library, Plus } from 'lucide-react';
-import { EmptyState } from '../../components/empty-state';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { canLeave } from '../../state/leave-guard';
-import type { CollectionData } from '../../../../shared/contract';
-import { ListPane, ReloadButton } from './kit/list-pane';
-import { FeatureError } from './kit/not-offered';
+import { EmptyState } from '@renderer/components/empty-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useCollections } from '@renderer/queries/collections';
+import { canLeave } from '@renderer/state/leave-guard';
+import type { CollectionData } from '@shared/contract';
+import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
+import { FeatureError } from '@renderer/kit/errors/feature-error';
 import { CollectionDetail } from './collection-detail';
 import { CollectionEditor } from './collection-editor';
 import { useCollectionsUi } from './ui';
-
-export function formatRetention(days: number | null | undefined): string {
-  if (days === null || days === undefined) return 'unlimited';
-  return `${String(days)} ${days === 1 ? 'day' : 'days'}`;
-}
-
-export function useCollections(workspace: string) {
-  const bridge = useBridge();
-  return useQuery({
-    queryKey: keys.collections.all(workspace),
-    queryFn: () => bridge.collections.list({ workspace }),
-    retry: false,
-  });
-}
 
 /** The collections of a workspace on the left; the selected one, or the editor, on the right. */
 export function CollectionsTabView(props: { workspace: string }): React.JSX.Element {

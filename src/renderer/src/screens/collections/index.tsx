@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingState } from '../../components/loading-state';
+import { LoadingState } from '@renderer/components/loading-state';
 
 // The editors bring CodeMirror, YAML and diff: loaded when the area opens, not at start.
 const Screen = lazy(() =>

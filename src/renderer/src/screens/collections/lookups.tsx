@@ -2,16 +2,16 @@
  * The lookup playground: a single or multiple lookup with its expected type, and the
  * results linked to their artifacts (the artifact page) and collections (this area).
  */
-import { useMutation } from '@tanstack/react-query';
 import { Boxes, FileQuestion, Library, Network, Play } from 'lucide-react';
 import { useId, useState } from 'react';
-import { RelationsGraph } from '../../components/relations-graph';
-import { useBridge } from '../../bridge';
-import { useUiStore } from '../../state/ui-store';
-import type { LookupResult } from '../../../../shared/contract';
-import { problemOf } from './kit/errors';
-import { ProblemBanner } from './kit/problem-banner';
-import { StructuredField } from './kit/structured-field';
+import { RelationsGraph } from '@renderer/kit/relations-graph';
+import { collectionMutations } from '@renderer/queries/collections';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { useUiStore } from '@renderer/state/ui-store';
+import type { LookupResult } from '@shared/contract';
+import { problemOf } from '@renderer/kit/errors/problem';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { StructuredField } from '@renderer/kit/structured-field';
 import { useCollectionsUi } from './ui';
 
 const EXPECT_TYPES = ['artifact', 'collection', 'artifact-or-promise', 'bare', 'any'] as const;
@@ -28,7 +28,6 @@ function lookupValue(text: string): number | string {
 }
 
 export function LookupPlayground(props: { workspace: string }): React.JSX.Element {
-  const bridge = useBridge();
   const id = useId();
   const [mode, setMode] = useState<'single' | 'multiple'>('single');
   const [single, setSingle] = useState('');
@@ -38,24 +37,24 @@ export function LookupPlayground(props: { workspace: string }): React.JSX.Elemen
   const [defaultCategory, setDefaultCategory] = useState('');
   const [workRequest, setWorkRequest] = useState('');
 
-  const run = useMutation({
-    mutationFn: async (): Promise<LookupResult[]> => {
-      const common = {
-        expect_type: expect,
-        default_category: defaultCategory.trim() === '' ? null : defaultCategory.trim(),
-        // Current servers resolve in the workspace; earlier ones for a work request.
-        workspace: props.workspace,
-        work_request: workRequest.trim() === '' ? null : Number(workRequest),
-      };
-      if (mode === 'single') {
-        return [await bridge.lookups.single({ lookup: lookupValue(single), ...common })];
-      }
-      const list = (Array.isArray(multiple) ? multiple : [multiple]) as (
-        number | string | Record<string, unknown>
-      )[];
-      return bridge.lookups.multiple({ lookup: list, ...common });
-    },
-  });
+  const run = useMutationOf(collectionMutations.lookup);
+  const lookUp = (): void => {
+    const common = {
+      expect_type: expect,
+      default_category: defaultCategory.trim() === '' ? null : defaultCategory.trim(),
+      // Current servers resolve in the workspace; earlier ones for a work request.
+      workspace: props.workspace,
+      work_request: workRequest.trim() === '' ? null : Number(workRequest),
+    };
+    if (mode === 'single') {
+      run.mutate({ kind: 'single', request: { lookup: lookupValue(single), ...common } });
+      return;
+    }
+    const list = (Array.isArray(multiple) ? multiple : [multiple]) as (
+      number | string | Record<string, unknown>
+    )[];
+    run.mutate({ kind: 'multiple', request: { lookup: list, ...common } });
+  };
   const wrOk =
     workRequest.trim() === '' || (/^\d+$/.test(workRequest.trim()) && Number(workRequest) > 0);
   const canRun =
@@ -68,7 +67,7 @@ export function LookupPlayground(props: { workspace: string }): React.JSX.Elemen
         aria-label="Lookup"
         onSubmit={(event) => {
           event.preventDefault();
-          if (canRun) run.mutate();
+          if (canRun) lookUp();
         }}
       >
         <div className="pane-header">

@@ -1,4 +1,7 @@
-/** Task configuration items (protocol §17): their names, and a new item's starting point. */
+/**
+ * Task configuration items (the entries of a debusine:task-configuration collection): their
+ * names, and a new item's starting point.
+ */
 export type TaskConfigItem = Record<string, unknown>;
 
 function str(value: unknown): string {

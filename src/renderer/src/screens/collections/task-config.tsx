@@ -2,7 +2,6 @@
  * Task configuration collections: fetch one, edit its items, dry-run the push (added /
  * updated / removed / unchanged, and the diff), then push. A refused push keeps the edit.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CircleCheck,
   CircleDot,
@@ -15,20 +14,23 @@ import {
   Upload,
 } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
-import { DiffView } from '../../components/diff-view';
-import { EmptyState } from '../../components/empty-state';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { TaskConfigurationUpdateResults } from '../../../../shared/contract';
-import { problemOf, type Problem } from './kit/errors';
-import { ListPane, ReloadButton } from './kit/list-pane';
-import { FeatureError } from './kit/not-offered';
-import { ProblemBanner } from './kit/problem-banner';
-import { MappingField } from './kit/structured-field';
-import { sameJson, toText } from './kit/text';
-import { useCollections } from './collections-tab';
+import { DiffView } from '@renderer/components/diff-view';
+import { EmptyState } from '@renderer/components/empty-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import {
+  collectionMutations,
+  collectionQueries,
+  useCollections,
+} from '@renderer/queries/collections';
+import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { TaskConfigurationUpdateResults } from '@shared/contract';
+import { problemOf, type Problem } from '@renderer/kit/errors/problem';
+import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
+import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { MappingField } from '@renderer/kit/structured-field';
+import { sameJson, toText } from '@renderer/kit/text';
 import { duplicateNames, itemName, newItem, type TaskConfigItem } from './task-config-model';
 
 const CATEGORY = 'debusine:task-configuration';
@@ -81,15 +83,7 @@ export function TaskConfigTab(props: { workspace: string }): React.JSX.Element {
 
 function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX.Element {
   const { workspace, name } = props;
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
-  const fetched = useQuery({
-    queryKey: keys.taskConfig.detail(workspace, name),
-    queryFn: () => bridge.taskConfig.fetch({ workspace, name }),
-    retry: false,
-    refetchOnWindowFocus: false,
-    staleTime: Infinity,
-  });
+  const fetched = useServerQuery((scope) => collectionQueries.taskConfig(scope, workspace, name));
   const serverItems = useMemo(
     () => (fetched.data?.items ?? []) as TaskConfigItem[],
     [fetched.data],
@@ -109,10 +103,8 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
   useUnsavedChanges(dirty, `Unsaved changes to task configuration ${name}.`);
   const dups = duplicateNames(items);
 
-  const push = useMutation({
-    mutationFn: (args: { items: TaskConfigItem[]; dryRun: boolean }) =>
-      bridge.taskConfig.push({ workspace, name, items: args.items, dryRun: args.dryRun }),
-    onSuccess: async (result, args) => {
+  const push = useMutationOf(collectionMutations.pushTaskConfig, {
+    onSuccess: async (result, args, invalidated) => {
       setProblem(null);
       if (args.dryRun) {
         setDryRun({ items: args.items, result });
@@ -121,7 +113,7 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
       setPushed(result);
       setDryRun(null);
       setEdited(null);
-      await queryClient.invalidateQueries({ queryKey: keys.taskConfig.detail(workspace, name) });
+      await invalidated;
     },
     onError: (error) => {
       setProblem(problemOf(error));
@@ -281,7 +273,7 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
             className="button small"
             disabled={invalid || dups.length > 0 || push.isPending}
             onClick={() => {
-              push.mutate({ items, dryRun: true });
+              push.mutate({ workspace, name, items, dryRun: true });
             }}
           >
             <FlaskConical size={14} aria-hidden="true" />
@@ -293,7 +285,7 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
             disabled={!dryRunFresh || invalid || push.isPending}
             title={dryRunFresh ? 'Replace the collection with these items' : 'Dry run first'}
             onClick={() => {
-              push.mutate({ items, dryRun: false });
+              push.mutate({ workspace, name, items, dryRun: false });
             }}
           >
             <Upload size={14} aria-hidden="true" />

@@ -1,15 +1,25 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import type { ServerProfile } from '../../../../shared/contract';
-import { isDebusineError } from '../../../../shared/errors';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
+import type { ServerProfile } from '@shared/contract';
+import { isDebusineError } from '@shared/errors';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { serverMutations } from '@renderer/queries/servers';
+import { ErrorState } from '@renderer/kit/errors/error-state';
 
 interface Fields {
   name: string;
   apiUrl: string;
   scope: string;
   defaultWorkspace: string;
+}
+
+/** The profile the form's text describes: trimmed, empty scope and workspace left unset. */
+function profileFields(f: Fields) {
+  return {
+    name: f.name.trim(),
+    apiUrl: f.apiUrl.trim(),
+    scope: f.scope.trim() || null,
+    defaultWorkspace: f.defaultWorkspace.trim() || null,
+  };
 }
 
 type FieldErrors = Partial<Record<keyof Fields, string>>;
@@ -89,8 +99,6 @@ export function AddServerForm(props: {
   onCancel?: (() => void) | undefined;
   onAdded: (profile: ServerProfile) => void;
 }): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const [fields, setFields] = useState<Fields>({
     name: '',
     apiUrl: '',
@@ -98,23 +106,8 @@ export function AddServerForm(props: {
     defaultWorkspace: '',
   });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const add = useMutation({
-    mutationFn: async (f: Fields) => {
-      const profile = await bridge.servers.add({
-        name: f.name.trim(),
-        apiUrl: f.apiUrl.trim(),
-        scope: f.scope.trim() || null,
-        defaultWorkspace: f.defaultWorkspace.trim() || null,
-      });
-      // The first server becomes the active one.
-      if (props.firstStart && !profile.active) {
-        await bridge.servers.setActive({ id: profile.id });
-        return { ...profile, active: true };
-      }
-      return profile;
-    },
+  const add = useMutationOf(serverMutations.add, {
     onSuccess: (profile) => {
-      void queryClient.invalidateQueries();
       props.onAdded(profile);
     },
     onError: (error) => {
@@ -125,7 +118,10 @@ export function AddServerForm(props: {
     event.preventDefault();
     const found = check(fields);
     setErrors(found);
-    if (Object.keys(found).length === 0) add.mutate(fields);
+    // The first server becomes the active one.
+    if (Object.keys(found).length === 0) {
+      add.mutate({ ...profileFields(fields), makeActive: props.firstStart });
+    }
   };
   const autoName = (next: Fields): Fields => {
     if (fields.name !== '' && fields.name !== hostName(fields.apiUrl)) return next;
@@ -163,8 +159,6 @@ export function EditServerForm(props: {
   server: ServerProfile;
   onDone: () => void;
 }): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const [fields, setFields] = useState<Fields>({
     name: props.server.name,
     apiUrl: props.server.apiUrl,
@@ -172,17 +166,8 @@ export function EditServerForm(props: {
     defaultWorkspace: props.server.defaultWorkspace ?? '',
   });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const update = useMutation({
-    mutationFn: (f: Fields) =>
-      bridge.servers.update({
-        id: props.server.id,
-        name: f.name.trim(),
-        apiUrl: f.apiUrl.trim(),
-        scope: f.scope.trim() || null,
-        defaultWorkspace: f.defaultWorkspace.trim() || null,
-      }),
+  const update = useMutationOf(serverMutations.update, {
     onSuccess: () => {
-      void queryClient.invalidateQueries();
       props.onDone();
     },
     onError: (error) => {
@@ -198,7 +183,9 @@ export function EditServerForm(props: {
         event.preventDefault();
         const found = check(fields);
         setErrors(found);
-        if (Object.keys(found).length === 0) update.mutate(fields);
+        if (Object.keys(found).length === 0) {
+          update.mutate({ id: props.server.id, ...profileFields(fields) });
+        }
       }}
     >
       <ServerFields fields={fields} errors={errors} onChange={setFields} />

@@ -1,5 +1,5 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
-import { useUiStore, type ThemePreference } from '../../state/ui-store';
+import { useUiStore, type ThemePreference } from '@renderer/state/ui-store';
 
 const CHOICES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[] = [
   { id: 'system', label: 'System', icon: Monitor },

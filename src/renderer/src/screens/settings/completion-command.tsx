@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NotificationSettings } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
+import type { NotificationSettings } from '@shared/contract';
+import { useBridge } from '@renderer/bridge';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { notificationMutations } from '@renderer/queries/notifications';
 
 /** How a command reads on screen; quotes mark arguments with spaces. No shell runs it. */
 export function joinCommand(argv: readonly string[]): string {
@@ -17,16 +17,7 @@ const EXAMPLE = '{"command": ["/usr/bin/notify-send", "Debusine"]}';
  */
 export function CompletionCommand(props: { settings: NotificationSettings }): React.JSX.Element {
   const bridge = useBridge();
-  const queryClient = useQueryClient();
-  const change = useMutation({
-    mutationFn: (what: 'choose' | 'remove') =>
-      what === 'choose'
-        ? bridge.notifications.chooseCommand()
-        : bridge.notifications.removeCommand(),
-    onSuccess: (settings) => {
-      queryClient.setQueryData(keys.notifications.settings(), settings);
-    },
-  });
+  const change = useMutationOf(notificationMutations.command);
   const { commandHook: hook, commandFile: file, commandProblem: problem } = props.settings;
   const desktop = bridge.transport === 'electron';
   return (
@@ -44,7 +35,7 @@ export function CompletionCommand(props: { settings: NotificationSettings }): Re
         )}
       </p>
       {problem !== null ? (
-        <p className="wr-inline-error" role="alert" data-testid="completion-command-problem">
+        <p className="inline-error" role="alert" data-testid="completion-command-problem">
           {problem}
         </p>
       ) : null}
@@ -92,7 +83,7 @@ export function CompletionCommand(props: { settings: NotificationSettings }): Re
         ) : null}
       </p>
       {change.isError ? (
-        <p className="wr-inline-error" role="alert">
+        <p className="inline-error" role="alert">
           {change.error instanceof Error ? change.error.message : 'The program was not changed'}
         </p>
       ) : null}

@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
-import { keys } from '../../queries/keys';
-import { useIntent } from '../../shell/palette-registry';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
+import { useIntent } from '@renderer/state/palette';
 import { AddServerForm } from './add-server';
 import { AppearanceSection } from './appearance';
 import { NotificationSettingsSection } from './notifications';
@@ -16,11 +15,7 @@ import './settings.css';
 
 /** Servers and sign-in, appearance, and notification settings. */
 export function SettingsScreen(): React.JSX.Element {
-  const bridge = useBridge();
-  const servers = useQuery({
-    queryKey: keys.servers.list(),
-    queryFn: () => bridge.servers.list(),
-  });
+  const servers = useAppQuery(serverQueries.list);
   const [adding, setAdding] = useState(false);
   const [signInFor, setSignInFor] = useState<string | null>(null);
   useIntent('settings.add-server', () => {

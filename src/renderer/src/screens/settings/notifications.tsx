@@ -1,14 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BellOff, BellRing } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
-import type { NotificationSettings, RequestArgs } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { formatDateTime } from '../../components/format';
-import { LoadingState } from '../../components/loading-state';
-import { keys } from '../../queries/keys';
+import { useId, useState } from 'react';
+import type { NotificationSettings, RequestArgs } from '@shared/contract';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatDateTime } from '@renderer/components/format';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { notificationQueries, useSaveNotificationSettings } from '@renderer/queries/notifications';
 import { CompletionCommand } from './completion-command';
-import '../work-requests/work-requests.css';
 
 type Patch = NonNullable<RequestArgs<'notifications.setSettings'>>;
 
@@ -48,41 +46,10 @@ function inFuture(iso: string): boolean {
   return new Date(iso).getTime() > Date.now();
 }
 
-/** Settings for what notifies (issue 8): rendered inside the Settings screen. */
+/** Settings for what notifies: rendered inside the Settings screen. */
 export function NotificationSettingsSection(): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: keys.notifications.settings(),
-    queryFn: () => bridge.notifications.getSettings(),
-  });
-  // Saves may overlap (two clicks in a row); only the last one's answer is shown, since an
-  // earlier answer does not know of the later change yet.
-  const latest = useRef(0);
-  const save = useMutation({
-    mutationFn: (patch: Patch) => bridge.notifications.setSettings(patch),
-    // Optimistic: a radio or checkbox shows the choice at once; an error puts it back.
-    onMutate: (patch) => {
-      const previous = queryClient.getQueryData<NotificationSettings>(
-        keys.notifications.settings(),
-      );
-      if (previous) {
-        queryClient.setQueryData(keys.notifications.settings(), { ...previous, ...patch });
-      }
-      latest.current += 1;
-      return { previous, seq: latest.current };
-    },
-    onError: (_error, _patch, context) => {
-      if (context?.previous && context.seq === latest.current) {
-        queryClient.setQueryData(keys.notifications.settings(), context.previous);
-      }
-    },
-    onSuccess: (settings, _patch, context) => {
-      if (context.seq === latest.current) {
-        queryClient.setQueryData(keys.notifications.settings(), settings);
-      }
-    },
-  });
+  const query = useAppQuery(notificationQueries.settings);
+  const save = useSaveNotificationSettings();
   if (query.isPending) return <LoadingState label="Loading notification settings…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   return (
@@ -91,7 +58,7 @@ export function NotificationSettingsSection(): React.JSX.Element {
       <Form settings={query.data} save={save.mutate} saving={save.isPending} />
       <p className="ns-saved" role="status" aria-live="polite">
         {save.isError ? (
-          <span className="wr-inline-error">
+          <span className="inline-error">
             {save.error instanceof Error ? save.error.message : 'Saving failed'}
           </span>
         ) : save.isSuccess ? (

@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FileCog, FlaskConical, Globe } from 'lucide-react';
-import type { ServerPreset } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { keys } from '../../queries/keys';
+import type { ServerPreset } from '@shared/contract';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { serverMutations, serverQueries } from '@renderer/queries/servers';
 
 const SOURCES: Record<ServerPreset['source'], { label: string; icon: typeof Globe }> = {
   'cli-config': { label: 'From the Debusine CLI config', icon: FileCog },
@@ -16,16 +15,8 @@ const SOURCES: Record<ServerPreset['source'], { label: string; icon: typeof Glob
  * debusine.debian.net. Ones already added are left out.
  */
 export function PresetList(props: { firstStart: boolean }): React.JSX.Element | null {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
-  const presets = useQuery({
-    queryKey: [...keys.servers.all(), 'presets'],
-    queryFn: () => bridge.servers.presets(),
-  });
-  const add = useMutation({
-    mutationFn: (presetId: string) => bridge.servers.addPreset({ presetId, makeActive: true }),
-    onSuccess: () => void queryClient.invalidateQueries(),
-  });
+  const presets = useAppQuery(serverQueries.presets);
+  const add = useMutationOf(serverMutations.addPreset);
   if (presets.isError) {
     return props.firstStart ? (
       <ErrorState error={presets.error} onRetry={() => void presets.refetch()} />

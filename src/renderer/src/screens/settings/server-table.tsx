@@ -1,10 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, KeyRound, LogOut, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import type { ServerProfile } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ErrorState } from '../../components/error-state';
+import type { ServerProfile } from '@shared/contract';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { serverMutations } from '@renderer/queries/servers';
+import { ConfirmDialog } from '@renderer/components/confirm-dialog';
+import { ErrorState } from '@renderer/kit/errors/error-state';
 import { EditServerForm } from './add-server';
 
 /** The server profiles: which is active, which has a token; switch, edit, sign in or out. */
@@ -13,23 +13,11 @@ export function ServerTable(props: {
   signInFor: string | null;
   onSignIn: (id: string) => void;
 }): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState<string | null>(null);
   const [removing, setRemoving] = useState<ServerProfile | null>(null);
-  const refresh = (): void => void queryClient.invalidateQueries();
-  const setActive = useMutation({
-    mutationFn: (id: string) => bridge.servers.setActive({ id }),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => bridge.servers.remove({ id }),
-    onSuccess: refresh,
-  });
-  const signOut = useMutation({
-    mutationFn: (serverId: string) => bridge.session.signOut({ serverId }),
-    onSuccess: refresh,
-  });
+  const setActive = useMutationOf(serverMutations.setActive);
+  const remove = useMutationOf(serverMutations.remove);
+  const signOut = useMutationOf(serverMutations.signOut);
   const failed = setActive.error ?? remove.error ?? signOut.error;
 
   return (

@@ -1,11 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ExternalLink, Globe, KeyRound, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import type { EnrollStarted, ServerProfile } from '../../../../shared/contract';
-import { DebusineError } from '../../../../shared/errors';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
+import type { EnrollStarted, ServerProfile } from '@shared/contract';
+import { DebusineError } from '@shared/errors';
+import { useBridge } from '@renderer/bridge';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { serverMutations } from '@renderer/queries/servers';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
 
 type Method = 'enroll' | 'token';
 
@@ -69,11 +70,9 @@ export function SignInPanel(props: {
 
 function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX.Element {
   const bridge = useBridge();
-  const queryClient = useQueryClient();
   const [started, setStarted] = useState<EnrollStarted | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
-  const start = useMutation({
-    mutationFn: () => bridge.enroll.start({ serverId: props.server.id }),
+  const start = useMutationOf(serverMutations.startEnrollment, {
     onSuccess: (s) => {
       setFailure(null);
       setStarted(s);
@@ -85,8 +84,8 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
     return bridge.on('enroll.finished', (event) => {
       if (event.enrollId !== started.enrollId) return;
       setStarted(null);
+      // A confirmed one signed in: queries/events.ts makes everything stale.
       if (event.outcome === 'confirm') {
-        void queryClient.invalidateQueries();
         props.onDone();
       } else if (event.outcome === 'cancel') {
         setFailure(
@@ -100,7 +99,7 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
         );
       }
     });
-  }, [bridge, started, queryClient, props]);
+  }, [bridge, started, props]);
 
   const cancel = (): void => {
     if (started) void bridge.enroll.cancel({ enrollId: started.enrollId }).catch(() => undefined);
@@ -151,7 +150,7 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
         className="button primary"
         disabled={start.isPending}
         onClick={() => {
-          start.mutate();
+          start.mutate(props.server.id);
         }}
       >
         {start.isPending ? 'Starting…' : 'Start enrollment'}
@@ -161,24 +160,11 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
 }
 
 function PasteToken(props: { server: ServerProfile; onDone: () => void }): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const id = useId();
   const [token, setToken] = useState('');
-  const signIn = useMutation({
-    mutationFn: async (value: string) => {
-      const info = await bridge.session.signInWithToken({
-        serverId: props.server.id,
-        token: value,
-      });
-      if (!info.authenticated) {
-        throw new DebusineError('auth', 'The server did not accept this token.');
-      }
-      return info;
-    },
+  const signIn = useMutationOf(serverMutations.signInWithToken, {
     onSuccess: () => {
       setToken('');
-      void queryClient.invalidateQueries();
       props.onDone();
     },
   });
@@ -188,7 +174,8 @@ function PasteToken(props: { server: ServerProfile; onDone: () => void }): React
       className="paste-token"
       onSubmit={(event) => {
         event.preventDefault();
-        if (token.trim().length >= 8) signIn.mutate(token.trim());
+        if (token.trim().length >= 8)
+          signIn.mutate({ serverId: props.server.id, token: token.trim() });
       }}
     >
       <div className="field">

@@ -1,16 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { KeyRound, ShieldAlert } from 'lucide-react';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
 
 /** Which token store main uses, and whether it protects tokens well. */
 export function TokenStoreNote(): React.JSX.Element | null {
-  const bridge = useBridge();
-  const store = useQuery({
-    queryKey: [...keys.servers.all(), 'token-store'],
-    queryFn: () => bridge.servers.tokenStore(),
-    staleTime: Infinity,
-  });
+  const store = useAppQuery(serverQueries.tokenStore);
   if (!store.data) return null;
   const Icon = store.data.secure ? KeyRound : ShieldAlert;
   return (

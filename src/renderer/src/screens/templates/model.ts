@@ -1,12 +1,10 @@
-/** Workflow templates in the two forms servers speak (protocol §16). */
-import type { WorkflowTemplateData } from '../../../../shared/contract';
+/**
+ * The editor's drafts of a workflow template, in the two forms servers speak: `current`
+ * (static and runtime parameters, extra groups, restricted) and `earlier` (task data).
+ */
+import type { WorkflowTemplateData } from '@shared/contract';
 
 export type RuntimeParameters = 'any' | Record<string, 'any' | unknown[]>;
-
-/** 0.13+ templates carry static/runtime parameters; 0.11/0.12 ones carry task_data. */
-export function isCurrentForm(t: WorkflowTemplateData): boolean {
-  return 'static_parameters' in t || 'runtime_parameters' in t;
-}
 
 export interface CurrentDraft {
   form: 'current';

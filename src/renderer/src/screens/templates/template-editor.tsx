@@ -4,16 +4,15 @@
  * A diff against the server's version comes before the save; a refused save keeps the edit.
  */
 import { useId, useMemo, useState } from 'react';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { WorkflowTemplateData } from '../../../../shared/contract';
-import { FieldErrors } from '../collections/kit/editor-actions';
-import { EditorPane } from '../collections/kit/editor-pane';
-import { useReviewedSave, useValidity } from '../collections/kit/editor-state';
-import { fieldMessages } from '../collections/kit/errors';
-import { MappingField, StructuredField } from '../collections/kit/structured-field';
-import { sameJson, toText } from '../collections/kit/text';
+import { templateMutations, type NewTemplate } from '@renderer/queries/templates';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { WorkflowTemplateData } from '@shared/contract';
+import { FieldErrors } from '@renderer/kit/editor-actions';
+import { EditorPane } from '@renderer/kit/editor-pane';
+import { useReviewedSave, useValidity } from '@renderer/kit/editor-state';
+import { fieldMessages } from '@renderer/kit/errors/problem';
+import { MappingField, StructuredField } from '@renderer/kit/structured-field';
+import { sameJson, toText } from '@renderer/kit/text';
 import {
   body,
   checkRuntimeParameters,
@@ -41,7 +40,6 @@ export function TemplateEditor(props: {
   onDone: (saved: WorkflowTemplateData | null) => void;
 }): React.JSX.Element {
   const { workspace, original, form } = props;
-  const bridge = useBridge();
   const base = useMemo(() => draftOf(original, form), [original, form]);
   const [draft, setDraft] = useState<TemplateDraft>(base);
   const { invalid, setValidity } = useValidity();
@@ -57,23 +55,15 @@ export function TemplateEditor(props: {
   );
 
   const flow = useReviewedSave({
-    mutationFn: async (d: TemplateDraft): Promise<WorkflowTemplateData> => {
+    mutation: templateMutations.save,
+    variables: (d: TemplateDraft) => {
       const fields = body(d);
-      if (original === null) {
-        return bridge.workflowTemplates.create({
-          workspace,
-          template: fields as Parameters<typeof bridge.workflowTemplates.create>[0]['template'],
-        });
-      }
+      if (original === null) return { workspace, id: null, template: fields as NewTemplate };
       // Every field but the task name (which cannot change) is sent: the bridge's update
       // schema defaults missing ones (priority 0, empty task data), which would clear them.
       const changes = Object.fromEntries(Object.entries(fields).filter(([k]) => k !== 'task_name'));
-      return bridge.workflowTemplates.update({
-        workspace,
-        template: { id: original.id, ...changes },
-      });
+      return { workspace, id: original.id, template: changes };
     },
-    invalidates: keys.workflowTemplates.all(workspace),
     onDone: props.onDone,
   });
 

@@ -1,25 +1,24 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { FolderOpen, LayoutTemplate, Play, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
-import { EmptyState } from '../../components/empty-state';
-import { ErrorState } from '../../components/error-state';
-import { JsonView } from '../../components/json-view';
-import { LoadingState } from '../../components/loading-state';
-import { StartWorkflowForm } from '../../components/start-workflow-form';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { canLeave } from '../../state/leave-guard';
-import type { WorkflowTemplateData } from '../../../../shared/contract';
-import { DetailPane } from '../collections/kit/detail-pane';
-import { useConfirmedDelete } from '../collections/kit/editor-state';
-import { isUnsupported, problemOf } from '../collections/kit/errors';
-import { ListPane, ReloadButton } from '../collections/kit/list-pane';
-import { ProblemBanner } from '../collections/kit/problem-banner';
-import { WorkspacePicker } from '../collections/kit/workspace-picker';
-import { useCurrentWorkspace } from '../collections/kit/workspace';
-import { isCurrentForm } from './model';
+import { EmptyState } from '@renderer/components/empty-state';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { JsonView } from '@renderer/components/json-view';
+import { LoadingState } from '@renderer/components/loading-state';
+import { StartWorkflowForm } from '@renderer/kit/start-workflow-form';
+import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
+import { templateMutations, templateQueries } from '@renderer/queries/templates';
+import { canLeave } from '@renderer/state/leave-guard';
+import type { WorkflowTemplateData } from '@shared/contract';
+import { DetailPane } from '@renderer/kit/detail-pane';
+import { useConfirmedDelete } from '@renderer/kit/editor-state';
+import { isUnsupported, problemOf } from '@renderer/kit/errors/problem';
+import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { WorkspacePicker } from '@renderer/kit/workspace-picker';
+import { useCurrentWorkspace } from '@renderer/kit/current-workspace';
+import { isCurrentForm } from '@renderer/kit/workflow-template';
 import { TemplateEditor } from './template-editor';
-import '../collections/kit/kit.css';
+import '@renderer/kit/kit.css';
 import './templates.css';
 
 type Mode = 'view' | 'edit' | 'new' | 'start';
@@ -47,12 +46,7 @@ export function TemplatesArea(): React.JSX.Element {
 
 function Templates(props: { workspace: string }): React.JSX.Element {
   const { workspace } = props;
-  const bridge = useBridge();
-  const list = useQuery({
-    queryKey: keys.workflowTemplates.all(workspace),
-    queryFn: () => bridge.workflowTemplates.list({ workspace }),
-    retry: false,
-  });
+  const list = useServerQuery((scope) => templateQueries.list(scope, workspace));
   // Earlier servers (0.11/0.12) cannot list templates: the ones opened by id are kept here.
   const [opened, setOpened] = useState<WorkflowTemplateData[]>([]);
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -240,12 +234,9 @@ function OpenById(props: {
   message: string;
   onOpened: (t: WorkflowTemplateData) => void;
 }): React.JSX.Element {
-  const bridge = useBridge();
   const id = useId();
   const [text, setText] = useState('');
-  const open = useMutation({
-    mutationFn: () =>
-      bridge.workflowTemplates.get({ workspace: props.workspace, template: Number(text) }),
+  const open = useMutationOf(templateMutations.open, {
     onSuccess: (t) => {
       setText('');
       props.onOpened(t);
@@ -266,7 +257,8 @@ function OpenById(props: {
         className="row"
         onSubmit={(event) => {
           event.preventDefault();
-          if (/^\d+$/.test(text.trim())) open.mutate();
+          if (/^\d+$/.test(text.trim()))
+            open.mutate({ workspace: props.workspace, id: Number(text) });
         }}
       >
         <div className="field grow">
@@ -303,10 +295,8 @@ function TemplateDetail(props: {
   onDeleted: () => void;
 }): React.JSX.Element {
   const { workspace, template: t } = props;
-  const bridge = useBridge();
   const deletion = useConfirmedDelete({
-    mutationFn: () => bridge.workflowTemplates.delete({ workspace, template: t.id }),
-    invalidates: keys.workflowTemplates.all(workspace),
+    mutation: templateMutations.remove,
     onDeleted: props.onDeleted,
   });
   const current = isCurrentForm(t);
@@ -323,7 +313,7 @@ function TemplateDetail(props: {
       onEdit={props.onEdit}
       deletion={deletion}
       onConfirmDelete={() => {
-        deletion.remove.mutate();
+        deletion.remove.mutate({ workspace, id: t.id });
       }}
       confirmTitle={`Delete template ${t.name}?`}
       confirmLabel="Delete template"

@@ -1,15 +1,15 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, CircleCheck, Trash2, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { LocalArtifactDraft, UploadJob } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { JsonView } from '../../components/json-view';
-import { formatBytes } from '../../components/format';
-import { keys } from '../../queries/keys';
+import type { LocalArtifactDraft } from '@shared/contract';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { JsonView } from '@renderer/components/json-view';
+import { formatBytes } from '@renderer/components/format';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
+import { uploadMutations, uploadQueries } from '@renderer/queries/uploads';
 import { DraftFiles, rowsOf } from './draft-files';
 import { UploadOptions, expiryToIso, type Expiry } from './upload-options';
-import { useUploadDrafts } from './upload-store';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 const NONE: readonly string[] = [];
 
@@ -17,51 +17,27 @@ const NONE: readonly string[] = [];
 export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Element {
   const { draft } = props;
   const id = useId();
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const staged = useUploadDrafts((s) => s.staged);
   const replaceDraft = useUploadDrafts((s) => s.replaceDraft);
   const userExcluded = useUploadDrafts((s) => s.excluded[draft.draftId]) ?? NONE;
   const setExcluded = useUploadDrafts((s) => s.setExcluded);
   const removeDraft = useUploadDrafts((s) => s.removeDraft);
   const jobStarted = useUploadDrafts((s) => s.jobStarted);
-  const active = useQuery({
-    queryKey: keys.servers.active(),
-    queryFn: () => bridge.servers.active(),
-  });
-  const kinds = useQuery({
-    queryKey: ['localArtifacts', 'kinds'],
-    queryFn: () => bridge.localArtifacts.kinds(),
-    staleTime: Infinity,
-  });
+  const active = useAppQuery(serverQueries.active);
+  const kinds = useAppQuery(uploadQueries.kinds);
   const [workspace, setWorkspace] = useState<string | null>(null);
   const [expiry, setExpiry] = useState<Expiry>({ preset: 'never', custom: '' });
 
-  const update = useMutation({
-    mutationFn: (change: { kind?: string; excludeFiles?: string[]; allowRemote?: boolean }) =>
-      bridge.localArtifacts.update({ draftId: draft.draftId, ...change }),
-    onSuccess: replaceDraft,
-  });
-  const discard = useMutation({
-    mutationFn: () => bridge.localArtifacts.discard({ draftId: draft.draftId }),
+  const update = useMutationOf(uploadMutations.updateDraft, { onSuccess: replaceDraft });
+  const discard = useMutationOf(uploadMutations.discardDraft, {
     onSettled: () => {
       removeDraft(draft.draftId);
     },
   });
   const effectiveWorkspace = workspace ?? active.data?.defaultWorkspace ?? '';
-  const start = useMutation({
-    mutationFn: () =>
-      bridge.uploads.start({
-        draftId: draft.draftId,
-        workspace: effectiveWorkspace.trim() || null,
-        expireAt: expiryToIso(expiry),
-      }),
+  const start = useMutationOf(uploadMutations.start, {
     onSuccess: (job) => {
       jobStarted(job.jobId);
-      queryClient.setQueryData<UploadJob[]>(keys.uploads.list(), (jobs) => [
-        job,
-        ...(jobs ?? []).filter((j) => j.jobId !== job.jobId),
-      ]);
       removeDraft(draft.draftId);
     },
   });
@@ -114,7 +90,7 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
               value={draft.kind ?? ''}
               disabled={busy || !kinds.data}
               onChange={(event) => {
-                update.mutate({ kind: event.target.value });
+                update.mutate({ draftId: draft.draftId, kind: event.target.value });
               }}
             >
               {draft.kind === null ? <option value="">Choose a kind…</option> : null}
@@ -150,7 +126,7 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
               if (include) excluded.delete(fileId);
               else excluded.add(fileId);
               setExcluded(draft.draftId, [...excluded]);
-              update.mutate({ excludeFiles: [...excluded] });
+              update.mutate({ draftId: draft.draftId, excludeFiles: [...excluded] });
             }}
           />
           {Object.keys(draft.data).length > 0 ? (
@@ -170,7 +146,7 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
           onExpiry={setExpiry}
           allowRemote={draft.allowRemote}
           onAllowRemote={(allowRemote) => {
-            update.mutate({ allowRemote });
+            update.mutate({ draftId: draft.draftId, allowRemote });
           }}
           busy={busy}
         />
@@ -183,7 +159,7 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
           className="button"
           disabled={busy}
           onClick={() => {
-            discard.mutate();
+            discard.mutate(draft.draftId);
           }}
         >
           <Trash2 size={14} aria-hidden="true" />
@@ -195,7 +171,11 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
           disabled={!draft.ready || busy || expiryInvalid}
           aria-describedby={draft.ready ? undefined : `${id}-why`}
           onClick={() => {
-            start.mutate();
+            start.mutate({
+              draftId: draft.draftId,
+              workspace: effectiveWorkspace.trim() || null,
+              expireAt: expiryToIso(expiry),
+            });
           }}
         >
           <Upload size={14} aria-hidden="true" />

@@ -1,10 +1,6 @@
 import { CircleAlert, CircleCheck, CircleMinus, FileQuestion } from 'lucide-react';
-import type {
-  LocalArtifactDraft,
-  LocalArtifactProblem,
-  StagedFile,
-} from '../../../../shared/contract';
-import { formatBytes } from '../../components/format';
+import type { LocalArtifactDraft, LocalArtifactProblem, StagedFile } from '@shared/contract';
+import { formatBytes } from '@renderer/components/format';
 
 interface Row {
   key: string;

@@ -1,13 +1,13 @@
 import { FilePlus2, FolderPlus, UploadCloud } from 'lucide-react';
 import { useRef } from 'react';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
-import { useIntent } from '../../shell/palette-registry';
-import { RequireServer } from '../../shell/require-server';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useIntent } from '@renderer/state/palette';
+import { RequireServer } from '@renderer/kit/require-server';
 import { DraftCard } from './draft-card';
 import { UploadQueue } from './upload-queue';
-import { useUploadDrafts } from './upload-store';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 import { usePrepare } from './use-prepare';
 import './upload.css';
 

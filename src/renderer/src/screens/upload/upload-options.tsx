@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { uploadQueries } from '@renderer/queries/uploads';
 
 export interface Expiry {
   preset: 'never' | '1' | '7' | '30' | 'custom';
@@ -28,13 +27,9 @@ export function UploadOptions(props: {
   onAllowRemote: (allow: boolean) => void;
   busy: boolean;
 }): React.JSX.Element {
-  const bridge = useBridge();
   const id = props.idPrefix;
   // Workspaces this app has already uploaded to, as suggestions (the API has no list).
-  const jobs = useQuery({
-    queryKey: keys.uploads.list(),
-    queryFn: () => bridge.uploads.list(),
-  });
+  const jobs = useAppQuery(uploadQueries.jobs);
   const known = [...new Set((jobs.data ?? []).map((j) => j.workspace).filter(Boolean))];
   const customInvalid = props.expiry.preset === 'custom' && expiryToIso(props.expiry) === null;
   return (

@@ -1,21 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Inbox } from 'lucide-react';
 import { useEffect } from 'react';
-import type { UploadJob } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { uploadMutations, uploadQueries, useCachedJobs } from '@renderer/queries/uploads';
+import { useUiStore } from '@renderer/state/ui-store';
 import { UploadRow } from './upload-row';
-import { useUploadDrafts } from './upload-store';
-
-function mergeJob(jobs: UploadJob[] | undefined, job: UploadJob): UploadJob[] {
-  const list = jobs ?? [];
-  return list.some((j) => j.jobId === job.jobId)
-    ? list.map((j) => (j.jobId === job.jobId ? { ...j, ...job } : j))
-    : [job, ...list];
-}
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 /**
  * The upload queue: every job main knows, including those resumed after a restart, with
@@ -23,38 +15,23 @@ function mergeJob(jobs: UploadJob[] | undefined, job: UploadJob): UploadJob[] {
  */
 export function UploadQueue(): React.JSX.Element {
   const bridge = useBridge();
-  const queryClient = useQueryClient();
+  const cachedJobs = useCachedJobs();
   const startedJobs = useUploadDrafts((s) => s.startedJobs);
   const uploaded = useUploadDrafts((s) => s.uploaded);
   const openArtifact = useUiStore((s) => s.openArtifact);
-  const jobs = useQuery({
-    queryKey: keys.uploads.list(),
-    queryFn: () => bridge.uploads.list(),
-  });
-
-  // Progress arrives many times a second: it updates the cached list in place rather than
-  // refetching it (upload.finished still invalidates it, in queries/invalidation.ts).
-  useEffect(() => {
-    const off = bridge.on('upload.progress', (event) => {
-      const job: UploadJob = { ...event };
-      delete (job as Partial<typeof event>).file;
-      queryClient.setQueryData<UploadJob[]>(keys.uploads.list(), (list) => mergeJob(list, job));
-    });
-    return off;
-  }, [bridge, queryClient]);
+  // Progress and ends come into the cached list through queries/events.ts.
+  const jobs = useAppQuery(uploadQueries.jobs);
 
   // When an upload started here finishes, its artifact page opens (if nothing else of
   // ours is still going, so that the queue is not yanked away mid-batch).
   useEffect(() => {
     return bridge.on('upload.finished', (job) => {
-      queryClient.setQueryData<UploadJob[]>(keys.uploads.list(), (list) => mergeJob(list, job));
       const mine = useUploadDrafts.getState().startedJobs;
       if (job.state !== 'completed' || job.artifactId === null || !mine.includes(job.jobId)) {
         return;
       }
       uploaded({ artifactId: job.artifactId, workspace: job.workspace, category: job.category });
-      const list = queryClient.getQueryData<UploadJob[]>(keys.uploads.list()) ?? [];
-      const othersRunning = list.some(
+      const othersRunning = cachedJobs().some(
         (j) =>
           j.jobId !== job.jobId &&
           mine.includes(j.jobId) &&
@@ -62,20 +39,9 @@ export function UploadQueue(): React.JSX.Element {
       );
       if (!othersRunning && useUiStore.getState().area === 'upload') openArtifact(job.artifactId);
     });
-  }, [bridge, queryClient, uploaded, openArtifact]);
+  }, [bridge, cachedJobs, uploaded, openArtifact]);
 
-  const act = useMutation({
-    mutationFn: ({
-      action,
-      jobId,
-    }: {
-      action: 'pause' | 'resume' | 'cancel' | 'retry';
-      jobId: string;
-    }) => bridge.uploads[action]({ jobId }),
-    onSuccess: (job) => {
-      queryClient.setQueryData<UploadJob[]>(keys.uploads.list(), (list) => mergeJob(list, job));
-    },
-  });
+  const act = useMutationOf(uploadMutations.act);
 
   const list = jobs.data ?? [];
   const running = list.filter((j) => j.state === 'running' || j.state === 'queued');

@@ -10,9 +10,9 @@ import {
   X,
   type LucideIcon,
 } from 'lucide-react';
-import type { TransferState, UploadJob } from '../../../../shared/contract';
-import { formatBytes, formatDuration } from '../../components/format';
-import { TimeAgo } from '../../components/time-ago';
+import type { TransferState, UploadJob } from '@shared/contract';
+import { formatBytes, formatDuration } from '@renderer/components/format';
+import { TimeAgo } from '@renderer/components/time-ago';
 
 const LOOK: Record<TransferState, { label: string; icon: LucideIcon; tone: string }> = {
   queued: { label: 'Queued', icon: Clock, tone: 'muted' },

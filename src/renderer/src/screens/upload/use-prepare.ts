@@ -1,23 +1,16 @@
-import { useMutation } from '@tanstack/react-query';
-import type { StagedFile } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { useUploadDrafts } from './upload-store';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { uploadMutations } from '@renderer/queries/uploads';
+import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
 /**
- * Turns dropped or picked files into drafts: main stages them (the renderer only ever gets
- * ids) and detects the kind of local artifact they make, checking every file-set rule.
+ * Turns dropped or picked files into drafts (see uploadMutations.prepare), kept with the
+ * upload being prepared.
  */
 export function usePrepare() {
-  const bridge = useBridge();
   const addStaged = useUploadDrafts((s) => s.addStaged);
-  return useMutation({
-    mutationFn: async (input: { files: File[] } | { staged: StagedFile[] }) => {
-      const staged =
-        'staged' in input ? input.staged : await bridge.files.stageDropped(input.files);
-      if (staged.length === 0) return null;
-      const drafts = await bridge.localArtifacts.detect({ fileIds: staged.map((f) => f.id) });
-      addStaged(staged, drafts);
-      return drafts;
+  return useMutationOf(uploadMutations.prepare, {
+    onSuccess: (prepared) => {
+      if (prepared) addStaged(prepared.staged, prepared.drafts);
     },
   });
 }

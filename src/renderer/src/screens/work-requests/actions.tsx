@@ -1,15 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Ban, Eye, EyeOff, ExternalLink, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { linkHref } from '../../../../shared/models';
-import { useBridge } from '../../bridge';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { CopyButton } from '../../components/copy-button';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { linkHref } from '@shared/models';
+import { ConfirmDialog } from '@renderer/components/confirm-dialog';
+import { CopyButton } from '@renderer/components/copy-button';
+import { useMutationOf } from '@renderer/queries/hooks';
+import { useUiStore } from '@renderer/state/ui-store';
 import { canAbort, canRetry, cliCommand } from './model';
-import { useWatchList } from './queries';
+import { useWatchList, workRequestMutations } from '@renderer/queries/work-requests';
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -18,45 +16,20 @@ function errorText(error: unknown): string {
 /** The page's action bar: retry, abort, priority, watch, browser, CLI. */
 export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   const [confirmAbort, setConfirmAbort] = useState(false);
-  const settle = (fresh: WorkRequestResponse): void => {
-    queryClient.setQueryData(keys.workRequests.detail(fresh.id), fresh);
-    void queryClient.invalidateQueries({ queryKey: keys.workRequests.lists() });
-  };
-  const retry = useMutation({
-    mutationFn: () => bridge.workRequests.retry({ id: wr.id }),
+  const retry = useMutationOf(workRequestMutations.retry, {
     onSuccess: (fresh) => {
-      settle(fresh);
-      void queryClient.invalidateQueries({ queryKey: keys.workRequests.detail(wr.id) });
       // Ordinary tasks are superseded by a new work request: go to it.
       if (fresh.id !== wr.id) openWorkRequest(fresh.id);
     },
   });
-  const abort = useMutation({
-    mutationFn: () => bridge.workRequests.abort({ id: wr.id }),
-    onSuccess: settle,
-  });
+  const abort = useMutationOf(workRequestMutations.abort);
   const watch = useWatchList();
   const watched = watch.data?.some((w) => w.workRequestId === wr.id) ?? false;
-  const toggleWatch = useMutation({
-    mutationFn: () =>
-      watched
-        ? bridge.watch.remove({ workRequestId: wr.id })
-        : bridge.watch.add({ workRequestId: wr.id, label: wr.task_name }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.watch.list() }),
-  });
-  const openInBrowser = useMutation({
-    mutationFn: async () => {
-      const path = wr.url ?? linkHref(wr.links.webui_self) ?? `/work-request/${String(wr.id)}/`;
-      const url = await bridge.links.webui({ path });
-      // In a browser (the web host) the page is already in one: a new tab is the equivalent.
-      if (bridge.transport === 'web') window.open(url, '_blank', 'noopener');
-      else await bridge.app.openExternal({ url });
-    },
-  });
+  const toggleWatch = useMutationOf(workRequestMutations.watch);
+  const openInBrowser = useMutationOf(workRequestMutations.openWebPage);
+  const webPath = wr.url ?? linkHref(wr.links.webui_self) ?? `/work-request/${String(wr.id)}/`;
   const error = retry.error ?? abort.error ?? toggleWatch.error ?? openInBrowser.error;
   return (
     <>
@@ -69,7 +42,7 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
             canRetry(wr) ? undefined : 'Only aborted or unsuccessful work requests can be retried'
           }
           onClick={() => {
-            retry.mutate();
+            retry.mutate(wr.id);
           }}
         >
           <RotateCcw size={14} aria-hidden="true" />
@@ -95,7 +68,7 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
           aria-pressed={watched}
           disabled={toggleWatch.isPending || watch.isPending}
           onClick={() => {
-            toggleWatch.mutate();
+            toggleWatch.mutate({ id: wr.id, watched, label: wr.task_name });
           }}
         >
           {watched ? <EyeOff size={14} aria-hidden="true" /> : <Eye size={14} aria-hidden="true" />}
@@ -105,7 +78,7 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
           type="button"
           className="button"
           onClick={() => {
-            openInBrowser.mutate();
+            openInBrowser.mutate(webPath);
           }}
         >
           <ExternalLink size={14} aria-hidden="true" />
@@ -114,7 +87,7 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
         <CopyButton text={cliCommand('show', wr.id)} label="Copy CLI command" />
       </div>
       {error ? (
-        <p className="wr-inline-error" role="alert">
+        <p className="inline-error" role="alert">
           {errorText(error)}
         </p>
       ) : null}
@@ -128,7 +101,7 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
         }}
         onConfirm={() => {
           setConfirmAbort(false);
-          abort.mutate();
+          abort.mutate(wr.id);
         }}
       >
         <p>
@@ -146,8 +119,6 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
  */
 function PriorityControl(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const [value, setValue] = useState(String(wr.priority_adjustment));
   const [lastSeen, setLastSeen] = useState(wr.priority_adjustment);
   if (lastSeen !== wr.priority_adjustment) {
@@ -156,19 +127,13 @@ function PriorityControl(props: { wr: WorkRequestResponse }): React.JSX.Element 
   }
   const parsed = Number(value);
   const valid = value.trim() !== '' && Number.isInteger(parsed);
-  const set = useMutation({
-    mutationFn: () => bridge.workRequests.setPriority({ id: wr.id, priorityAdjustment: parsed }),
-    onSuccess: (fresh) => {
-      queryClient.setQueryData(keys.workRequests.detail(fresh.id), fresh);
-      void queryClient.invalidateQueries({ queryKey: keys.workRequests.lists() });
-    },
-  });
+  const set = useMutationOf(workRequestMutations.setPriority);
   return (
     <form
       className="wr-priority"
       onSubmit={(e) => {
         e.preventDefault();
-        if (valid) set.mutate();
+        if (valid) set.mutate({ id: wr.id, priorityAdjustment: parsed });
       }}
     >
       <label htmlFor={`priority-${String(wr.id)}`} className="muted">
@@ -194,7 +159,7 @@ function PriorityControl(props: { wr: WorkRequestResponse }): React.JSX.Element 
         Set
       </button>
       {set.error ? (
-        <span id={`priority-error-${String(wr.id)}`} className="wr-inline-error" role="alert">
+        <span id={`priority-error-${String(wr.id)}`} className="inline-error" role="alert">
           {errorText(set.error)}
         </span>
       ) : null}

@@ -1,6 +1,6 @@
 import { Bookmark, Search, X } from 'lucide-react';
 import { useState } from 'react';
-import { TASK_TYPES, WORK_REQUEST_RESULTS, WORK_REQUEST_STATUSES } from '../../../../shared/models';
+import { TASK_TYPES, WORK_REQUEST_RESULTS, WORK_REQUEST_STATUSES } from '@shared/models';
 import { activeFilterCount, useViewsStore } from './views-store';
 
 function label(value: string): string {

@@ -1,12 +1,12 @@
 import { Bell, CircleCheck, Hand, Hourglass, PenLine } from 'lucide-react';
-import { EmptyState } from '../../components/empty-state';
-import { ErrorState } from '../../components/error-state';
-import { LoadingState } from '../../components/loading-state';
-import { StatusBadge } from '../../components/status-badge';
-import { TimeAgo } from '../../components/time-ago';
-import { useUiStore } from '../../state/ui-store';
+import { EmptyState } from '@renderer/components/empty-state';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { StatusBadge } from '@renderer/components/status-badge';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { useUiStore } from '@renderer/state/ui-store';
 import { rootOf, waitingKind } from './model';
-import { useNeedsMe, useRecentNotifications } from './queries';
+import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
 
 const ASK = {
   sign: { icon: PenLine, text: 'Waits for your signature', action: 'Sign…' },

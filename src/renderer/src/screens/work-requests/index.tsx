@@ -1,10 +1,10 @@
 import { Bell, GitBranch, Hand, List } from 'lucide-react';
 import { useRef, type KeyboardEvent } from 'react';
-import { useUiStore } from '../../state/ui-store';
+import { useUiStore } from '@renderer/state/ui-store';
 import { NeedsMeInbox, RecentNotifications } from './inbox';
 import { WorkRequestList } from './list';
 import { WorkRequestPage } from './page';
-import { useNeedsMe } from './queries';
+import { useNeedsMe } from '@renderer/queries/work-requests';
 import { AggregateState } from './summary';
 import { useViewsStore, type WorkRequestsTab } from './views-store';
 import { WorkflowList } from './workflows';

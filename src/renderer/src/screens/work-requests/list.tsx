@@ -1,15 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Inbox } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { EmptyState } from '../../components/empty-state';
-import { ErrorState } from '../../components/error-state';
-import { formatDuration } from '../../components/format';
-import { LoadingState } from '../../components/loading-state';
-import { StatusBadge } from '../../components/status-badge';
-import { TimeAgo } from '../../components/time-ago';
-import { useWhoami } from '../../shell/use-session';
-import { useUiStore } from '../../state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { EmptyState } from '@renderer/components/empty-state';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatDuration } from '@renderer/components/format';
+import { LoadingState } from '@renderer/components/loading-state';
+import { StatusBadge } from '@renderer/components/status-badge';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { useWhoami } from '@renderer/queries/session';
+import { useUiStore } from '@renderer/state/ui-store';
 import { FiltersBar, SavedViews } from './filters-bar';
 import {
   canTellMine,
@@ -20,7 +20,7 @@ import {
   taskSummary,
   type Me,
 } from './model';
-import { useLiveRows, useWorkRequestPages } from './queries';
+import { useLiveRows, useWorkRequestPages } from '@renderer/queries/work-requests';
 import { useViewsStore } from './views-store';
 
 const ROW_HEIGHT = 32;

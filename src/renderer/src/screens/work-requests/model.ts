@@ -1,4 +1,4 @@
-import type { WorkRequestResponse } from '../../../../shared/contract';
+import type { WorkRequestResponse } from '@shared/contract';
 import type { ListFilters } from './views-store';
 
 /** Pure helpers over work requests: what can be done with one, how to describe it. */
@@ -9,12 +9,12 @@ export function isFailed(wr: Pick<WorkRequestResponse, 'status' | 'result'>): bo
   return wr.status === 'completed' && UNSUCCESSFUL.has(wr.result);
 }
 
-/** Retry: aborted, or completed unsuccessfully (protocol §5.7). */
+/** The server retries only work requests that were aborted or completed unsuccessfully. */
 export function canRetry(wr: Pick<WorkRequestResponse, 'status' | 'result'>): boolean {
   return wr.status === 'aborted' || isFailed(wr);
 }
 
-/** Abort: pending, blocked or running (protocol §5.7). */
+/** The server aborts only work requests that are pending, blocked or running. */
 export function canAbort(wr: Pick<WorkRequestResponse, 'status'>): boolean {
   return wr.status === 'pending' || wr.status === 'blocked' || wr.status === 'running';
 }

@@ -1,16 +1,16 @@
 import { ArrowLeft, Box, GitBranch } from 'lucide-react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { ErrorState } from '../../components/error-state';
-import { formatDateTime, formatDuration } from '../../components/format';
-import { JsonView } from '../../components/json-view';
-import { LoadingState } from '../../components/loading-state';
-import { StatusBadge } from '../../components/status-badge';
-import { TimeAgo } from '../../components/time-ago';
-import { useWhoami } from '../../shell/use-session';
-import { useUiStore } from '../../state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatDateTime, formatDuration } from '@renderer/components/format';
+import { JsonView } from '@renderer/components/json-view';
+import { LoadingState } from '@renderer/components/loading-state';
+import { StatusBadge } from '@renderer/components/status-badge';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { useWhoami } from '@renderer/queries/session';
+import { useUiStore } from '@renderer/state/ui-store';
 import { WorkRequestActions } from './actions';
 import { isMine, rootOf } from './model';
-import { useUserNames, useWorkRequest } from './queries';
+import { useUserNames, useWorkRequest } from '@renderer/queries/work-requests';
 import { WaitingStep } from './waiting';
 import { WorkflowSteps } from './workflow-tree';
 

@@ -1,7 +1,7 @@
 import { CircleCheck, CircleSlash, CircleX, Hand, LoaderCircle } from 'lucide-react';
 import { isActive, isFailed } from './model';
-import { useConnection } from '../../shell/use-session';
-import { useNeedsMe, useWatchList } from './queries';
+import { useConnection } from '@renderer/queries/session';
+import { useNeedsMe, useWatchList } from '@renderer/queries/work-requests';
 
 /**
  * The aggregate state the tray shows, for windows without a tray (GNOME on Wayland): what

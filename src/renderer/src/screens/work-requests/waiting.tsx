@@ -1,23 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, Hand, PenLine } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { useBridge } from '../../bridge';
-import { CopyButton } from '../../components/copy-button';
-import { keys } from '../../queries/keys';
-import { useUiStore } from '../../state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { CopyButton } from '@renderer/components/copy-button';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { workRequestMutations, workRequestQueries } from '@renderer/queries/work-requests';
+import { useUiStore } from '@renderer/state/ui-store';
 import { cliCommand, waitingKind } from './model';
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function useSettle(): (fresh: WorkRequestResponse) => void {
-  const queryClient = useQueryClient();
-  return (fresh) => {
-    queryClient.setQueryData(keys.workRequests.detail(fresh.id), fresh);
-    void queryClient.invalidateQueries({ queryKey: keys.workRequests.lists() });
-  };
 }
 
 /** What a waiting step asks of the user, and the means to answer it, on its page. */
@@ -40,25 +31,9 @@ function DecideStep(props: {
   kind: 'confirm' | 'unblock';
 }): React.JSX.Element {
   const { wr, kind } = props;
-  const bridge = useBridge();
-  const settle = useSettle();
   const [notes, setNotes] = useState('');
   const notesId = useId();
-  const decide = useMutation({
-    mutationFn: (accept: boolean) =>
-      kind === 'confirm'
-        ? bridge.workRequests.confirm({
-            id: wr.id,
-            confirm: accept,
-            ...(notes.trim() ? { comment: notes.trim() } : {}),
-          })
-        : bridge.workRequests.unblock({
-            id: wr.id,
-            action: accept ? 'accept' : 'reject',
-            ...(notes.trim() ? { notes: notes.trim() } : {}),
-          }),
-    onSuccess: settle,
-  });
+  const decide = useMutationOf(workRequestMutations.decide);
   return (
     <section className="wr-callout" aria-labelledby={`${notesId}-title`} data-testid="waiting-step">
       <Hand size={18} aria-hidden="true" className="tone-attention" />
@@ -88,7 +63,7 @@ function DecideStep(props: {
             className="button primary"
             disabled={decide.isPending}
             onClick={() => {
-              decide.mutate(true);
+              decide.mutate({ id: wr.id, kind, accept: true, notes: notes.trim() });
             }}
           >
             <CircleCheck size={14} aria-hidden="true" />
@@ -99,7 +74,7 @@ function DecideStep(props: {
             className="button"
             disabled={decide.isPending}
             onClick={() => {
-              decide.mutate(false);
+              decide.mutate({ id: wr.id, kind, accept: false, notes: notes.trim() });
             }}
           >
             <CircleX size={14} aria-hidden="true" />
@@ -107,7 +82,7 @@ function DecideStep(props: {
           </button>
         </div>
         {decide.error ? (
-          <p className="wr-inline-error" role="alert">
+          <p className="inline-error" role="alert">
             {errorText(decide.error)}
           </p>
         ) : null}
@@ -119,22 +94,11 @@ function DecideStep(props: {
 /** External signing: debsign here when main has it, otherwise the CLI's way. */
 function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
-  const bridge = useBridge();
-  const settle = useSettle();
   const openArtifact = useUiStore((s) => s.openArtifact);
   const titleId = useId();
-  const availability = useQuery({
-    queryKey: keys.signing.available(),
-    queryFn: () => bridge.signing.available(),
-    staleTime: 5 * 60_000,
-  });
+  const availability = useAppQuery(workRequestQueries.signingAvailable);
   const unsigned = wr.task_data.unsigned;
-  const sign = useMutation({
-    mutationFn: () => bridge.signing.signAndComplete({ workRequestId: wr.id }),
-    onSuccess: (result) => {
-      settle(result.workRequest);
-    },
-  });
+  const sign = useMutationOf(workRequestMutations.sign);
   const command = cliCommand('sign', wr.id);
   return (
     <section className="wr-callout" aria-labelledby={titleId} data-testid="waiting-step">
@@ -169,7 +133,7 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
               className="button primary"
               disabled={sign.isPending}
               onClick={() => {
-                sign.mutate();
+                sign.mutate(wr.id);
               }}
             >
               <PenLine size={14} aria-hidden="true" />
@@ -212,7 +176,7 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
           </>
         )}
         {sign.error ? (
-          <p className="wr-inline-error" role="alert">
+          <p className="inline-error" role="alert">
             {errorText(sign.error)}
           </p>
         ) : null}

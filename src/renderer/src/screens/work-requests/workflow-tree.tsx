@@ -1,14 +1,14 @@
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { ErrorState } from '../../components/error-state';
-import { formatDuration } from '../../components/format';
-import { LoadingState } from '../../components/loading-state';
-import { StatusBadge } from '../../components/status-badge';
-import { TimeAgo } from '../../components/time-ago';
-import { useUiStore } from '../../state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatDuration } from '@renderer/components/format';
+import { LoadingState } from '@renderer/components/loading-state';
+import { StatusBadge } from '@renderer/components/status-badge';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { useUiStore } from '@renderer/state/ui-store';
 import { isFailed, taskSummary } from './model';
-import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from './queries';
+import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
 
 type Children = Map<number, WorkRequestResponse[]>;
 

@@ -1,13 +1,13 @@
 import { GitBranch } from 'lucide-react';
 import { useState } from 'react';
-import type { WorkRequestResponse } from '../../../../shared/contract';
-import { EmptyState } from '../../components/empty-state';
-import { ErrorState } from '../../components/error-state';
-import { formatDuration } from '../../components/format';
-import { LoadingState } from '../../components/loading-state';
-import { TimeAgo } from '../../components/time-ago';
+import type { WorkRequestResponse } from '@shared/contract';
+import { EmptyState } from '@renderer/components/empty-state';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { formatDuration } from '@renderer/components/format';
+import { LoadingState } from '@renderer/components/loading-state';
+import { TimeAgo } from '@renderer/components/time-ago';
 import { isFailed } from './model';
-import { useWorkRequestPages } from './queries';
+import { useWorkRequestPages } from '@renderer/queries/work-requests';
 import { NodeLead, WorkflowSteps } from './workflow-tree';
 
 /** Root workflows, newest first; each opens into its tree of steps. */

@@ -2,28 +2,29 @@
  * Assets of a workspace (signing keys, cloud accounts, APT credentials): a filtered list, a
  * create form with the data as YAML, and the permission check with the server's answer.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, CircleX, KeyRound, Plus, Search, ShieldQuestion } from 'lucide-react';
 import { useId, useState } from 'react';
-import { EmptyState } from '../../components/empty-state';
-import { LoadingState } from '../../components/loading-state';
-import { TimeAgo } from '../../components/time-ago';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { AssetPermissionCheck } from '../../../../shared/contract';
+import { EmptyState } from '@renderer/components/empty-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import { TimeAgo } from '@renderer/components/time-ago';
+import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
+import { workspaceMutations, workspaceQueries } from '@renderer/queries/workspaces';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
 import {
   fieldMessages,
   otherFieldMessages,
   problemOf,
   type Problem,
-} from '../collections/kit/errors';
-import { FeatureError } from '../collections/kit/not-offered';
-import { ProblemBanner } from '../collections/kit/problem-banner';
-import { StructuredField } from '../collections/kit/structured-field';
-import { isPlainObject, sameJson } from '../collections/kit/text';
+} from '@renderer/kit/errors/problem';
+import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { StructuredField } from '@renderer/kit/structured-field';
+import { isPlainObject, sameJson } from '@renderer/kit/text';
 
-/** Asset categories and a starting point for their data (protocol §12). */
+/**
+ * The asset categories Debusine servers know, each with a starting point for its data (the
+ * fields the server expects of that category).
+ */
 const CATEGORIES: Record<string, Record<string, unknown>> = {
   'debusine:signing-key': {
     purpose: 'openpgp',
@@ -107,7 +108,6 @@ export function AssetsTab(props: { workspace: string }): React.JSX.Element {
 }
 
 function AssetList(props: { filters: Filters; header: React.ReactNode }): React.JSX.Element {
-  const bridge = useBridge();
   const { filters } = props;
   const args = {
     ...(filters.workspace.trim() ? { workspace: filters.workspace.trim() } : {}),
@@ -116,11 +116,7 @@ function AssetList(props: { filters: Filters; header: React.ReactNode }): React.
       ? { workRequest: numberOrUndefined(filters.workRequest) }
       : {}),
   };
-  const list = useQuery({
-    queryKey: keys.assets.list(args),
-    queryFn: () => bridge.assets.list(args),
-    retry: false,
-  });
+  const list = useServerQuery((scope) => workspaceQueries.assets(scope, args));
   return (
     <section className="pane" aria-labelledby="assets-title">
       <div className="pane-header">
@@ -264,8 +260,6 @@ function Field(props: {
 }
 
 function CreateAsset(props: { workspace: string }): React.JSX.Element {
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const [category, setCategory] = useState('debusine:signing-key');
   const [data, setData] = useState<Record<string, unknown>>(
     CATEGORIES['debusine:signing-key'] ?? {},
@@ -276,13 +270,12 @@ function CreateAsset(props: { workspace: string }): React.JSX.Element {
   const [created, setCreated] = useState<number | null>(null);
   const dirty = !sameJson(data, CATEGORIES[category] ?? {});
   useUnsavedChanges(dirty, 'The new asset has not been created.');
-  const create = useMutation({
-    mutationFn: () => bridge.assets.create({ category, data, workspace, work_request: null }),
-    onSuccess: async (asset) => {
+  const create = useMutationOf(workspaceMutations.createAsset, {
+    onSuccess: (asset, _args, invalidated) => {
       setProblem(null);
       setCreated(asset.id);
       setData(CATEGORIES[category] ?? {});
-      await queryClient.invalidateQueries({ queryKey: ['assets'] });
+      return invalidated;
     },
     onError: (error) => {
       setCreated(null);
@@ -293,7 +286,7 @@ function CreateAsset(props: { workspace: string }): React.JSX.Element {
     <FormPane
       title="New asset"
       onSubmit={() => {
-        if (valid) create.mutate();
+        if (valid) create.mutate({ category, data, workspace, work_request: null });
       }}
     >
       <ProblemBanner
@@ -348,7 +341,6 @@ function CreateAsset(props: { workspace: string }): React.JSX.Element {
 }
 
 function PermissionCheck(props: { workspace: string }): React.JSX.Element {
-  const bridge = useBridge();
   const [form, setForm] = useState({
     assetCategory: 'debusine:signing-key',
     assetSlug: '',
@@ -357,14 +349,7 @@ function PermissionCheck(props: { workspace: string }): React.JSX.Element {
     workRequestId: '',
     workspace: props.workspace,
   });
-  const check = useMutation({
-    mutationFn: (): Promise<AssetPermissionCheck> =>
-      bridge.assets.checkPermission({
-        ...form,
-        artifactId: Number(form.artifactId),
-        workRequestId: Number(form.workRequestId),
-      }),
-  });
+  const check = useMutationOf(workspaceMutations.checkAssetPermission);
   const complete =
     form.assetSlug.trim() !== '' &&
     numberOrUndefined(form.artifactId) !== undefined &&
@@ -384,7 +369,13 @@ function PermissionCheck(props: { workspace: string }): React.JSX.Element {
     <FormPane
       title="Permission check"
       onSubmit={() => {
-        if (complete) check.mutate();
+        if (complete) {
+          check.mutate({
+            ...form,
+            artifactId: Number(form.artifactId),
+            workRequestId: Number(form.workRequestId),
+          });
+        }
       }}
     >
       <div className="form-grid">

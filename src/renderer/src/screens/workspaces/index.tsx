@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { LoadingState } from '../../components/loading-state';
+import { LoadingState } from '@renderer/components/loading-state';
 
 // Loaded when the area opens: the editors bring CodeMirror, YAML and diff.
 const Screen = lazy(() =>

@@ -3,7 +3,7 @@ import {
   inheritanceElementFromString,
   inheritanceElementsMatch,
   type InheritanceElement,
-} from '../../../../shared/models';
+} from '@shared/models';
 
 export interface ChainEntry extends InheritanceElement {
   /** A key for React and drag and drop; not sent. */

@@ -3,7 +3,6 @@
  * element, or its buttons), elements added as `workspace`, `scope/workspace` or `#id`,
  * checked (an id or a workspace; no duplicates) before saving, and the server's answer shown.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ArrowDown,
   ArrowUp,
@@ -17,17 +16,17 @@ import {
   Undo2,
 } from 'lucide-react';
 import { useId, useMemo, useRef, useState } from 'react';
-import { LoadingState } from '../../components/loading-state';
-import { useBridge } from '../../bridge';
-import { keys } from '../../queries/keys';
-import { useUnsavedChanges } from '../../state/leave-guard';
-import type { WorkspaceInheritanceChain } from '../../../../shared/contract';
-import { problemOf, type Problem } from '../collections/kit/errors';
-import { FeatureError } from '../collections/kit/not-offered';
-import { ProblemBanner } from '../collections/kit/problem-banner';
-import { ReviewDialog } from '../collections/kit/review-dialog';
-import { sameJson, toText } from '../collections/kit/text';
-import { useWorkspaceStore } from '../collections/kit/workspace';
+import { LoadingState } from '@renderer/components/loading-state';
+import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
+import { workspaceMutations, workspaceQueries } from '@renderer/queries/workspaces';
+import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import type { WorkspaceInheritanceChain } from '@shared/contract';
+import { problemOf, type Problem } from '@renderer/kit/errors/problem';
+import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { ReviewDialog } from '@renderer/kit/review-dialog';
+import { sameJson, toText } from '@renderer/kit/text';
+import { useWorkspaceStore } from '@renderer/state/workspace';
 import {
   chainProblems,
   describeElement,
@@ -40,12 +39,7 @@ import {
 
 export function InheritanceEditor(props: { workspace: string }): React.JSX.Element {
   const { workspace } = props;
-  const bridge = useBridge();
-  const chain = useQuery({
-    queryKey: keys.workspaces.inheritance(workspace),
-    queryFn: () => bridge.workspaces.getInheritance({ workspace }),
-    retry: false,
-  });
+  const chain = useServerQuery((scope) => workspaceQueries.inheritance(scope, workspace));
   if (chain.isPending) return <LoadingState label="Loading the inheritance chain…" />;
   if (chain.isError) {
     return (
@@ -65,8 +59,6 @@ function ChainEditor(props: {
   server: WorkspaceInheritanceChain;
 }): React.JSX.Element {
   const { workspace, server } = props;
-  const bridge = useBridge();
-  const queryClient = useQueryClient();
   const recent = useWorkspaceStore((s) => s.recent);
   const remember = useWorkspaceStore((s) => s.remember);
   const base = useMemo(() => server.chain.map(entry), [server]);
@@ -86,14 +78,12 @@ function ChainEditor(props: {
   useUnsavedChanges(dirty, `Unsaved changes to the inheritance of ${workspace}.`);
   const problems = chainProblems(plain(draft));
 
-  const save = useMutation({
-    mutationFn: () => bridge.workspaces.setInheritance({ workspace, chain: plain(draft) }),
+  const save = useMutationOf(workspaceMutations.setInheritance, {
     onSuccess: (result) => {
       setReviewing(false);
       setProblem(null);
       setAnswer(result);
       for (const e of result.chain) if (e.workspace) remember(e.workspace);
-      queryClient.setQueryData(keys.workspaces.inheritance(workspace), result);
     },
     onError: (error) => {
       setReviewing(false);
@@ -374,7 +364,7 @@ function ChainEditor(props: {
         after={toText(plain(draft).map(describeElement), 'yaml')}
         saving={save.isPending}
         onConfirm={() => {
-          save.mutate();
+          save.mutate({ workspace, chain: plain(draft) });
         }}
         onCancel={() => {
           setReviewing(false);

@@ -1,9 +1,9 @@
 import { GitFork, KeyRound, FolderTree } from 'lucide-react';
 import { useState } from 'react';
-import { WorkspaceTabsArea } from '../collections/kit/workspace-area';
+import { WorkspaceTabsArea } from '@renderer/kit/workspace-area';
 import { AssetsTab } from './assets';
 import { InheritanceEditor } from './inheritance';
-import '../collections/kit/kit.css';
+import '@renderer/kit/kit.css';
 import './workspaces.css';
 
 type WorkspacesTab = 'inheritance' | 'assets';

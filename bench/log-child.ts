@@ -1,0 +1,86 @@
+/**
+ * Opens one build log the way the app's viewer does, in its own process so that its memory
+ * can be read: the log store downloads it (verified) into a fresh cache, the first screen
+ * is asked for as soon as lines arrive, then the whole file is searched. Prints one JSON
+ * line: times from the open, peak RSS (VmHWM) before and after.
+ * Usage: jiti bench/log-child.ts <apiUrl> <scope> <artifactId> <path> <cacheDir> <word> <regex>
+ * (token in BENCH_TOKEN)
+ */
+import { readFileSync } from 'node:fs';
+import { DebusineClient } from '../src/main/api/client';
+import { LogCache } from '../src/main/logs/log-cache';
+import { LogStore } from '../src/main/logs/log-store';
+import type { LogState } from '../src/shared/log-types';
+
+function status(field: string): number {
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) * 1024;
+}
+
+const [apiUrl, scope, artifactId, path, cacheDir, word, regex] = process.argv.slice(2);
+if (!apiUrl || !scope || !artifactId || !path || !cacheDir || !word || !regex) {
+  throw new Error('usage: log-child.ts api scope artifactId path cacheDir word regex');
+}
+const client = new DebusineClient({ apiUrl, scope, token: process.env.BENCH_TOKEN });
+await client.whoami();
+const before = { rss: status('VmRSS'), hwm: status('VmHWM') };
+const SCREEN = 60;
+const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
+let firstMiB: number | undefined;
+let firstScreen: number | undefined;
+let ready: number | undefined;
+let handle = '';
+let asking = false;
+const start = process.hrtime.bigint();
+const store = new LogStore({
+  cache: new LogCache(cacheDir),
+  emit: (state: LogState) => {
+    if (firstMiB === undefined && state.bytes >= 2 ** 20) firstMiB = ms(start);
+    if (state.state === 'ready' && ready === undefined) ready = ms(start);
+    void askFirstScreen();
+  },
+});
+
+/** What the viewer does: asks the first screen of lines whenever more has arrived. */
+async function askFirstScreen(): Promise<void> {
+  if (firstScreen !== undefined || asking || handle === '') return;
+  asking = true;
+  try {
+    const window = await store.lines(handle, 0, SCREEN);
+    if (window.lines.length === SCREEN) firstScreen = ms(start);
+  } finally {
+    asking = false;
+  }
+}
+
+const opened = await store.open({ apiUrl, client: () => client }, Number(artifactId), path);
+handle = opened.handle;
+await askFirstScreen();
+const state = await store.settled(handle);
+if (state.state !== 'ready')
+  throw new Error(`the log did not load: ${JSON.stringify(state.error)}`);
+await askFirstScreen();
+const searchStart = process.hrtime.bigint();
+const plain = await store.search(handle, word, { regex: false, caseSensitive: true }, 0, 'next');
+const searchPlain = ms(searchStart);
+const regexStart = process.hrtime.bigint();
+const byRegex = await store.search(handle, regex, { regex: true, caseSensitive: true }, 0, 'next');
+const searchRegex = ms(regexStart);
+await store.close(handle);
+await client.close();
+process.stdout.write(
+  JSON.stringify({
+    before,
+    after: { rss: status('VmRSS'), hwm: status('VmHWM') },
+    firstMiB,
+    firstScreen,
+    ready,
+    lines: state.lines,
+    searchPlain,
+    searchRegex,
+    matchesPlain: plain.matches,
+    matchesRegex: byRegex.matches,
+  }) + '\n',
+);

@@ -1,0 +1,137 @@
+/**
+ * Search over a whole log in main, streaming: a run of lines at a time is read, decoded
+ * and tested (never the whole file as one string; see line-reader.ts), and the event loop
+ * gets a turn between runs. The numbers of the matching lines are kept per query (a compact array, a few of
+ * the latest queries per file), so "next", "previous" and the count are answered without
+ * reading the file again, and a file still arriving is searched only in its new lines.
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { DebusineError } from '../../shared/errors';
+import type { LogSearchResult } from '../../shared/log-types';
+import type { LineIndex } from './line-index';
+import { readRuns } from './line-reader';
+import { compileQuery, type QueryOptions, type RunScan } from './log-query';
+
+const KEPT_QUERIES = 4;
+/** A search that has not finished after this long stops, and says so. */
+const TIME_LIMIT_MS = 30_000;
+
+export interface SearchSource {
+  file: FileHandle;
+  index: LineIndex;
+}
+
+class Matches {
+  lines = new Uint32Array(256);
+  count = 0;
+  searched = 0;
+  running: Promise<void> | undefined;
+
+  constructor(readonly scan: RunScan) {}
+
+  add(line: number): void {
+    if (this.count === this.lines.length) {
+      const next = new Uint32Array(this.lines.length * 2);
+      next.set(this.lines);
+      this.lines = next;
+    }
+    this.lines[this.count++] = line;
+  }
+
+  /** The first index whose line is >= `line`. */
+  lowerBound(line: number): number {
+    let [lo, hi] = [0, this.count];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.lines[mid] ?? 0) < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+export class LogSearches {
+  readonly #kept = new Map<string, Matches>();
+  readonly #timeLimit: number;
+
+  constructor(timeLimitMs = TIME_LIMIT_MS) {
+    this.#timeLimit = timeLimitMs;
+  }
+
+  /**
+   * The matching line from `fromLine` on (`next`: it or the first after it; `previous`:
+   * it or the last before it), wrapping around, and how many lines match.
+   * `source` is null while no byte of the file has arrived.
+   */
+  async find(
+    source: SearchSource | null,
+    query: string,
+    options: QueryOptions,
+    fromLine: number,
+    direction: 'next' | 'previous',
+  ): Promise<LogSearchResult> {
+    const matches = this.#matches(query, options);
+    // With no source (nothing arrived yet), the query is still checked: a bad one is said.
+    if (source) await this.#extend(matches, source);
+    const complete =
+      source !== null && source.index.finished && matches.searched === source.index.lines;
+    const base = { matches: matches.count, complete, searchedLines: matches.searched };
+    if (matches.count === 0) return { ...base, line: null, ordinal: null, wrapped: false };
+    let at: number;
+    let wrapped = false;
+    if (direction === 'next') {
+      at = matches.lowerBound(fromLine);
+      if (at === matches.count) [at, wrapped] = [0, true];
+    } else {
+      at = matches.lowerBound(fromLine + 1) - 1;
+      if (at < 0) [at, wrapped] = [matches.count - 1, true];
+    }
+    return { ...base, line: matches.lines[at] ?? null, ordinal: at + 1, wrapped };
+  }
+
+  #matches(query: string, options: QueryOptions): Matches {
+    const key = `${options.regex ? 'r' : 't'}${options.caseSensitive ? 'c' : 'i'}:${query}`;
+    let matches = this.#kept.get(key);
+    if (matches) this.#kept.delete(key);
+    else matches = new Matches(compileQuery(query, options));
+    this.#kept.set(key, matches);
+    for (const old of this.#kept.keys()) {
+      if (this.#kept.size <= KEPT_QUERIES) break;
+      this.#kept.delete(old);
+    }
+    return matches;
+  }
+
+  /** Searches the lines read since the last search with this query (one pass at a time). */
+  async #extend(matches: Matches, source: SearchSource): Promise<void> {
+    while (matches.running) await matches.running;
+    if (matches.searched >= source.index.lines) return;
+    const run = this.#run(matches, source);
+    matches.running = run;
+    try {
+      await run;
+    } finally {
+      matches.running = undefined;
+    }
+  }
+
+  async #run(matches: Matches, { file, index }: SearchSource): Promise<void> {
+    const started = Date.now();
+    const to = index.lines;
+    await readRuns(file, index, matches.searched, to, (run) => {
+      matches.scan(run.text, (k) => {
+        matches.add(run.first + k);
+      });
+      matches.searched = run.first + run.count;
+      return Date.now() - started > this.#timeLimit ? false : undefined;
+    });
+    // Stopped before the end: only the time limit stops it.
+    if (matches.searched < to) {
+      throw new DebusineError(
+        'timeout',
+        `The search stopped after ${String(this.#timeLimit / 1000)} s, at line ${String(matches.searched)} of ${String(to)}; try a simpler query`,
+        { rule: 'search-time' },
+      );
+    }
+  }
+}

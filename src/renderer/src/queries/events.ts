@@ -1,0 +1,135 @@
+/**
+ * The one place that maps main's events to the cache: small "changed" events make stale
+ * the keys they concern, and the data comes back through normal requests; the few events
+ * that carry the new state (the connection, upload progress, the session) are written in
+ * directly. Mounted once, at the top of the app.
+ *
+ * It also forgets a server's data once another server is active: a request that was on its
+ * way while main switched may have been answered by the new server, and must not stay
+ * cached as the old one's.
+ */
+import { hashKey, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useBridge } from '@renderer/bridge';
+import type { BridgeClient, ConnectionState, SessionInfo, UploadJob } from '@shared/contract';
+import { EVERYTHING, NO_SERVER, type Scope } from './define';
+import { currentScope } from './hooks';
+import { serverQueries } from './servers';
+import { sessionQueries } from './session';
+import { updateJob, uploadQueries } from './uploads';
+import { workRequestKeys } from './work-request-keys';
+import { catchUpLists, liveRows } from './work-request-rows';
+import { workRequestQueries } from './work-requests';
+
+/** Keys of app data, by prefix. */
+const SERVERS: QueryKey = serverQueries.list.key.slice(0, 2);
+const SESSION: QueryKey = sessionQueries.whoami.key.slice(0, 2);
+const ACTIVE_HASH = hashKey(serverQueries.active.key);
+
+export function useMainEvents(): void {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const offs = subscribe(bridge, queryClient);
+    const forget = forgetOtherServers(queryClient);
+    return () => {
+      forget();
+      for (const off of offs) off();
+    };
+  }, [bridge, queryClient]);
+}
+
+function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)[] {
+  const scope = (): Scope => currentScope(queryClient) ?? NO_SERVER;
+  const invalidate = (queryKey: QueryKey): void => {
+    void queryClient.invalidateQueries({ queryKey });
+  };
+  // The paged lists update their rows in place (work-request-rows.ts): refetching one
+  // would re-read every loaded page.
+  const invalidateListsExceptPaged = (): void => {
+    void queryClient.invalidateQueries({
+      queryKey: workRequestKeys.lists(scope()),
+      predicate: (query) => !workRequestKeys.isPagedList(query.queryKey),
+    });
+  };
+  const catchUp = (): void => {
+    void catchUpLists(queryClient, bridge, scope()).catch(() => undefined);
+  };
+  return [
+    bridge.on('session.changed', (info) => {
+      // The session names the server now active: server data is scoped by it from here on.
+      queryClient.setQueryData(serverQueries.active.key, info.server);
+      queryClient.setQueryData(sessionQueries.whoami.key, info);
+      invalidate(SESSION);
+      invalidate(SERVERS);
+      invalidate(workRequestKeys.all(scope()));
+    }),
+    bridge.on('servers.changed', () => {
+      invalidate(SERVERS);
+      invalidate(SESSION);
+    }),
+    bridge.on('connection.state', (state) => {
+      const before = queryClient.getQueryData<ConnectionState>(sessionQueries.connection.key);
+      queryClient.setQueryData(sessionQueries.connection.key, state);
+      // Completions while the websocket was not connected are not announced: on
+      // (re)connection, the lists on screen read their unfinished rows again.
+      if (liveRows.listening && state.status === 'connected' && before?.status !== 'connected') {
+        catchUp();
+      }
+    }),
+    bridge.on('watch.changed', () => {
+      invalidate(workRequestKeys.watch(scope()));
+    }),
+    bridge.on('workRequest.completed', (event) => {
+      invalidate(workRequestKeys.detail(scope(), event.workRequestId));
+      invalidateListsExceptPaged();
+      invalidate(workRequestKeys.watch(scope()));
+      if (liveRows.listening) liveRows.refresh(queryClient, bridge, scope(), event.workRequestId);
+    }),
+    bridge.on('workRequests.changed', (event) => {
+      for (const id of event.ids) invalidate(workRequestKeys.detail(scope(), id));
+      invalidateListsExceptPaged();
+      // Main learns the user's id from the first work request started here ("mine").
+      const me = queryClient.getQueryData<SessionInfo>(sessionQueries.whoami.key);
+      if (me?.authenticated && me.userId === null) invalidate(sessionQueries.whoami.key);
+      if (liveRows.listening) {
+        for (const id of event.ids.slice(0, 50)) liveRows.refresh(queryClient, bridge, scope(), id);
+      }
+    }),
+    // Progress arrives many times a second: it updates the cached list in place.
+    bridge.on('upload.progress', (event) => {
+      const job: UploadJob = { ...event };
+      delete (job as Partial<typeof event>).file;
+      updateJob(queryClient, job);
+    }),
+    bridge.on('upload.finished', (job) => {
+      updateJob(queryClient, job);
+      invalidate(uploadQueries.jobs.key);
+    }),
+    bridge.on('notification.shown', () => {
+      invalidate(workRequestQueries.recentNotifications.key);
+    }),
+    bridge.on('enroll.finished', (event) => {
+      // A confirmed enrollment signed in: what was read may now read differently.
+      if (event.outcome === 'confirm') invalidate(EVERYTHING);
+    }),
+  ];
+}
+
+/** Removes the previous server's data from the cache whenever the active server changes. */
+function forgetOtherServers(queryClient: QueryClient): () => void {
+  let known = currentScope(queryClient);
+  return queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.query.queryHash !== ACTIVE_HASH) return;
+    const now = currentScope(queryClient);
+    if (now === undefined || now === known) return;
+    const previous = known;
+    known = now;
+    if (previous !== undefined) {
+      // After the listeners of this update: the screens move to the new keys first.
+      queueMicrotask(() => {
+        queryClient.removeQueries({ queryKey: [previous] });
+      });
+    }
+  });
+}

@@ -1,0 +1,220 @@
+/**
+ * Work requests and workflows of the active server: the paged list, one work request, the
+ * "needs me" inbox, a workflow's steps, creators' names and the watch list; and what the
+ * work request page does to them. The app's own notification records and signing tool are
+ * here too, since only this area shows them.
+ */
+import { useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useBridge } from '@renderer/bridge';
+import type { BridgeClient, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
+import { APP, PENDING, defineMutation, defineQuery, type Scope } from './define';
+import { useAppQuery, useScope, useServerQuery } from './hooks';
+import { catchUpLists, liveRows, loadedRows } from './work-request-rows';
+import { firstPageArgs, workRequestKeys, type ServerFilters } from './work-request-keys';
+
+/**
+ * A workflow's steps. The list endpoint has no parent filter, and steps are created after
+ * their root, so the newest-first list is read until it passes the root's id; rows whose
+ * `workflow_root` is the root are its steps. Capped, so that an old workflow on a busy
+ * server cannot make it read everything.
+ */
+export const STEP_SCAN_MAX_PAGES = 40;
+
+async function stepsOf(
+  bridge: BridgeClient,
+  rootId: number,
+): Promise<{ steps: WorkRequestResponse[]; complete: boolean }> {
+  const steps: WorkRequestResponse[] = [];
+  let cursor: string | null = null;
+  for (let n = 0; n < STEP_SCAN_MAX_PAGES; n++) {
+    const page: WorkRequestPage = await bridge.workRequests.page(cursor === null ? {} : { cursor });
+    // A root's own workflow_root is itself on current servers.
+    for (const wr of page.items) {
+      if (wr.workflow_root === rootId && wr.id !== rootId) steps.push(wr);
+    }
+    const last = page.items.at(-1);
+    cursor = page.nextCursor;
+    if (!cursor || !last || last.id < rootId) return { steps, complete: true };
+  }
+  return { steps, complete: false };
+}
+
+export const workRequestQueries = {
+  detail: (scope: Scope, id: number) =>
+    defineQuery(workRequestKeys.detail(scope, id), (bridge) => bridge.workRequests.get({ id })),
+  needsMe: (scope: Scope) =>
+    defineQuery(
+      workRequestKeys.list(scope, { view: 'needs-me' }),
+      (bridge) => bridge.workRequests.needsMe(),
+      { refetchInterval: 60_000 },
+    ),
+  steps: (scope: Scope, rootId: number) =>
+    defineQuery(workRequestKeys.list(scope, { view: 'steps', rootId }), (bridge) =>
+      stepsOf(bridge, rootId),
+    ),
+  /** Usernames for these user ids (sorted, without repeats), as far as the server names them. */
+  userNames: (scope: Scope, ids: readonly number[]) =>
+    defineQuery(
+      [scope, 'users', 'names', ...ids],
+      (bridge) => bridge.users.names({ ids: [...ids] }),
+      {
+        staleTime: Infinity,
+      },
+    ),
+  watchList: (scope: Scope) =>
+    defineQuery(workRequestKeys.watch(scope), (bridge) => bridge.watch.list()),
+  /** The notifications main showed: the app's records, refreshed when it shows one. */
+  recentNotifications: defineQuery([APP, 'notifications', 'recent'], (bridge) =>
+    bridge.notifications.recent(),
+  ),
+  /** Whether this machine can sign (debsign): the app's, not the server's. */
+  signingAvailable: defineQuery(
+    [APP, 'signing', 'available'],
+    (bridge) => bridge.signing.available(),
+    {
+      staleTime: 5 * 60_000,
+    },
+  ),
+};
+
+/** The list, newest first, one server page at a time (cursor pagination). */
+export function useWorkRequestPages(filters: ServerFilters) {
+  const bridge = useBridge();
+  const scope = useScope();
+  return useInfiniteQuery({
+    // While the scope is unknown nothing is fetched, and the key is dropped once it is known.
+    queryKey: workRequestKeys.pages(scope ?? PENDING, filters),
+    queryFn: ({ pageParam }) =>
+      bridge.workRequests.page(pageParam === null ? firstPageArgs(filters) : { cursor: pageParam }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: scope !== undefined,
+    ...(scope === undefined ? { gcTime: 0 } : {}),
+    // Never refetched wholesale (that re-reads every loaded page): completions patch rows
+    // in place and useLiveRows catches up on new work when a list is shown again.
+    staleTime: Infinity,
+  });
+}
+
+/**
+ * Keeps the loaded lists live while the calling list is shown: completions and changes
+ * from main patch their rows in place, or bring new rows in on top (see
+ * work-request-rows.ts); `onUpdated` hears of each row so refreshed. A list shown again from
+ * the cache first catches up on what happened while none was listening.
+ */
+export function useLiveRows(onUpdated: (id: number) => void): void {
+  const bridge = useBridge();
+  const queryClient = useQueryClient();
+  const scope = useScope();
+  useEffect(() => liveRows.listen(onUpdated), [onUpdated]);
+  useEffect(() => {
+    if (scope === undefined || loadedRows(queryClient, scope).length === 0) return;
+    void catchUpLists(queryClient, bridge, scope).catch(() => undefined);
+  }, [bridge, queryClient, scope]);
+}
+
+export function useWorkRequest(id: number) {
+  return useServerQuery((scope) => workRequestQueries.detail(scope, id));
+}
+
+export function useNeedsMe() {
+  return useServerQuery(workRequestQueries.needsMe);
+}
+
+export function useWatchList() {
+  return useServerQuery(workRequestQueries.watchList);
+}
+
+export function useWorkflowSteps(rootId: number, enabled: boolean) {
+  return useServerQuery((scope) => workRequestQueries.steps(scope, rootId), { enabled });
+}
+
+export function useUserNames(ids: readonly (number | null | undefined)[]) {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))].sort(
+    (a, b) => a - b,
+  );
+  return useServerQuery((scope) => workRequestQueries.userNames(scope, wanted), {
+    enabled: wanted.length > 0,
+  });
+}
+
+export function useRecentNotifications() {
+  return useAppQuery(workRequestQueries.recentNotifications);
+}
+
+/** What an action on a work request answers with: the work request as it is now. */
+function settle(queryClient: QueryClient, scope: Scope, fresh: WorkRequestResponse): void {
+  queryClient.setQueryData(workRequestKeys.detail(scope, fresh.id), fresh);
+}
+
+const lists = (scope: Scope) => [workRequestKeys.lists(scope)];
+
+export const workRequestMutations = {
+  /** Ordinary tasks are superseded by a new work request: the answer is that one. */
+  retry: defineMutation({
+    fn: (bridge, id: number) => bridge.workRequests.retry({ id }),
+    writes: settle,
+    invalidates: (scope, id) => [...lists(scope), workRequestKeys.detail(scope, id)],
+  }),
+  abort: defineMutation({
+    fn: (bridge, id: number) => bridge.workRequests.abort({ id }),
+    writes: settle,
+    invalidates: lists,
+  }),
+  setPriority: defineMutation({
+    fn: (bridge, args: { id: number; priorityAdjustment: number }) =>
+      bridge.workRequests.setPriority(args),
+    writes: settle,
+    invalidates: lists,
+  }),
+  /**
+   * Answers a waiting step: a confirmation (with a comment) or a manual unblock (with
+   * notes), accepted or rejected.
+   */
+  decide: defineMutation({
+    fn: (
+      bridge,
+      args: { id: number; kind: 'confirm' | 'unblock'; accept: boolean; notes: string },
+    ) =>
+      args.kind === 'confirm'
+        ? bridge.workRequests.confirm({
+            id: args.id,
+            confirm: args.accept,
+            ...(args.notes ? { comment: args.notes } : {}),
+          })
+        : bridge.workRequests.unblock({
+            id: args.id,
+            action: args.accept ? 'accept' : 'reject',
+            ...(args.notes ? { notes: args.notes } : {}),
+          }),
+    writes: settle,
+    invalidates: lists,
+  }),
+  /** Signs the upload a waiting step names with the local key, and completes the step. */
+  sign: defineMutation({
+    fn: (bridge, workRequestId: number) => bridge.signing.signAndComplete({ workRequestId }),
+    writes: (queryClient, scope, result) => {
+      settle(queryClient, scope, result.workRequest);
+    },
+    invalidates: lists,
+  }),
+  watch: defineMutation({
+    fn: async (bridge, args: { id: number; watched: boolean; label: string }) => {
+      if (args.watched) await bridge.watch.remove({ workRequestId: args.id });
+      else await bridge.watch.add({ workRequestId: args.id, label: args.label });
+    },
+    invalidates: (scope) => [workRequestKeys.watch(scope)],
+  }),
+  /**
+   * Opens a page of the server's web UI: in the system browser on the desktop; in a new tab
+   * in a browser, where the app already is.
+   */
+  openWebPage: defineMutation({
+    fn: async (bridge, path: string) => {
+      const url = await bridge.links.webui({ path });
+      if (bridge.transport === 'web') window.open(url, '_blank', 'noopener');
+      else await bridge.app.openExternal({ url });
+    },
+  }),
+};

@@ -1,0 +1,103 @@
+/**
+ * What the log viewer's entries of the bridge answer (logs.*). A log stays in main: the
+ * renderer holds an opaque handle and asks for windows of lines, already decoded into
+ * plain text that is safe to show as text (never as HTML).
+ */
+import type { SerializedError } from './errors';
+
+/** A file of an artifact opened for reading, as it arrives and once it is all there. */
+export interface LogState {
+  /** Opaque: main hands it out, the renderer passes it back; it names no path. */
+  handle: string;
+  artifactId: number;
+  /** The file's path inside the artifact. */
+  path: string;
+  /** The size the artifact declares, in bytes. */
+  size: number;
+  /** Bytes read and indexed so far. */
+  bytes: number;
+  /** Lines that can be read so far (all of them once `state` is `ready`). */
+  lines: number;
+  /** loading: still arriving (or being indexed); ready: complete and verified. */
+  state: 'loading' | 'ready' | 'failed';
+  /** True when the copy in the app's cache was used and nothing was downloaded. */
+  fromCache: boolean;
+  /** Why it failed; the lines read so far were never verified and cannot be read. */
+  error: SerializedError | null;
+  /** For an sbuild log, once `ready`; null otherwise. */
+  analysis: SbuildLogAnalysis | null;
+}
+
+export interface LogLine {
+  /** The line as text: controls made visible, terminal escapes removed. */
+  text: string;
+  /** null for a whole line; for a line cut short, its full length in bytes. */
+  cut: number | null;
+}
+
+export interface LogWindow {
+  handle: string;
+  /** The number of the first line returned (0-based). */
+  from: number;
+  /** Possibly fewer than asked: the window stops at a byte budget and at the lines read so far. */
+  lines: LogLine[];
+  /** Lines that can be read so far. */
+  totalLines: number;
+  done: boolean;
+}
+
+export interface LogSearchResult {
+  /** Lines that match, among the lines searched. */
+  matches: number;
+  /** The matching line found in the direction asked (wrapping around), or null. */
+  line: number | null;
+  /** Its place among the matching lines, from 1; null when no line matches. */
+  ordinal: number | null;
+  /** True when the search went past the end (or the start) of the file to find it. */
+  wrapped: boolean;
+  /** False while the file is still arriving: only `searchedLines` lines were searched. */
+  complete: boolean;
+  searchedLines: number;
+}
+
+export interface SbuildOutlineEntry {
+  title: string;
+  /** The line to show (0-based): the top of a boxed header, or the line itself. */
+  line: number;
+  /**
+   * package: the box that opens the log; section: a boxed header; step: an underlined
+   * heading inside a section; summary: a line of the summary at the end.
+   */
+  kind: 'package' | 'section' | 'step' | 'summary';
+  /** The time printed in the header, as printed; null when it has none. */
+  date: string | null;
+}
+
+export interface SbuildSummary {
+  /** `Status:` (successful, attempted, given-back, skipped…). */
+  status: string | null;
+  /** `Fail-Stage:` (build, install-deps, fetch-src…). */
+  failStage: string | null;
+  /** `Build-Time:` in seconds. */
+  buildTime: number | null;
+  /** From `Build needed HH:MM:SS, …`, in seconds. */
+  duration: number | null;
+  package: string | null;
+  version: string | null;
+  distribution: string | null;
+  architecture: string | null;
+  /** Every `Key: value` line of the Summary section, as printed (bounded). */
+  fields: Record<string, string>;
+}
+
+export interface SbuildLogAnalysis {
+  kind: 'sbuild';
+  outline: SbuildOutlineEntry[];
+  summary: SbuildSummary;
+  /** Lines that look like errors (E:, error:, make: ***, dh_…: error), the first ones. */
+  errorLines: number[];
+  /** How many lines looked like errors in all (errorLines keeps a bounded number). */
+  errorLineCount: number;
+  /** Where the build broke: null for a successful build, or when nothing says. */
+  error: { line: number; text: string } | null;
+}

@@ -1,0 +1,188 @@
+/**
+ * Search over a whole log in main: counts, next and previous with wrapping, regular
+ * expressions and their errors, the guard against nested repetitions, and matching the
+ * text as the viewer shows it (escapes removed, long lines cut).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { LineIndex } from '../../src/main/logs/line-index';
+import { LogSearches } from '../../src/main/logs/log-search';
+import { DebusineError } from '../../src/shared/errors';
+import { nestedRepetition } from '../../src/main/logs/log-query';
+import { startFakeDebusine, type FakeDebusine } from '../support/fake-debusine';
+import { isReady, logStoreOn, type StoreUnderTest } from '../support/log-store';
+
+let fake: FakeDebusine;
+let s: StoreUnderTest & { cleanup(): Promise<void> };
+let opens: (StoreUnderTest & { cleanup(): Promise<void> })[] = [];
+let handle: string;
+
+const LINES = [
+  'Build started',
+  'gcc -c foo.c',
+  'foo.c:3:1: error: expected ";"',
+  '\u001b[31mError\u001b[0m: linker failed',
+  'make[1]: *** [Makefile:12: foo.o] Error 1',
+  `${'z'.repeat(70_000)} error: far beyond what is shown`,
+  'make: *** [debian/rules:3: binary] Error 2',
+  'done',
+];
+
+beforeAll(async () => {
+  fake = await startFakeDebusine();
+  fake.artifact(950, [{ path: 'build.log', content: LINES.join('\n') }]);
+});
+afterAll(async () => {
+  await fake.close();
+});
+afterEach(async () => {
+  for (const made of opens) await made.cleanup();
+  opens = [];
+});
+
+async function opened(): Promise<void> {
+  s = logStoreOn(fake);
+  opens.push(s);
+  handle = (await s.open(950, 'build.log')).handle;
+  await s.wait(handle, isReady);
+}
+
+const text = { regex: false, caseSensitive: false };
+const regex = { regex: true, caseSensitive: true };
+
+describe('searching a log', () => {
+  it('counts matching lines and finds the next and the previous one, wrapping', async () => {
+    await opened();
+    const next = (from: number) => s.store.search(handle, 'error', text, from, 'next');
+    const previous = (from: number) => s.store.search(handle, 'error', text, from, 'previous');
+    // Case-insensitive: lines 2, 3 (its escapes removed), 4 and 6; line 5's "error" lies
+    // past the 64 KiB the viewer shows of it.
+    expect(await next(0)).toEqual({
+      matches: 4,
+      line: 2,
+      ordinal: 1,
+      wrapped: false,
+      complete: true,
+      searchedLines: 8,
+    });
+    expect(await next(3)).toMatchObject({ line: 3, ordinal: 2 });
+    expect(await next(5)).toMatchObject({ line: 6, ordinal: 4, wrapped: false });
+    expect(await next(7)).toMatchObject({ line: 2, ordinal: 1, wrapped: true });
+    expect(await previous(5)).toMatchObject({ line: 4, ordinal: 3, wrapped: false });
+    expect(await previous(1)).toMatchObject({ line: 6, ordinal: 4, wrapped: true });
+    const exact = await s.store.search(
+      handle,
+      'Error',
+      { ...text, caseSensitive: true },
+      0,
+      'next',
+    );
+    expect(exact).toMatchObject({ matches: 3, line: 3 });
+    expect(await s.store.search(handle, 'nowhere', text, 0, 'next')).toMatchObject({
+      matches: 0,
+      line: null,
+      ordinal: null,
+    });
+  });
+
+  it('takes regular expressions, and the text searched is the text shown', async () => {
+    await opened();
+    const make = await s.store.search(
+      handle,
+      String.raw`^make(\[\d+\])?: \*\*\*`,
+      regex,
+      0,
+      'next',
+    );
+    expect(make).toMatchObject({ matches: 2, line: 4 });
+    // The colour codes are not in the text shown, so not in the text searched either.
+    expect(await s.store.search(handle, '^Error: linker', regex, 0, 'next')).toMatchObject({
+      matches: 1,
+      line: 3,
+    });
+    // A plain query is not a regular expression.
+    expect(await s.store.search(handle, '[debian/rules', text, 0, 'next')).toMatchObject({
+      matches: 1,
+      line: 6,
+    });
+  });
+
+  it('says which regular expression is wrong, and how', async () => {
+    await opened();
+    const error = await s.store.search(handle, '(unclosed', regex, 0, 'next').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DebusineError);
+    expect(error).toMatchObject({
+      code: 'validation',
+      message: 'The regular expression "(unclosed" is not valid: Unterminated group',
+      details: { field: 'query', rule: 'regex-syntax' },
+    });
+    await expect(s.store.search(handle, 'a**', regex, 0, 'next')).rejects.toMatchObject({
+      message: expect.stringContaining('Nothing to repeat') as string,
+    });
+  });
+
+  it('refuses nested repetitions, which can take exponential time', async () => {
+    await opened();
+    await expect(s.store.search(handle, '(a+)+$', regex, 0, 'next')).rejects.toMatchObject({
+      code: 'validation',
+      message: expect.stringContaining('"(a+)+" repeats a group that itself repeats') as string,
+      details: { rule: 'regex-nested-repetition' },
+    });
+  });
+});
+
+describe('a search that takes too long', () => {
+  it('stops, says where, and goes on from there next time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-log-search-'));
+    const path = join(dir, 'log');
+    const lines = Array.from({ length: 20_000 }, (_, n) => `line ${String(n)} ok`);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const file = await open(path, 'r');
+    try {
+      const index = new LineIndex();
+      index.push(readFileSync(path));
+      index.finish();
+      // A limit already passed: the search stops after its first run of lines.
+      const searches = new LogSearches(-1);
+      const error = await searches.find({ file, index }, 'ok', text, 0, 'next').then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'timeout', details: { rule: 'search-time' } });
+      expect((error as Error).message).toMatch(/^The search stopped after .* at line \d+ of 20000/);
+      const patient = new LogSearches();
+      await expect(patient.find({ file, index }, 'ok', text, 0, 'next')).resolves.toMatchObject({
+        matches: 20_000,
+        complete: true,
+      });
+    } finally {
+      await file.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the nested repetition guard', () => {
+  it.each([
+    ['(a+)+', '(a+)+'],
+    ['x(?:a|b*)*y', '(?:a|b*)*'],
+    ['((ab)+c?)+', '((ab)+c?)+'],
+    ['(a*){2,}', '(a*){2,}'],
+    ['(\\w+\\s?)*$', '(\\w+\\s?)*'],
+  ])('finds the nested repetition in %s', (pattern, nested) => {
+    expect(nestedRepetition(pattern)).toBe(nested);
+  });
+
+  it.each(['error: .*', '(a+)?', '(ab)+', '[(a+)]+', '\\(a+\\)+', '(?<n>x+)y', 'a{2}(b+){1}'])(
+    'lets %s through',
+    (pattern) => {
+      expect(nestedRepetition(pattern)).toBeNull();
+    },
+  );
+});

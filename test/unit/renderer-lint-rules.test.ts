@@ -1,0 +1,114 @@
+/**
+ * The renderer's layer rules bite: ESLint, with the repository's own configuration, is
+ * given small modules at paths in each layer (they are not written anywhere) and must
+ * refuse the imports the layers forbid, and accept those they allow. Type-aware rules are
+ * switched off here, for speed: the layer rules do not need types.
+ */
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const R = 'src/renderer/src';
+
+let eslint: ESLint;
+
+// Loading the configuration and its plugins takes seconds on a busy machine: once, here.
+beforeAll(async () => {
+  eslint = new ESLint({
+    cwd: root,
+    overrideConfig: [{ files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }],
+  });
+  await eslint.lintText('', { filePath: resolve(root, R, 'probe.ts') });
+}, 120_000);
+
+const SLOW = { timeout: 30_000 };
+
+/** The messages of the layer rules for `code` at `path`. */
+async function problems(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'local/no-import-cycles')
+    .map((m) => m.message);
+}
+
+const use = (specifier: string, name = 'x'): string =>
+  `import { ${name} } from '${specifier}';\nexport const y = ${name};\n`;
+
+describe("the renderer's import boundaries", SLOW, () => {
+  it('refuses a screen importing another screen, and accepts its own folder', async () => {
+    const path = `${R}/screens/artifacts/probe.tsx`;
+    expect(await problems(path, use('@renderer/screens/upload/draft-files'))).toEqual([
+      expect.stringContaining('A screen imports no other screen'),
+    ]);
+    expect(await problems(path, use('@renderer/screens/artifacts/file-table'))).toEqual([]);
+    expect(await problems(path, use('@renderer/kit/artifact-id'))).toEqual([]);
+  });
+
+  it('refuses a screen importing the shell', async () => {
+    expect(await problems(`${R}/screens/settings/probe.tsx`, use('@renderer/shell/areas'))).toEqual(
+      [expect.stringContaining('nor the shell')],
+    );
+  });
+
+  it.each(['components', 'kit', 'queries', 'state'])(
+    'refuses %s/ importing a screen or the shell',
+    async (folder) => {
+      const path = `${R}/${folder}/probe.ts`;
+      expect(await problems(path, use('@renderer/screens/upload'))).toEqual([
+        expect.stringContaining('nothing below may import the shell or a screen'),
+      ]);
+      expect(await problems(path, use('@renderer/shell/areas'))).toEqual([
+        expect.stringContaining('nothing below may import the shell or a screen'),
+      ]);
+    },
+  );
+
+  it('keeps components, state, queries and bridge to their layers', async () => {
+    expect(await problems(`${R}/components/probe.ts`, use('@renderer/queries/hooks'))).toEqual([
+      expect.stringContaining('components/ holds small generic widgets'),
+    ]);
+    expect(await problems(`${R}/state/probe.ts`, use('@renderer/queries/hooks'))).toEqual([
+      expect.stringContaining('state/ holds UI state only'),
+    ]);
+    expect(await problems(`${R}/queries/probe.ts`, use('@renderer/state/ui-store'))).toEqual([
+      expect.stringContaining('queries/ reads and changes data through the bridge'),
+    ]);
+    expect(await problems(`${R}/bridge/probe.ts`, use('@renderer/state/ui-store'))).toEqual([
+      expect.stringContaining('bridge/ is the typed client'),
+    ]);
+    expect(await problems(`${R}/kit/probe.ts`, use('@renderer/queries/hooks'))).toEqual([]);
+  });
+
+  it('refuses ../ imports in the renderer', async () => {
+    expect(await problems(`${R}/kit/errors/probe.ts`, use('../text'))).toEqual([
+      expect.stringContaining('imports through @renderer/'),
+    ]);
+    expect(await problems(`${R}/kit/errors/probe.ts`, use('./problem'))).toEqual([]);
+  });
+
+  it("keeps react-query's hooks in queries/", async () => {
+    const code = use('@tanstack/react-query', 'useQuery');
+    expect(await problems(`${R}/screens/upload/probe.tsx`, code)).toEqual([
+      expect.stringContaining('Data from main goes through queries/'),
+    ]);
+    expect(await problems(`${R}/queries/probe.ts`, code)).toEqual([]);
+  });
+});
+
+describe('the renderer has no import cycles', SLOW, () => {
+  it('refuses an import that closes a cycle through the real modules', async () => {
+    // app.tsx reaches kit/artifact-id.ts (through the shell's command palette): importing
+    // app.tsx from there would close a cycle.
+    const path = `${R}/kit/artifact-id.ts`;
+    expect(await problems(path, use('@renderer/app', 'App'))).toEqual([
+      expect.stringMatching(/closes a cycle of modules: .*kit\/artifact-id\.ts → .*app\.tsx → /),
+    ]);
+  });
+
+  it('does not count type-only imports, which are erased', async () => {
+    const code = "import type { App } from '@renderer/app';\nexport type Y = typeof App;\n";
+    expect(await problems(`${R}/kit/artifact-id.ts`, code)).toEqual([]);
+  });
+});
