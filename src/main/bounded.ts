@@ -50,6 +50,11 @@ export class BoundedMap<K, V> {
   delete(key: K): boolean {
     return this.#entries.delete(key);
   }
+
+  /** The keys still remembered, oldest first. */
+  keys(): IterableIterator<K> {
+    return this.#entries.keys();
+  }
 }
 
 export class BoundedSet<T> {
@@ -78,5 +83,10 @@ export class BoundedSet<T> {
 
   delete(value: T): boolean {
     return this.#entries.delete(value);
+  }
+
+  /** The values still remembered, oldest first (to save them, say). */
+  values(): IterableIterator<T> {
+    return this.#entries.keys();
   }
 }

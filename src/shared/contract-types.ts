@@ -193,9 +193,11 @@ export interface NotificationSettings extends NotificationPreferences {
 
 /** A notification main showed (or, in the web host, would have shown). */
 export interface NotificationRecord {
+  /** The work request it is about (for a step that waits for the user: that step). */
   workRequestId: number;
   title: string;
   body: string;
+  /** The work request's result, or `needs input` for a step that waits for the user. */
   result: string;
   /** ISO time. */
   shownAt: string;

@@ -65,6 +65,13 @@ describe('BoundedSet', () => {
     expect(set.delete('b')).toBe(true);
     expect(set.has('b')).toBe(false);
   });
+
+  it('lists what it remembers, oldest first', () => {
+    const set = new BoundedSet<number>(3);
+    for (let i = 1; i <= 5; i++) set.add(i);
+    set.add(4);
+    expect([...set.values()]).toEqual([3, 4, 5]);
+  });
 });
 
 describe('completionKey', () => {

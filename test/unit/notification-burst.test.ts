@@ -19,6 +19,7 @@ import type { NotificationPreferences } from '../../src/shared/contract';
 
 function notification(id: number, failed = false): CompletionNotification {
   return {
+    kind: 'completion',
     key: `wr-${String(id)}@t`,
     title: `${failed ? 'Failed' : 'Succeeded'}: noop #${String(id)}`,
     body: 'System',

@@ -8,13 +8,10 @@
  * websocket (its messages as the real one sends them) and a client that answers from a
  * table, because the refusal and the timing are the point here.
  */
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import type { DebusineClient } from '../../src/main/api/client';
 import { EventHub } from '../../src/main/bridge/event-outbox';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
@@ -23,6 +20,7 @@ import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
+import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
 
 /** A work request still running, until the test completes it. */
@@ -30,74 +28,26 @@ function workRequest(id: number, extra: Partial<WorkRequestResponse> = {}): Work
   return workRequestFixture(id, { completed_at: null, status: 'running', result: '', ...extra });
 }
 
-/** The completion websocket: says `connected`, then sends what the test completes. */
-async function completionServer() {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(wss, 'listening');
-  wss.on('connection', (socket) => {
-    socket.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
-  });
-  const { port } = wss.address() as AddressInfo;
-  return {
-    apiUrl: `http://127.0.0.1:${String(port)}/api`,
-    complete(id: number, completedAt: string, result: string): void {
-      const message = JSON.stringify({
-        type: 'websocket.send',
-        text: 'work_request_completed',
-        work_request_id: id,
-        completed_at: completedAt,
-        result,
-      });
-      for (const client of wss.clients) client.send(message);
-    },
-    async close(): Promise<void> {
-      for (const client of wss.clients) client.terminate();
-      await new Promise((resolve) => {
-        wss.close(resolve);
-      });
-    },
-  };
-}
-
 /** A client answering from `table`; a retry makes work request id + 100, or fails. */
-function tableClient(
+function retryingClient(
   apiUrl: string,
   table: Map<number, WorkRequestResponse>,
   retryFails: DebusineError | undefined,
 ): DebusineClient {
-  const client = {
-    apiUrl,
-    http: { siteUrl: apiUrl.replace(/\/api$/, '') },
-    serverRevision: () => Promise.resolve({ features: { workRequestFilters: true } }),
-    whoami: () => Promise.resolve({ user: 'alice', auth: true }),
-    workRequestGet: (id: number) => {
-      const found = table.get(id);
-      return found
-        ? Promise.resolve(found)
-        : Promise.reject(new DebusineError('not-found', `No work request ${String(id)}`));
-    },
-    async *workRequestIter(filters: { ids?: readonly number[] }) {
-      await Promise.resolve();
-      for (const id of filters.ids ?? []) {
-        const found = table.get(id);
-        if (found) yield found;
-      }
-    },
+  return tableClient(apiUrl, table, {
     workRequestRetry: (id: number) => {
       if (retryFails) return Promise.reject(retryFails);
       const retried = workRequest(id + 100, { status: 'pending' });
       table.set(retried.id, retried);
       return Promise.resolve(retried);
     },
-    close: () => Promise.resolve(),
-  };
-  return client as unknown as DebusineClient;
+  }).client;
 }
 
 interface Running {
   service: AppService;
   notifier: RecordingNotifier;
-  server: Awaited<ReturnType<typeof completionServer>>;
+  server: CompletionSocket;
   table: Map<number, WorkRequestResponse>;
   close(): Promise<void>;
 }
@@ -110,7 +60,7 @@ afterEach(async () => {
 /** The service signed in to the fake server, connected, watching work request 10. */
 async function start(retryFails?: DebusineError): Promise<Running> {
   const dataDir = await mkdtemp(join(tmpdir(), 'notification-retry-'));
-  const server = await completionServer();
+  const server = await completionSocket();
   const table = new Map([[10, workRequest(10)]]);
   // Buttons only where the platform has them (Electron on macOS and Windows).
   const notifier = new RecordingNotifier(true);
@@ -128,7 +78,7 @@ async function start(retryFails?: DebusineError): Promise<Running> {
       DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
       DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
     },
-    createClient: (options) => tableClient(options.apiUrl, table, retryFails),
+    createClient: (options) => retryingClient(options.apiUrl, table, retryFails),
   });
   const r: Running = {
     service,

@@ -63,6 +63,7 @@ export function completionNotification(
     actions.push({ id: 'open-in-browser', label: 'Open in browser' });
   }
   return {
+    kind: 'completion',
     key: notificationKey(completion),
     title: `${word}: ${what} #${String(id)}`,
     body,

@@ -1,7 +1,8 @@
 /**
- * The gate every completion's notification passes: snooze and failures-only are applied
- * here, a burst is held back and summed up, then the host's notifier shows what is left,
- * and each notification that passed is recorded for the app's list of recent ones.
+ * The gate every notification about watched work passes (completions, and steps that wait
+ * for the user): snooze and failures-only are applied here, a burst is held back and
+ * summed up, then the host's notifier shows what is left, and each notification that
+ * passed is recorded for the app's list of recent ones.
  */
 import type { NotificationPreferences, NotificationRecord } from '../../shared/contract';
 import type {
@@ -91,12 +92,23 @@ export class NotificationGate implements Notifier<CompletionNotification> {
     this.#recorded(record);
   }
 
-  #filtered(notification: DesktopNotification): boolean {
+  /**
+   * Snooze mutes everything. Failures-only hides the completions that are not failures
+   * (failure, error and temporary failure are the critical ones), never a step that waits
+   * for the user: like a failure, it asks for something to be done. What notifies (the
+   * mode) is the router's business: a waiting step of a watched workflow notifies in every
+   * mode, as a watched completion does.
+   */
+  #filtered(notification: CompletionNotification): boolean {
     const settings = this.#settings();
     const snoozed =
       settings.snoozedUntil !== null && Date.parse(settings.snoozedUntil) > Date.now();
-    // Failures (failure, error, temporary failure) are the critical ones.
-    return snoozed || (settings.failuresOnly && notification.urgency !== 'critical');
+    if (snoozed) return true;
+    return (
+      settings.failuresOnly &&
+      notification.kind === 'completion' &&
+      notification.urgency !== 'critical'
+    );
   }
 
   #flush(): void {
@@ -121,35 +133,52 @@ export class NotificationGate implements Notifier<CompletionNotification> {
 class Burst {
   readonly first: { notification: DesktopNotification; handlers: NotificationHandlers };
   count = 1;
-  #failed: number;
-  readonly #titles: string[];
+  #failed = 0;
+  #waiting = 0;
+  readonly #titles: string[] = [];
   #newest: DesktopNotification;
 
-  constructor(notification: DesktopNotification, handlers: NotificationHandlers) {
+  constructor(notification: CompletionNotification, handlers: NotificationHandlers) {
     this.first = { notification, handlers };
-    this.#failed = notification.urgency === 'critical' ? 1 : 0;
-    this.#titles = [notification.title];
     this.#newest = notification;
+    this.#count(notification);
   }
 
-  add(notification: DesktopNotification): void {
+  add(notification: CompletionNotification): void {
     this.count++;
-    if (notification.urgency === 'critical') this.#failed++;
-    if (this.#titles.length < SUMMARY_TITLES) this.#titles.push(notification.title);
     this.#newest = notification;
+    this.#count(notification);
   }
 
-  /** One notification for the burst: how many, how many failed, the first few titles. */
+  #count(notification: CompletionNotification): void {
+    if (notification.kind === 'needs-input') this.#waiting++;
+    else if (notification.urgency === 'critical') this.#failed++;
+    if (this.#titles.length < SUMMARY_TITLES) this.#titles.push(notification.title);
+  }
+
+  /**
+   * One notification for the burst: how many finished and how many failed (and how many
+   * steps wait for the user, if any), the first few titles.
+   */
   summary(): DesktopNotification {
     const more = this.count - this.#titles.length;
     const failed = this.#failed;
+    const waiting = this.#waiting;
+    const finished = this.count - waiting;
+    const parts = [
+      ...(finished > 0 ? [`${String(finished)} more work requests finished`] : []),
+      ...(failed > 0 ? [`${String(failed)} failed`] : []),
+      ...(waiting > 0
+        ? [`${String(waiting)} ${waiting === 1 ? 'step waits' : 'steps wait'} for you`]
+        : []),
+    ];
     return {
       key: `burst-${this.#newest.key}`,
-      title: `${String(this.count)} more work requests finished${failed ? `, ${String(failed)} failed` : ''}`,
+      title: parts.join(', '),
       body: [...this.#titles, ...(more > 0 ? [`and ${String(more)} more`] : [])].join('\n'),
       workRequestId: this.#newest.workRequestId,
       actions: [],
-      urgency: failed ? 'critical' : 'normal',
+      urgency: failed > 0 || waiting > 0 ? 'critical' : 'normal',
     };
   }
 }

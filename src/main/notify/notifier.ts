@@ -23,11 +23,17 @@ export interface DesktopNotification {
 }
 
 /**
- * A notification of a completion, with what the app's list of recent notifications keeps
- * beside what the desktop shows; the router knows both when it builds one.
+ * A notification about watched work (a completion, or a step that waits for a person),
+ * with what the app's list of recent notifications keeps beside what the desktop shows;
+ * the router knows both when it builds one.
  */
 export interface CompletionNotification extends DesktopNotification {
-  /** What the work request ended with (`success`, `failure`, …, as the server says). */
+  /** completion: a work request finished; needs-input: a step waits for the user. */
+  kind: 'completion' | 'needs-input';
+  /**
+   * What the work request ended with (`success`, `failure`, …, as the server says);
+   * `needs input` for a waiting step.
+   */
   result: string;
   /** The root of the workflow it belongs to; null for a root or a lone work request. */
   rootId: number | null;

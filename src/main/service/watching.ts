@@ -273,7 +273,7 @@ export class WatchService {
     const stack = this.#stack;
     if (!stack) return;
     this.#stack = undefined;
-    stack.router.detach();
+    await stack.router.close();
     stack.router.removeAllListeners();
     stack.list.removeAllListeners();
     await stack.watcher.stop();

@@ -12,6 +12,7 @@ import { BoundedMap } from '../bounded';
 import type { SessionProvider } from './session';
 import type { UserDirectory } from '../identity/user-directory';
 import type { WorkRequestStarts } from './work-request-starts';
+import { waitKindOf } from '../notify/needs-input-notification';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -40,8 +41,6 @@ export interface WorkRequestDeps {
   users: UserDirectory;
 }
 
-/** Wait tasks that wait for a person. */
-const NEEDS_INPUT_TASKS = new Set(['externaldebsign', 'confirm']);
 const NEEDS_ME_SCAN = 500;
 const MAX_CURSORS = 2000;
 
@@ -137,11 +136,9 @@ export function workRequestHandlers(deps: WorkRequestDeps): Handlers {
     'workRequests.page': page,
     'workRequests.needsMe': async () => {
       // Wait steps that say they need a person (workflow_data.needs_input), and the known
-      // ones (servers that do not say).
+      // ones (servers that do not say): the same as notify when a watched workflow waits.
       const waiting = (await scan({ status: 'running', taskType: 'Wait' })).filter(
-        (wr) =>
-          (wr.workflow_data as { needs_input?: unknown } | undefined)?.needs_input === true ||
-          NEEDS_INPUT_TASKS.has(wr.task_name),
+        (wr) => waitKindOf(wr) !== undefined,
       );
       // Manual unblocking: only servers that send unblock_strategy say which blocked steps
       // wait for a person (0.16 does not, but none of its workflows makes such steps: they

@@ -1,13 +1,13 @@
 /**
  * From completions to notifications: which completions concern the user (watch list,
  * "mine", or a whole workspace), one notification per workflow (steps are grouped under
- * their root, which notifies when it completes), the optional command hook, and the
- * catch-up of watched items after each (re)connection. Transport-independent: the
- * service wires the events to the renderer.
+ * their root, which notifies when it completes), the steps of watched workflows that
+ * wait for the user (needs-input.ts), the optional command hook, and the catch-up of
+ * watched items after each (re)connection. Transport-independent: the service wires the
+ * events to the renderer.
  */
 import { EventEmitter } from 'node:events';
 import { DebusineError } from '../../shared/errors';
-import type { NotificationPreferences } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { BoundedMap, BoundedSet } from '../bounded';
 import {
@@ -15,70 +15,27 @@ import {
   notificationKey,
   type About,
 } from '../notify/completion-notification';
-import type { CompletionNotification, Notifier } from '../notify/notifier';
-import type { FailureReason } from '../results/failure-reason';
-import { runCommandHook, type CommandHook, type CommandRun } from './command-hook';
-import { ReadAhead, type WorkRequestSource } from './read-ahead';
+import type { NotificationHandlers } from '../notify/notifier';
+import { runCommandHook } from './command-hook';
+import { NeedsInputWatch } from './needs-input';
+import { failed, FailureReasons } from './failure-reasons';
+import { ReadAhead } from './read-ahead';
 import { reportProblem } from './report';
+import { workRequestWebPage } from './web-page';
 import type { CompletionEvent, CompletionWatcher } from './completion-watcher';
-import type { WatchList } from './watch-list';
+import type {
+  CompletionRouterEvents,
+  CompletionRouterOptions,
+  NotifyFilter,
+} from './router-options';
 
 export type { WorkRequestSource } from './read-ahead';
-
-/** What notifies besides the watch list: the settings' mode and workspaces. */
-export type NotifyFilter = Pick<NotificationPreferences, 'mode' | 'workspaces'>;
-
-export interface CompletionRouterOptions {
-  client: WorkRequestSource;
-  watchList: WatchList;
-  notifier: Notifier<CompletionNotification>;
-  /** The server's site root, for "open in browser" (HttpTransport.siteUrl). */
-  siteUrl: string;
-  openExternal: (url: string) => void | Promise<void>;
-  /** What notifies at first (setFilter changes it); without it, the watch list only. */
-  filter?: NotifyFilter;
-  /**
-   * Whether the signed-in user created this work request, for mode `mine` (the service
-   * asks its UserDirectory); without it, only work requests started here count as mine.
-   */
-  isMine?: (workRequest: WorkRequestResponse) => Promise<boolean>;
-  /**
-   * Whether the server's list filters by ids (0.12+). With it, a backlog of completions
-   * (the replay after an outage) is read a page at a time instead of one GET each.
-   */
-  readsByIds?: () => Promise<boolean>;
-  /**
-   * The program to run on each completion, asked for at each one (the service reads its
-   * file then, so an edit applies at once); undefined: none.
-   */
-  commandHook?: () => Promise<CommandHook | undefined>;
-  /**
-   * Why a failed task failed (its build log's error line...), for the notification of the
-   * task or of its workflow; without it, notifications name the result only.
-   */
-  explain?: (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
-}
-
-/** What the renderer hears about; it re-fetches through normal requests. */
-export interface WorkRequestChanged {
-  workRequestId: number;
-  rootId: number;
-  status: string;
-  result: string;
-}
-
-export interface CompletionRouterEvents {
-  notified: [CompletionNotification & { receivedAt: number; shownAt: number }];
-  changed: [WorkRequestChanged];
-  /** The user clicked a notification: show this work request in the app. */
-  open: [number];
-  /** The user clicked a failure's notification: show its log at the line that says why. */
-  openLog: [NonNullable<FailureReason['log']> & { workRequestId: number }];
-  /** The user chose "Retry" on a notification. */
-  retry: [number];
-  command: [{ workRequestId: number; run?: CommandRun; error?: DebusineError }];
-  error: [DebusineError];
-}
+export type {
+  CompletionRouterEvents,
+  CompletionRouterOptions,
+  NotifyFilter,
+  WorkRequestChanged,
+} from './router-options';
 
 /**
  * Completions remembered so that a work request watched just after it completed still
@@ -93,17 +50,6 @@ const RECENT_LIMIT = 500;
 const NOTIFIED_LIMIT = 10_000;
 
 const FINISHED = new Set(['completed', 'aborted']);
-/** Explanations kept: one per failed task, and the first failure of each workflow. */
-const REASONS_LIMIT = 500;
-/**
- * How long a failure's notification waits for its explanation (a build log to download
- * and read) before it is shown without one.
- */
-const REASON_WAIT_MS = 4000;
-
-function failed(result: string): boolean {
-  return result !== 'success' && result !== 'skipped';
-}
 
 export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #options: Readonly<CompletionRouterOptions>;
@@ -112,9 +58,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #notified = new BoundedSet<string>(NOTIFIED_LIMIT);
   readonly #recent = new BoundedMap<number, CompletionEvent>(RECENT_LIMIT);
   readonly #ahead: ReadAhead;
-  /** Explanations by failed task, and by workflow root (its first failed step's). */
-  readonly #reasons = new BoundedMap<number, Promise<FailureReason | null>>(REASONS_LIMIT);
-  readonly #rootReasons = new BoundedMap<number, Promise<FailureReason | null>>(REASONS_LIMIT);
+  readonly #needsInput: NeedsInputWatch;
+  /** Why failures failed; undefined when the service gave no way to tell. */
+  readonly #reasons: FailureReasons | undefined;
   #detach: (() => void) | undefined;
 
   constructor(options: CompletionRouterOptions) {
@@ -122,6 +68,22 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#options = { ...options };
     this.#filter = copyFilter(options.filter ?? { mode: 'watched', workspaces: [] });
     this.#ahead = new ReadAhead(options.client, options.readsByIds);
+    this.#needsInput = new NeedsInputWatch({
+      ...options.needsInput,
+      client: options.client,
+      watchList: options.watchList,
+      notifier: options.notifier,
+      handlersFor: (id) => this.#handlersFor(id),
+      ...(options.readsByIds ? { listFilters: options.readsByIds } : {}),
+      onError: (error) => {
+        reportProblem(this, toError(error));
+      },
+    });
+    this.#reasons =
+      options.explain &&
+      new FailureReasons(options.explain, (error) => {
+        reportProblem(this, toError(error));
+      });
   }
 
   /** What notifies besides the watch list, from the next completion on. */
@@ -160,12 +122,19 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#detach = undefined;
   }
 
+  /** Detaches, drops the checks for waiting steps still to come, and waits for one under way. */
+  async close(): Promise<void> {
+    this.detach();
+    await this.#needsInput.close();
+  }
+
   /** A work request or workflow was started from the app: watch it automatically. */
   async started(workRequest: WorkRequestResponse): Promise<void> {
     if (typeof workRequest.created_by === 'number') this.#userId = workRequest.created_by;
     await this.#options.watchList.add(workRequest.id, 'started', workRequest.task_name);
     await this.#remember(workRequest);
     this.#notifyIfAlreadyCompleted(workRequest);
+    this.#needsInput.afterStart(workRequest);
   }
 
   #notifyIfAlreadyCompleted(workRequest: WorkRequestResponse): void {
@@ -194,6 +163,10 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const workRequest = await this.#options.client.workRequestGet(id);
     await this.#remember(workRequest);
     this.#notifyIfAlreadyCompleted(workRequest);
+    // A running workflow may wait for the user already.
+    if (workRequest.task_type === 'Workflow' && !FINISHED.has(workRequest.status)) {
+      this.#needsInput.schedule();
+    }
     return workRequest;
   }
 
@@ -241,25 +214,32 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     });
     const isStep = rootId !== workRequest.id;
     const rootItem = isStep ? this.#options.watchList.get(rootId) : item;
+    // The workflow moved on: it may wait for the user now.
+    if (isStep && rootItem) this.#needsInput.schedule();
     let concerns = Boolean(item ?? rootItem);
     // Steps of workflows nobody watches are only looked at when they failed, to explain
     // their workflow's failure.
     if (!concerns && (!isStep || failed(event.result))) {
       concerns = await this.#concerns(workRequest);
     }
-    if (concerns && failed(event.result)) this.#explain({ ...workRequest, result: event.result });
+    if (concerns && failed(event.result))
+      this.#reasons?.explain({ ...workRequest, result: event.result });
     // A step notifies only when watched by itself; its workflow notifies once, as a whole.
     if (isStep && !item) return workRequest;
     if (concerns) await this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
     return workRequest;
   }
 
-  /** After (re)connecting: watched items that finished while we were away. */
+  /**
+   * After (re)connecting: watched items that finished while we were away, and steps of
+   * watched workflows that started waiting meanwhile.
+   */
   async catchUp(): Promise<void> {
     const pending = this.#options.watchList.data.items.filter(
       (item) => item.status === null || !FINISHED.has(item.status),
     );
     if (pending.length === 0) return;
+    this.#needsInput.schedule();
     try {
       const ids = pending.map((item) => item.id);
       for await (const workRequest of this.#options.client.workRequestIter({ ids })) {
@@ -303,41 +283,6 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     }
   }
 
-  /** Starts explaining a failed task, and keeps it as its workflow's first failure. */
-  #explain(workRequest: WorkRequestResponse): void {
-    const { explain } = this.#options;
-    // A workflow's own reason is its first failed step's, kept when that step completed.
-    if (!explain || workRequest.task_type !== 'Worker' || this.#reasons.has(workRequest.id)) {
-      return;
-    }
-    const reason = explain(workRequest).catch((error: unknown) => {
-      reportProblem(this, toError(error));
-      return null;
-    });
-    this.#reasons.set(workRequest.id, reason);
-    const root = workRequest.workflow_root;
-    if (root !== null && root !== undefined && root !== workRequest.id) {
-      if (!this.#rootReasons.has(root)) this.#rootReasons.set(root, reason);
-    }
-  }
-
-  /** The explanation of this failed task or workflow, if one comes in time. */
-  async #reasonFor(id: number): Promise<FailureReason | null> {
-    const pending = this.#reasons.get(id) ?? this.#rootReasons.get(id);
-    if (!pending) return null;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(() => {
-        resolve(null);
-      }, REASON_WAIT_MS);
-    });
-    try {
-      return await Promise.race([pending, late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   async #notify(
     event: CompletionEvent,
     about: About | undefined,
@@ -347,7 +292,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     if (this.#notified.has(key)) return;
     this.#notified.add(key);
     const { notifier } = this.#options;
-    const reason = failed(event.result) ? await this.#reasonFor(event.workRequestId) : null;
+    const reason = failed(event.result)
+      ? ((await this.#reasons?.reasonFor(event.workRequestId)) ?? null)
+      : null;
     const notification = completionNotification(
       event,
       about,
@@ -357,35 +304,34 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     );
     const id = event.workRequestId;
     const log = reason?.log;
-    notifier.show(notification, {
-      onClick: () => {
+    notifier.show(
+      notification,
+      this.#handlersFor(id, () => {
         if (log) this.emit('openLog', { ...log, workRequestId: reason.workRequestId });
         else this.emit('open', id);
-      },
+      }),
+    );
+    this.emit('notified', { ...notification, receivedAt: event.receivedAt, shownAt: Date.now() });
+  }
+
+  /**
+   * What a notification about this work request does when clicked (by default, open it in
+   * the app), and its buttons.
+   */
+  #handlersFor(id: number, onClick?: () => void): NotificationHandlers {
+    return {
+      onClick: onClick ?? (() => this.emit('open', id)),
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
         else void this.#openInBrowser(id);
       },
-    });
-    this.emit('notified', { ...notification, receivedAt: event.receivedAt, shownAt: Date.now() });
+    };
   }
 
   async #openInBrowser(id: number): Promise<void> {
     try {
-      // The server's own web path carries the scope and workspace (`url`, 0.16); older
-      // servers send none, so build it from the fields.
-      const workRequest = await this.#options.client.workRequestGet(id);
-      const path =
-        workRequest.url ??
-        `/${workRequest.scope ?? ''}/${workRequest.workspace}/work-request/${String(id)}/`;
-      // Only pages of the server itself are opened, whatever path the server sent.
-      const target = new URL(path, `${this.#options.siteUrl}/`);
-      if (target.origin !== new URL(this.#options.siteUrl).origin) {
-        throw new DebusineError('bad-response', `Work request ${String(id)} links off-site`, {
-          operation: 'openInBrowser',
-        });
-      }
-      await this.#options.openExternal(target.toString());
+      const { client, siteUrl } = this.#options;
+      await this.#options.openExternal(await workRequestWebPage(client, siteUrl, id));
     } catch (error) {
       reportProblem(this, toError(error));
     }

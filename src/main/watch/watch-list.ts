@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
+import { BoundedSet } from '../bounded';
 import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
 
 const itemSchema = z.object({
@@ -26,9 +27,22 @@ const itemSchema = z.object({
 });
 export type WatchItem = z.infer<typeof itemSchema>;
 
+/**
+ * Steps of watched workflows whose "waits for you" notification was shown, so that it is
+ * shown once ever, across reconnections and restarts. The oldest are forgotten past this
+ * many: that costs one more notification, and only for a step still waiting after a
+ * thousand newer ones were notified.
+ */
+export const NOTIFIED_WAITS_LIMIT = 1000;
+
 const fileSchema = z.object({
   version: z.literal(1),
   items: z.array(itemSchema).default([]),
+  /**
+   * Oldest first. A damaged list costs at most one more notification per waiting step,
+   * never the watch list itself.
+   */
+  notifiedWaits: z.array(z.number().int().positive()).catch([]),
 });
 export type WatchListData = z.infer<typeof fileSchema>;
 
@@ -38,7 +52,8 @@ export interface WatchListEvents {
 
 export class WatchList extends EventEmitter<WatchListEvents> {
   readonly path: string;
-  #data: WatchListData = { version: 1, items: [] };
+  #data: WatchListData = { version: 1, items: [], notifiedWaits: [] };
+  readonly #notifiedWaits = new BoundedSet<number>(NOTIFIED_WAITS_LIMIT);
   readonly #queue = new SerialQueue();
 
   constructor(path: string) {
@@ -49,7 +64,10 @@ export class WatchList extends EventEmitter<WatchListEvents> {
   async load(): Promise<WatchListData> {
     const raw = await readJsonFile(this.path).catch(() => undefined);
     const parsed = fileSchema.safeParse(raw ?? { version: 1 });
-    if (parsed.success) this.#data = parsed.data;
+    if (parsed.success) {
+      for (const id of parsed.data.notifiedWaits) this.#notifiedWaits.add(id);
+      this.#data = { ...parsed.data, notifiedWaits: [...this.#notifiedWaits.values()] };
+    }
     return this.data;
   }
 
@@ -126,11 +144,31 @@ export class WatchList extends EventEmitter<WatchListEvents> {
     });
   }
 
-  #change<T>(change: (data: WatchListData) => T): Promise<T> {
+  /** Whether the "waits for you" notification of this step was shown already. */
+  waitNotified(stepId: number): boolean {
+    return this.#notifiedWaits.has(stepId);
+  }
+
+  /**
+   * Remembers at once that this step's notification was shown, and saves it. The watch list
+   * itself did not change: no `changed` event.
+   */
+  markWaitNotified(stepId: number): Promise<void> {
+    if (this.#notifiedWaits.has(stepId)) return Promise.resolve();
+    this.#notifiedWaits.add(stepId);
+    return this.#change(
+      (data) => {
+        data.notifiedWaits = [...this.#notifiedWaits.values()];
+      },
+      { silent: true },
+    );
+  }
+
+  #change<T>(change: (data: WatchListData) => T, options = { silent: false }): Promise<T> {
     return this.#queue.run(async () => {
       const result = change(this.#data);
       await writeJsonFile(this.path, this.#data);
-      this.emit('changed', this.data);
+      if (!options.silent) this.emit('changed', this.data);
       return result;
     });
   }

@@ -1,0 +1,70 @@
+/**
+ * What a CompletionRouter is made with, and the events it emits.
+ */
+import type { NotificationPreferences } from '../../shared/contract';
+import type { DebusineError } from '../../shared/errors';
+import type { WorkRequestResponse } from '../../shared/models';
+import type { CompletionNotification, Notifier } from '../notify/notifier';
+import type { FailureReason } from '../results/failure-reason';
+import type { CommandHook, CommandRun } from './command-hook';
+import type { NeedsInputOptions } from './needs-input';
+import type { WorkRequestSource } from './read-ahead';
+import type { WatchList } from './watch-list';
+
+/** What notifies besides the watch list: the settings' mode and workspaces. */
+export type NotifyFilter = Pick<NotificationPreferences, 'mode' | 'workspaces'>;
+
+export interface CompletionRouterOptions {
+  client: WorkRequestSource;
+  watchList: WatchList;
+  notifier: Notifier<CompletionNotification>;
+  /** The server's site root, for "open in browser" (HttpTransport.siteUrl). */
+  siteUrl: string;
+  openExternal: (url: string) => void | Promise<void>;
+  /** What notifies at first (setFilter changes it); without it, the watch list only. */
+  filter?: NotifyFilter;
+  /**
+   * Whether the signed-in user created this work request, for mode `mine` (the service
+   * asks its UserDirectory); without it, only work requests started here count as mine.
+   */
+  isMine?: (workRequest: WorkRequestResponse) => Promise<boolean>;
+  /**
+   * Whether the server's list filters (by ids, status and task type: 0.13+). With it, a
+   * backlog of completions (the replay after an outage) is read a page at a time instead
+   * of one GET each; without it, no step names its workflow, so none is looked for waiting.
+   */
+  readsByIds?: () => Promise<boolean>;
+  /** When the checks for waiting steps run (tests make them quicker). */
+  needsInput?: Pick<NeedsInputOptions, 'debounceMs' | 'afterStartMs' | 'scanLimit'>;
+  /**
+   * The program to run on each completion, asked for at each one (the service reads its
+   * file then, so an edit applies at once); undefined: none.
+   */
+  commandHook?: () => Promise<CommandHook | undefined>;
+  /**
+   * Why a failed task failed (its build log's error line...), for the notification of the
+   * task or of its workflow; without it, notifications name the result only.
+   */
+  explain?: (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
+}
+
+/** What the renderer hears about; it re-fetches through normal requests. */
+export interface WorkRequestChanged {
+  workRequestId: number;
+  rootId: number;
+  status: string;
+  result: string;
+}
+
+export interface CompletionRouterEvents {
+  notified: [CompletionNotification & { receivedAt: number; shownAt: number }];
+  changed: [WorkRequestChanged];
+  /** The user clicked a notification: show this work request (or waiting step) in the app. */
+  open: [number];
+  /** The user clicked a failure's notification: show its log at the line that says why. */
+  openLog: [NonNullable<FailureReason['log']> & { workRequestId: number }];
+  /** The user chose "Retry" on a notification. */
+  retry: [number];
+  command: [{ workRequestId: number; run?: CommandRun; error?: DebusineError }];
+  error: [DebusineError];
+}

@@ -1,0 +1,27 @@
+/**
+ * The server's web page of a work request, for a notification's "Open in browser": read
+ * from the work request, and only ever a page of that server.
+ */
+import { DebusineError } from '../../shared/errors';
+import type { WorkRequestSource } from './read-ahead';
+
+export async function workRequestWebPage(
+  client: Pick<WorkRequestSource, 'workRequestGet'>,
+  siteUrl: string,
+  id: number,
+): Promise<string> {
+  // The server's own web path carries the scope and workspace (`url`, 0.16); older
+  // servers send none, so build it from the fields.
+  const workRequest = await client.workRequestGet(id);
+  const path =
+    workRequest.url ??
+    `/${workRequest.scope ?? ''}/${workRequest.workspace}/work-request/${String(id)}/`;
+  // Only pages of the server itself are opened, whatever path the server sent.
+  const target = new URL(path, `${siteUrl}/`);
+  if (target.origin !== new URL(siteUrl).origin) {
+    throw new DebusineError('bad-response', `Work request ${String(id)} links off-site`, {
+      operation: 'openInBrowser',
+    });
+  }
+  return target.toString();
+}

@@ -1,0 +1,115 @@
+/**
+ * A Debusine made of two parts, for tests of what the app does with completions: a local
+ * WebSocket server standing in for the completion websocket (its messages as the real one
+ * sends them; on each new connection it sends again every completion it sent before, as
+ * the real one does for `completed_at_since` after an outage), and a client that answers
+ * from a table of work requests and counts the list reads.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { DebusineClient } from '../../src/main/api/client';
+import type { WorkRequestFilters } from '../../src/main/api/work-requests';
+import { DebusineError } from '../../src/shared/errors';
+import type { WorkRequestResponse } from '../../src/shared/models';
+
+export interface CompletionSocket {
+  apiUrl: string;
+  /** Connections accepted so far. */
+  readonly connections: number;
+  complete(id: number, completedAt: string, result: string): void;
+  /** Cuts every connection, as a network outage does; the app reconnects. */
+  dropClients(): void;
+  close(): Promise<void>;
+}
+
+export async function completionSocket(): Promise<CompletionSocket> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await once(wss, 'listening');
+  const sent: string[] = [];
+  let connections = 0;
+  wss.on('connection', (socket) => {
+    connections++;
+    socket.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
+    for (const message of sent) socket.send(message);
+  });
+  const { port } = wss.address() as AddressInfo;
+  return {
+    apiUrl: `http://127.0.0.1:${String(port)}/api`,
+    get connections() {
+      return connections;
+    },
+    complete(id, completedAt, result) {
+      const message = JSON.stringify({
+        type: 'websocket.send',
+        text: 'work_request_completed',
+        work_request_id: id,
+        completed_at: completedAt,
+        result,
+      });
+      sent.push(message);
+      for (const client of wss.clients) client.send(message);
+    },
+    dropClients() {
+      for (const client of wss.clients) client.terminate();
+    },
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise((resolve) => {
+        wss.close(resolve);
+      });
+    },
+  };
+}
+
+export interface TableClient {
+  client: DebusineClient;
+  /** The filters of every list read, in order. */
+  lists: WorkRequestFilters[];
+  /** List reads of running Wait steps so far. */
+  waitReads(): number;
+}
+
+/**
+ * Answers from `table` (read at each call, so a test changes what the server has by
+ * changing the table): a GET by id, and the list with its filters applied, newest first.
+ * `more`: other methods of the client the test needs (a retry, say).
+ */
+export function tableClient(
+  apiUrl: string,
+  table: Map<number, WorkRequestResponse>,
+  more: Partial<Record<keyof DebusineClient, unknown>> = {},
+): TableClient {
+  const lists: WorkRequestFilters[] = [];
+  const client = {
+    ...more,
+    apiUrl,
+    http: { siteUrl: apiUrl.replace(/\/api$/, '') },
+    serverRevision: () => Promise.resolve({ features: { workRequestFilters: true } }),
+    whoami: () => Promise.resolve({ user: 'alice', auth: true }),
+    workRequestGet: (id: number) => {
+      const found = table.get(id);
+      return found
+        ? Promise.resolve(found)
+        : Promise.reject(new DebusineError('not-found', `No work request ${String(id)}`));
+    },
+    async *workRequestIter(filters: WorkRequestFilters = {}) {
+      lists.push({ ...filters });
+      await Promise.resolve();
+      const ids = filters.ids ? new Set(filters.ids) : undefined;
+      const all = [...table.values()].sort((a, b) => b.id - a.id);
+      for (const wr of all) {
+        if (ids && !ids.has(wr.id)) continue;
+        if (filters.status !== undefined && wr.status !== filters.status) continue;
+        if (filters.taskType !== undefined && wr.task_type !== filters.taskType) continue;
+        yield wr;
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+  return {
+    client: client as unknown as DebusineClient,
+    lists,
+    waitReads: () => lists.filter((f) => f.status === 'running' && f.taskType === 'Wait').length,
+  };
+}
