@@ -44,14 +44,7 @@ describe.runIf(canRun)('a real confirm step of a watched workflow', () => {
       'app.navigate',
       'workRequest.completed',
     ]);
-    await s.api.servers.add({
-      name: 'Sandbox',
-      apiUrl: server.apiUrl,
-      scope: server.scope,
-      defaultWorkspace: workspace,
-    });
-    await s.api.session.signInWithToken({ serverId: 'sandbox', token: server.users.owner.token });
-    await s.waitEvent('connection.state', (c) => c.status === 'connected', 30_000);
+    await s.signIn(server);
   }, 120_000);
 
   afterAll(async () => {

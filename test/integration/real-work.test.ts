@@ -110,14 +110,7 @@ describe.runIf(canRun)('real Debian work on the current server', () => {
       },
       ['connection.state', 'upload.finished', 'download.finished', 'workRequest.completed'],
     );
-    await s.api.servers.add({
-      name: 'Sandbox',
-      apiUrl: server.apiUrl,
-      scope: server.scope,
-      defaultWorkspace: workspace,
-    });
-    await s.api.session.signInWithToken({ serverId: 'sandbox', token: server.users.owner.token });
-    await s.waitEvent('connection.state', (c) => c.status === 'connected', 30_000);
+    await s.signIn(server);
 
     const { good, failing: broken } = realPackages();
     const goodId = await upload(good);

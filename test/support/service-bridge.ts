@@ -6,6 +6,7 @@
 import { createBridgeClient } from '../../src/shared/bridge-client';
 import type { BridgeClient, EventChannel, EventPayload } from '../../src/shared/contract';
 import { memoryBridge, testService } from './memory-bridge';
+import type { TestServer } from './sandbox';
 
 export interface ServiceBridge {
   made: Awaited<ReturnType<typeof testService>>;
@@ -20,6 +21,8 @@ export interface ServiceBridge {
   ) => Promise<EventPayload<E>>;
   /** Every recorded event of this channel. */
   eventsOf: <E extends EventChannel>(event: E) => EventPayload<E>[];
+  /** Adds the server as "Sandbox", signs in as its owner, and waits for the websocket. */
+  signIn: (server: TestServer) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,16 @@ export async function serviceBridge(
     waitEvent,
     eventsOf: <E extends EventChannel>(event: E) =>
       seen.filter((e) => e.event === event).map((e) => e.payload as EventPayload<E>),
+    async signIn(server) {
+      await api.servers.add({
+        name: 'Sandbox',
+        apiUrl: server.apiUrl,
+        scope: server.scope,
+        defaultWorkspace: server.workspaces.default,
+      });
+      await api.session.signInWithToken({ serverId: 'sandbox', token: server.users.owner.token });
+      await waitEvent('connection.state', (c) => c.status === 'connected', 30_000);
+    },
     async close() {
       bridge.close();
       await made.close();
