@@ -5,7 +5,8 @@
  */
 import type { BridgeClient } from '@shared/contract';
 
-function saveThroughBrowser(url: string, name: string): void {
+/** Hands a URL to the browser's own download machinery (web host). */
+export function saveThroughBrowser(url: string, name: string): void {
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
