@@ -24,6 +24,7 @@ import { UploadManager } from './service/uploads';
 import { WatchService } from './service/watching';
 import { UserDirectory } from './identity/user-directory';
 import { logHandlers } from './logs/handlers';
+import { lintianTags } from './results/lintian-tags';
 import { LogCache } from './logs/log-cache';
 import { LogStore } from './logs/log-store';
 import { explainWorkRequest, failureExplainer } from './results/explainer';
@@ -180,6 +181,12 @@ export function createService(deps: ServiceDeps): AppService {
       if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
       const client = session.client();
       return explainWorkRequest(client, failureExplainer(logs, server.apiUrl, client), id);
+    },
+    'results.lintianTags': ({ artifactId }) => {
+      if (!session.active()) {
+        return Promise.reject(new DebusineError('auth', 'No Debusine server is configured yet.'));
+      }
+      return lintianTags(session.client(), artifactId);
     },
     'signing.available': () => signingAvailable(deps.signing?.path),
     'signing.signAndComplete': async ({ workRequestId }) => {

@@ -42,6 +42,7 @@ export const REQUEST_CHANNELS = [
   'workRequests.create',
   'workRequests.retry',
   'workRequests.explainFailure',
+  'results.lintianTags',
   'workRequests.abort',
   'workRequests.setPriority',
   'workRequests.unblock',

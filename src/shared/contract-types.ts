@@ -33,6 +33,7 @@ export type {
 
 export type * from './log-types';
 export type { FailureReason } from './results/failure';
+export type { LintianTags } from './results/lintian';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -262,6 +262,8 @@ export const requests = {
   ),
 
   'artifacts.get': request<T.ArtifactResponse>()(byId),
+  /** A lintian artifact's tags, read from its analysis.json by main (capped in size and count). */
+  'results.lintianTags': request<T.LintianTags>()(z.strictObject({ artifactId: id })),
   'relations.list': request<T.RelationResponse[]>()(
     z.union([z.strictObject({ artifactId: id }), z.strictObject({ targetId: id })]),
   ),

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from '../support/a11y';
 import { openPage, startApp, type RunningApp } from '../support/app';
@@ -11,29 +11,9 @@ import {
   missingDebianTools,
   type DebianFixtures,
 } from '../support/debian-fixtures';
+import { dropFiles } from '../support/drop-files';
 import { goTo } from '../support/e2e';
 import { hasServer } from '../support/sandbox';
-
-/** Drops real files on the page the way a file manager does: a drop event with a DataTransfer. */
-async function dropFiles(page: Page, paths: string[]): Promise<void> {
-  const files = paths.map((p) => ({
-    name: basename(p),
-    base64: readFileSync(p).toString('base64'),
-  }));
-  // The test files have no DOM types: the page-side code goes over as source text.
-  const transfer = await page.evaluateHandle(`(() => {
-    const data = new DataTransfer();
-    for (const f of ${JSON.stringify(files)}) {
-      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
-      data.items.add(new File([bytes], f.name));
-    }
-    return data;
-  })()`);
-  const zone = page.getByTestId('drop-zone');
-  await zone.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await zone.dispatchEvent('dragover', { dataTransfer: transfer });
-  await zone.dispatchEvent('drop', { dataTransfer: transfer });
-}
 
 describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
   'dropping and uploading real Debian packages',

@@ -42,6 +42,7 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'workRequests.create': { task_name: 'noop', task_data: {}, event_reactions: {} },
   'workRequests.retry': { id: 1 },
   'workRequests.explainFailure': { id: 1 },
+  'results.lintianTags': { artifactId: 1 },
   'workRequests.abort': { id: 1 },
   'workRequests.setPriority': { id: 1, priorityAdjustment: -5 },
   'workRequests.unblock': { id: 1, action: 'accept', notes: 'ok' },

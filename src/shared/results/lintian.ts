@@ -62,6 +62,15 @@ const analysisSchema = z.looseObject({ tags: z.array(tagSchema).max(200_000) });
 
 export type LintianTag = z.infer<typeof tagSchema>;
 
+/** An artifact's tags as main reads them for the results view. */
+export interface LintianTags {
+  artifactId: number;
+  /** The first tags, most severe first; fewer than `total` when the list was cut. */
+  tags: LintianTag[];
+  /** How many tags the file holds. */
+  total: number;
+}
+
 /** The tags of an `analysis.json`, most severe first; throws naming what did not fit. */
 export function parseLintianAnalysis(text: string, name = 'analysis.json'): LintianTag[] {
   let json: unknown;

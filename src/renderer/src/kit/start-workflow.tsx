@@ -17,7 +17,7 @@ import { isUnsupported, problemOf } from '@renderer/kit/errors/problem';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { StructuredField } from './structured-field';
 import { isPlainObject, sameJson } from './text';
-import { isCurrentForm } from './workflow-template';
+import { fitInitialTaskData, isCurrentForm } from './workflow-template';
 import './kit.css';
 
 export function StartWorkflow(props: StartWorkflowFormProps): React.JSX.Element {
@@ -92,7 +92,9 @@ function Parameters(props: {
   initial: Record<string, unknown>;
   onStarted?: (id: number) => void;
 }): React.JSX.Element {
-  const { template, initial } = props;
+  const { template } = props;
+  // The uploaded artifact goes where this template's workflow takes its source.
+  const initial = fitInitialTaskData(template, props.initial);
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   const rp = template && isCurrentForm(template) ? (template.runtime_parameters ?? {}) : 'any';
   const fields: RuntimeMap | null = rp === 'any' ? null : rp;

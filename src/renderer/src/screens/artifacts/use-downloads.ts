@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { DownloadJob } from '@shared/contract';
 import { useBridge } from '@renderer/bridge';
+import { saveThroughBrowser } from '@renderer/kit/download-file';
 
 export interface DownloadRow {
   key: string;
@@ -13,18 +14,6 @@ export interface DownloadRow {
 
 function baseName(path: string): string {
   return path.split('/').pop() ?? path;
-}
-
-/** Saves a URL through the browser's own download machinery (web host). */
-function saveThroughBrowser(url: string, name: string): void {
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  a.style.display = 'none';
-  document.body.append(a);
-  a.click();
-  a.remove();
 }
 
 /**

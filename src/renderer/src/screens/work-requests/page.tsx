@@ -1,4 +1,4 @@
-import { ArrowLeft, Box, GitBranch } from 'lucide-react';
+import { ArrowLeft, GitBranch } from 'lucide-react';
 import type { WorkRequestResponse } from '@shared/contract';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { formatDateTime, formatDuration } from '@renderer/components/format';
@@ -11,7 +11,9 @@ import { useUiStore } from '@renderer/state/ui-store';
 import { WorkRequestActions } from './actions';
 import { isMine, rootOf } from './model';
 import { useUserNames, useWorkRequest } from '@renderer/queries/work-requests';
+import { FailureLine } from './failure-line';
 import { WaitingStep } from './waiting';
+import { WorkRequestResults } from './results';
 import { WorkflowSteps } from './workflow-tree';
 
 /** A work request's page: what it is, where it stands, what came out, what can be done. */
@@ -74,6 +76,11 @@ export function WorkRequestPage(props: { id: number }): React.JSX.Element {
           <StatusBadge status={wr.status} result={wr.result} />
         </span>
       </header>
+      {wr.task_type === 'Workflow' ? (
+        <p className="wr-page-reason">
+          <FailureLine wr={wr} where />
+        </p>
+      ) : null}
       <WorkRequestActions wr={wr} />
       <WaitingStep wr={wr} />
       <div className="wr-grid">
@@ -89,33 +96,36 @@ export function WorkRequestPage(props: { id: number }): React.JSX.Element {
               </div>
             </section>
           ) : null}
-          <section className="wr-section" aria-labelledby="wr-task-data-title">
-            <h3 id="wr-task-data-title">Task data</h3>
-            <JsonView value={wr.task_data} label="Task data" />
+          <section className="wr-section" aria-labelledby="wr-results-title">
+            <h3 id="wr-results-title">Results ({wr.artifacts.length})</h3>
+            <WorkRequestResults wr={wr} />
           </section>
-          <section className="wr-section" aria-labelledby="wr-dynamic-title">
-            <h3 id="wr-dynamic-title">Dynamic task data</h3>
-            {wr.dynamic_task_data && Object.keys(wr.dynamic_task_data).length > 0 ? (
-              <JsonView value={wr.dynamic_task_data} label="Dynamic task data" />
-            ) : (
-              <p className="muted">None computed yet.</p>
-            )}
-          </section>
-          {Object.keys(wr.workflow_data ?? {}).length > 0 ? (
-            <section className="wr-section" aria-labelledby="wr-workflow-data-title">
-              <h3 id="wr-workflow-data-title">Workflow data</h3>
-              <JsonView value={wr.workflow_data} label="Workflow data" />
+          <details className="wr-section wr-data">
+            <summary>Data</summary>
+            <section className="wr-section" aria-labelledby="wr-task-data-title">
+              <h3 id="wr-task-data-title">Task data</h3>
+              <JsonView value={wr.task_data} label="Task data" />
             </section>
-          ) : null}
+            <section className="wr-section" aria-labelledby="wr-dynamic-title">
+              <h3 id="wr-dynamic-title">Dynamic task data</h3>
+              {wr.dynamic_task_data && Object.keys(wr.dynamic_task_data).length > 0 ? (
+                <JsonView value={wr.dynamic_task_data} label="Dynamic task data" />
+              ) : (
+                <p className="muted">None computed yet.</p>
+              )}
+            </section>
+            {Object.keys(wr.workflow_data ?? {}).length > 0 ? (
+              <section className="wr-section" aria-labelledby="wr-workflow-data-title">
+                <h3 id="wr-workflow-data-title">Workflow data</h3>
+                <JsonView value={wr.workflow_data} label="Workflow data" />
+              </section>
+            ) : null}
+          </details>
         </div>
         <div>
           <section className="wr-section" aria-labelledby="wr-props-title">
             <h3 id="wr-props-title">Details</h3>
             <Properties wr={wr} />
-          </section>
-          <section className="wr-section" aria-labelledby="wr-artifacts-title">
-            <h3 id="wr-artifacts-title">Artifacts ({wr.artifacts.length})</h3>
-            <Artifacts ids={wr.artifacts} />
           </section>
         </div>
       </div>
@@ -216,28 +226,5 @@ function Properties(props: { wr: WorkRequestResponse }): React.JSX.Element {
         </>
       ) : null}
     </dl>
-  );
-}
-
-function Artifacts(props: { ids: number[] }): React.JSX.Element {
-  const openArtifact = useUiStore((s) => s.openArtifact);
-  if (props.ids.length === 0) return <p className="muted">None created.</p>;
-  return (
-    <ul className="wr-artifacts">
-      {props.ids.map((id) => (
-        <li key={id}>
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              openArtifact(id);
-            }}
-          >
-            <Box size={14} aria-hidden="true" />
-            <span className="mono">Artifact #{id}</span>
-          </button>
-        </li>
-      ))}
-    </ul>
   );
 }

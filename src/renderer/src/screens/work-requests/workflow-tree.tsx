@@ -7,6 +7,7 @@ import { LoadingState } from '@renderer/components/loading-state';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { useUiStore } from '@renderer/state/ui-store';
+import { FailureLine } from './failure-line';
 import { isFailed, taskSummary } from './model';
 import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
 
@@ -149,6 +150,11 @@ function StepNode(props: {
         </span>
         <span className="wr-num wr-node-duration">{formatDuration(wr.duration)}</span>
       </div>
+      {failed && kids.length === 0 ? (
+        <div className="wr-node-reason" style={{ paddingLeft: 40 + (depth - 1) * 20 }}>
+          <FailureLine wr={wr} />
+        </div>
+      ) : null}
       {open && kids.length > 0 ? (
         <ul>
           {kids.map((k) => (

@@ -6,6 +6,7 @@ import { ErrorState } from '@renderer/kit/errors/error-state';
 import { formatDuration } from '@renderer/components/format';
 import { LoadingState } from '@renderer/components/loading-state';
 import { TimeAgo } from '@renderer/components/time-ago';
+import { FailureLine } from './failure-line';
 import { isFailed } from './model';
 import { useWorkRequestPages } from '@renderer/queries/work-requests';
 import { NodeLead, WorkflowSteps } from './workflow-tree';
@@ -66,7 +67,7 @@ function WorkflowRoot(props: {
         />
         <span className="wr-grow">
           <span className="wr-task-name">{root.task_name}</span>{' '}
-          <span className="wr-type">{root.workspace}</span>
+          <span className="wr-type">{root.workspace}</span> <FailureLine wr={root} where />
         </span>
         <span className="muted wr-node-time">
           <TimeAgo iso={root.created_at} />

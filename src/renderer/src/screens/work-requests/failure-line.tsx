@@ -1,0 +1,42 @@
+import type { WorkRequestResponse } from '@shared/contract';
+import { useFailureReason } from '@renderer/queries/results';
+import { useUiStore } from '@renderer/state/ui-store';
+import { isFailed } from './model';
+
+/**
+ * Why a failed step (or workflow) failed, in one line; clicking it opens the log at the
+ * line that shows it. Asked of main only for failed work requests, and cached per server.
+ * `where` prefixes the step that broke ("sbuild amd64 — build — make: … Error 2"), for a
+ * workflow's row, where the step is not otherwise named.
+ */
+export function FailureLine(props: {
+  wr: WorkRequestResponse;
+  where?: boolean;
+}): React.JSX.Element | null {
+  const { wr } = props;
+  const reason = useFailureReason(wr.id, isFailed(wr));
+  const openLog = useUiStore((s) => s.openLog);
+  if (!reason.data) return null;
+  const { what, why, log } = reason.data;
+  const text = props.where ? `${what} — ${why.replace(/: /, ' — ')}` : why;
+  if (!log) {
+    return (
+      <span className="wr-step-reason" data-testid={`failure-${String(wr.id)}`}>
+        {text}
+      </span>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="link-button wr-step-reason"
+      data-testid={`failure-${String(wr.id)}`}
+      title={`Open ${log.path} at line ${String(log.line)}`}
+      onClick={() => {
+        openLog({ ...log, workRequestId: reason.data?.workRequestId ?? wr.id });
+      }}
+    >
+      {text}
+    </button>
+  );
+}

@@ -1,0 +1,90 @@
+import { Download, FolderDown } from 'lucide-react';
+import { useState } from 'react';
+import type { ArtifactResponse } from '@shared/contract';
+import { binaryPackageRows } from '@shared/results/binary-packages';
+import { useBridge } from '@renderer/bridge';
+import { formatBytes } from '@renderer/components/format';
+import { saveArtifactFile, saveArtifactFiles } from '@renderer/kit/download-file';
+
+/** Binary packages: one row per .deb, each downloadable, and all of them at once. */
+export function BinaryPackagesResult(props: {
+  artifacts: readonly ArtifactResponse[];
+}): React.JSX.Element {
+  const bridge = useBridge();
+  const rows = binaryPackageRows(props.artifacts);
+  const [status, setStatus] = useState<string | null>(null);
+  const run = (work: Promise<string | null>): void => {
+    setStatus('Downloading…');
+    work.then(
+      (done) => {
+        setStatus(done);
+      },
+      (error: unknown) => {
+        setStatus(`Download failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  };
+  if (rows.length === 0) return <p className="muted">These artifacts list no .deb file.</p>;
+  return (
+    <div className="result-packages">
+      <table className="result-table" aria-label="Binary packages">
+        <thead>
+          <tr>
+            <th scope="col">Package</th>
+            <th scope="col">Version</th>
+            <th scope="col">Architecture</th>
+            <th scope="col">Size</th>
+            <th scope="col">Installed size</th>
+            <th scope="col" aria-label="Download" />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={`${String(row.artifactId)}/${row.file}`} data-testid="binary-package-row">
+              <td className="mono" title={row.file}>
+                {row.package ?? row.file}
+                {row.debugSymbols ? <span className="muted"> (debug symbols)</span> : null}
+              </td>
+              <td className="mono">{row.version ?? '—'}</td>
+              <td className="mono">{row.architecture ?? '—'}</td>
+              <td>{formatBytes(row.size)}</td>
+              <td>{row.installedKiB === null ? '—' : formatBytes(row.installedKiB * 1024)}</td>
+              <td>
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`Download ${row.file}`}
+                  onClick={() => {
+                    run(saveArtifactFile(bridge, row.artifactId, row.file));
+                  }}
+                >
+                  <Download size={14} aria-hidden="true" />
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          run(
+            saveArtifactFiles(
+              bridge,
+              rows.map((r) => ({ artifactId: r.artifactId, path: r.file })),
+            ),
+          );
+        }}
+      >
+        <FolderDown size={14} aria-hidden="true" />
+        Download all .debs
+      </button>
+      {status ? (
+        <p className="muted" role="status">
+          {status}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+// @vitest-environment happy-dom
+/**
+ * The workflow tree says why: a failed step shows its one-line reason (asked of main for
+ * failed steps only), and clicking it opens the log at the line that shows it.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BridgeProvider } from '@renderer/bridge';
+import { FailureLine } from '@renderer/screens/work-requests/failure-line';
+import { WorkflowSteps } from '@renderer/screens/work-requests/workflow-tree';
+import { useUiStore } from '@renderer/state/ui-store';
+import type { FailureReason, ServerSummary, WorkRequestResponse } from '@shared/contract';
+import { fakeBridge } from './support/fake-bridge';
+
+const SERVER: ServerSummary = {
+  id: 'server-a',
+  name: 'Server A',
+  apiUrl: 'https://a.example/api',
+  scope: 'debusine',
+  defaultWorkspace: 'System',
+  hasToken: true,
+};
+
+function wr(id: number, result: string, parent: number | null): WorkRequestResponse {
+  return {
+    id,
+    status: 'completed',
+    result,
+    task_name: id === 10 ? 'sbuild' : 'lintian',
+    task_type: id === 1 ? 'Workflow' : 'Worker',
+    workspace: 'System',
+    task_data: {},
+    parent,
+    workflow_root: 1,
+    artifacts: [],
+    duration: 5,
+  } as unknown as WorkRequestResponse;
+}
+
+const REASON: FailureReason = {
+  workRequestId: 10,
+  what: 'sbuild ddt-broken 1.0 amd64',
+  why: 'build: make: *** [debian/rules:4: binary] Error 1',
+  log: { artifactId: 424, path: 'ddt-broken.build', line: 57 },
+};
+
+afterEach(cleanup);
+
+describe('failed steps in the tree', () => {
+  it('show their reason, asked for failed steps only, and open the log at its line', async () => {
+    const fake = fakeBridge({
+      'servers.active': () => SERVER,
+      'workRequests.page': () => ({
+        items: [wr(11, 'success', 1), wr(10, 'failure', 1), wr(1, 'failure', null)],
+        nextCursor: null,
+        creators: {},
+      }),
+      'workRequests.explainFailure': ({ id }) => (id === 10 ? REASON : null),
+    });
+    render(
+      <BridgeProvider client={fake.client}>
+        <QueryClientProvider client={new QueryClient()}>
+          <WorkflowSteps root={wr(1, 'failure', null)} />
+        </QueryClientProvider>
+      </BridgeProvider>,
+    );
+    const reason = await screen.findByTestId('failure-10');
+    expect(reason.textContent).toBe(REASON.why);
+    expect(
+      fake.calls.filter((c) => c.channel === 'workRequests.explainFailure').map((c) => c.args),
+    ).toEqual([{ id: 10 }]);
+    fireEvent.click(reason);
+    expect(useUiStore.getState().detail).toEqual({
+      kind: 'log',
+      artifactId: 424,
+      path: 'ddt-broken.build',
+      line: 57,
+      workRequestId: 10,
+    });
+  });
+
+  it("says on a workflow's row which step failed, at which stage, and why", async () => {
+    const fake = fakeBridge({
+      'servers.active': () => SERVER,
+      'workRequests.explainFailure': () => REASON,
+    });
+    render(
+      <BridgeProvider client={fake.client}>
+        <QueryClientProvider client={new QueryClient()}>
+          <FailureLine wr={wr(1, 'failure', null)} where />
+          <FailureLine wr={wr(11, 'success', 1)} where />
+        </QueryClientProvider>
+      </BridgeProvider>,
+    );
+    expect((await screen.findByTestId('failure-1')).textContent).toBe(
+      'sbuild ddt-broken 1.0 amd64 — build — make: *** [debian/rules:4: binary] Error 1',
+    );
+    expect(screen.queryByTestId('failure-11')).toBeNull();
+    expect(fake.calls.filter((c) => c.channel === 'workRequests.explainFailure')).toEqual([
+      { channel: 'workRequests.explainFailure', args: { id: 1 } },
+    ]);
+  });
+});
