@@ -251,10 +251,12 @@ describe('the viewer', () => {
             searchedLines: 1000,
           };
         }
-        searches.push({ fromLine: args.fromLine, direction: args.direction, query: args.query });
-        const answer = answers[`${args.direction}${String(args.fromLine)}`];
-        if (!answer)
-          throw new Error(`unexpected search ${args.direction} ${String(args.fromLine)}`);
+        // Main's defaults: from the first line, forwards.
+        const fromLine = args.fromLine ?? 0;
+        const direction = args.direction ?? 'next';
+        searches.push({ fromLine, direction, query: args.query });
+        const answer = answers[`${direction}${String(fromLine)}`];
+        if (!answer) throw new Error(`unexpected search ${direction} ${String(fromLine)}`);
         return answer;
       },
     });
