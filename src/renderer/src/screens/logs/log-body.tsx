@@ -64,9 +64,12 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
     props.cache,
   );
 
+  // What is on screen, without the rows rendered around it.
+  const shownFirst = virtualizer.range?.startIndex ?? first;
+  const shownLast = virtualizer.range?.endIndex ?? last;
   useEffect(() => {
-    onVisible(first, last);
-  }, [first, last, onVisible]);
+    onVisible(shownFirst, shownLast);
+  }, [shownFirst, shownLast, onVisible]);
 
   const request = props.scrollRequest;
   useEffect(() => {
