@@ -8,6 +8,7 @@ import { forwardRef, useCallback, useId, useState } from 'react';
 import type { LogSearchResult } from '@shared/log-types';
 import type { LogSearchQuery } from '@renderer/queries/logs';
 import { messageOf } from './messages';
+import { ToggleButton } from './toggle-button';
 
 export type SearchFn = (
   query: LogSearchQuery,
@@ -111,30 +112,22 @@ export const SearchBar = forwardRef<
           props.onStep(event.shiftKey ? 'previous' : 'next');
         }}
       />
-      <button
-        type="button"
-        className={`button small icon-only${state.query.regex ? ' on' : ''}`}
-        aria-label="Regular expression"
-        aria-pressed={state.query.regex}
-        title="Regular expression"
-        onClick={() => {
+      <ToggleButton
+        label="Regular expression"
+        icon={Regex}
+        on={state.query.regex}
+        onToggle={() => {
           state.setQuery({ ...state.query, regex: !state.query.regex });
         }}
-      >
-        <Regex size={14} aria-hidden="true" />
-      </button>
-      <button
-        type="button"
-        className={`button small icon-only${state.query.caseSensitive ? ' on' : ''}`}
-        aria-label="Match case"
-        aria-pressed={state.query.caseSensitive}
-        title="Match case"
-        onClick={() => {
+      />
+      <ToggleButton
+        label="Match case"
+        icon={CaseSensitive}
+        on={state.query.caseSensitive}
+        onToggle={() => {
           state.setQuery({ ...state.query, caseSensitive: !state.query.caseSensitive });
         }}
-      >
-        <CaseSensitive size={14} aria-hidden="true" />
-      </button>
+      />
       <span id={`${id}-count`} className="log-count muted" aria-live="polite">
         {state.error ?? (state.busy ? 'Searching…' : label)}
       </span>

@@ -9,6 +9,7 @@ import {
   CornerDownRight,
 } from 'lucide-react';
 import { forwardRef, useId, useState } from 'react';
+import { ToggleButton } from './toggle-button';
 
 export interface ToolbarProps {
   totalLines: number;
@@ -71,27 +72,19 @@ export const LogToolbar = forwardRef<HTMLInputElement, ToolbarProps>(
             </span>
           ) : null}
         </form>
-        <button
-          type="button"
-          className={`button small icon-only${props.wrap ? ' on' : ''}`}
-          aria-label="Wrap long lines"
-          aria-pressed={props.wrap}
-          title="Wrap long lines"
-          onClick={props.onWrap}
-        >
-          <WrapText size={14} aria-hidden="true" />
-        </button>
+        <ToggleButton
+          label="Wrap long lines"
+          icon={WrapText}
+          on={props.wrap}
+          onToggle={props.onWrap}
+        />
         {props.outlineShown !== null ? (
-          <button
-            type="button"
-            className={`button small icon-only${props.outlineShown ? ' on' : ''}`}
-            aria-label="Show the outline"
-            aria-pressed={props.outlineShown}
-            title="Show the outline"
-            onClick={props.onOutline}
-          >
-            <ListTree size={14} aria-hidden="true" />
-          </button>
+          <ToggleButton
+            label="Show the outline"
+            icon={ListTree}
+            on={props.outlineShown}
+            onToggle={props.onOutline}
+          />
         ) : null}
         <button type="button" className="button small" onClick={props.onCopy}>
           <Copy size={13} aria-hidden="true" />
