@@ -318,8 +318,11 @@ export interface DownloadJob {
  */
 export type NavigateTarget =
   | { kind: 'work-request'; id: number; origin: string | null }
-  /** A failure's log at the line that says why (a failure notification's click). */
-  | { kind: 'log'; workRequestId: number; artifactId: number; path: string; line: number }
+  /**
+   * A text file of an artifact at a line (0-based): a failure's log at the line that says
+   * why (a failure notification's click, with its work request), or a link to a line.
+   */
+  | { kind: 'log'; workRequestId: number | null; artifactId: number; path: string; line: number }
   | { kind: 'artifact'; id: number; origin: string | null }
   | { kind: 'work-requests'; origin: null };
 

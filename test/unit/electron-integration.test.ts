@@ -9,6 +9,7 @@ import {
   type TraySnapshot,
 } from '../../src/main/app/tray-state';
 import type { WatchEntry } from '../../src/shared/contract';
+import { logLink } from '../../src/shared/log-link';
 import { fitToDisplays, parseWindowState } from '../../src/main/app/window-state';
 
 describe('deep links', () => {
@@ -40,6 +41,34 @@ describe('deep links', () => {
     'debusine-desktop://work-request/0',
     'not a url',
   ])('ignores %s', (url) => {
+    expect(parseDeepLink(url)).toBeNull();
+  });
+
+  it('opens a link to a line of a file, as the viewer writes it', () => {
+    const link = logLink(42, 'logs/build amd64.log', 119);
+    expect(parseDeepLink(link)).toEqual({
+      kind: 'log',
+      workRequestId: null,
+      artifactId: 42,
+      path: 'logs/build amd64.log',
+      line: 119,
+    });
+  });
+
+  it.each([
+    'debusine-desktop://log/42?path=build.log',
+    'debusine-desktop://log/42?line=3',
+    'debusine-desktop://log/0?path=build.log&line=3',
+    'debusine-desktop://log/42?path=build.log&line=0',
+    'debusine-desktop://log/42?path=build.log&line=-3',
+    'debusine-desktop://log/42?path=build.log&line=1e3',
+    'debusine-desktop://log/42?path=&line=3',
+    'debusine-desktop://log/42?path=a%00b&line=3',
+    'debusine-desktop://log/42?path=a&path=b&line=3',
+    'debusine-desktop://log/42?path=a&line=3&url=https://x/',
+    'debusine-desktop://log/42/x?path=a&line=3',
+    'debusine-desktop://log/42?path=a&line=3#frag',
+  ])('refuses the log link %s', (url) => {
     expect(parseDeepLink(url)).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import { SCREENS } from '@renderer/shell/screens';
+import { AreaContent } from '@renderer/shell/area-content';
 import { areaInfo } from '@renderer/shell/areas';
 import { CommandPalette } from '@renderer/shell/command-palette';
 import { OfflineBanner } from '@renderer/shell/offline-banner';
@@ -21,7 +21,6 @@ export function App(): React.JSX.Element {
   const area = useUiStore((s) => s.area);
   const session = useSessionSummary();
   const info = areaInfo(area);
-  const Screen = SCREENS[area];
   return (
     <div className="app-shell" data-testid="app-shell">
       <TopBar session={session} />
@@ -29,7 +28,7 @@ export function App(): React.JSX.Element {
       <main className="content" aria-labelledby="area-title">
         <h1 id="area-title">{info.label}</h1>
         <OfflineBanner />
-        <Screen />
+        <AreaContent area={area} />
       </main>
       <CommandPalette />
       <WindowDropTarget />

@@ -61,6 +61,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
     s.uploadedArtifacts.some((u) => u.artifactId === artifact.id),
   );
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const openLog = useUiStore((s) => s.openLog);
 
   const openInBrowser = (): void => {
     if (webUrl.data) void bridge.app.openExternal({ url: webUrl.data });
@@ -195,6 +196,9 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
           notUploaded={pending}
           onDownload={downloads.downloadFile}
           downloadIcon={Download}
+          onView={(path) => {
+            openLog({ artifactId: artifact.id, path, line: null, workRequestId: null });
+          }}
         />
       </section>
 

@@ -3,16 +3,19 @@ import type { ArtifactResponse } from '@shared/contract';
 import { CopyButton } from '@renderer/components/copy-button';
 import { EmptyState } from '@renderer/components/empty-state';
 import { formatBytes } from '@renderer/components/format';
-import { FileX } from 'lucide-react';
+import { FileText, FileX } from 'lucide-react';
+import { isTextFile } from '@shared/results/categories';
 
 type FileEntry = [string, ArtifactResponse['files'][string]];
 
-/** An artifact's files: path, size, content type, SHA-256; download each. */
+/** An artifact's files: path, size, content type, SHA-256; download each, view the text ones. */
 export function FileTable(props: {
   files: FileEntry[];
   notUploaded: string[];
   onDownload: (path: string) => void;
   downloadIcon: LucideIcon;
+  /** Opens a text file in the log viewer. */
+  onView: (path: string) => void;
 }): React.JSX.Element {
   const Icon = props.downloadIcon;
   if (props.files.length === 0) {
@@ -55,6 +58,20 @@ export function FileTable(props: {
               <td>
                 <div className="row-actions">
                   <CopyButton text={sha256} label="SHA-256" />
+                  {isTextFile(path) ? (
+                    <button
+                      type="button"
+                      className="button small"
+                      disabled={missing}
+                      aria-label={`Open ${path}`}
+                      onClick={() => {
+                        props.onView(path);
+                      }}
+                    >
+                      <FileText size={13} aria-hidden="true" />
+                      Open
+                    </button>
+                  ) : null}
                   <button
                     type="button"
                     className="button small"

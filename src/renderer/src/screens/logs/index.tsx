@@ -1,0 +1,74 @@
+/**
+ * The log viewer's page, shown by the shell in whichever area opened it (the artifacts or
+ * the work requests) while the detail is a log.
+ */
+import { artifactQueries } from '@renderer/queries/artifacts';
+import { useServerQuery } from '@renderer/queries/hooks';
+import { logQueries } from '@renderer/queries/logs';
+import { RequireServer } from '@renderer/kit/require-server';
+import { useUiStore, type LogTarget } from '@renderer/state/ui-store';
+import { webFilePath } from './log-actions';
+import { LogViewer } from './log-viewer';
+import './logs.css';
+
+export function LogScreen(props: { target: LogTarget }): React.JSX.Element {
+  return (
+    <RequireServer what="Reading logs">
+      <LogPage key={`${String(props.target.artifactId)}:${props.target.path}`} {...props} />
+    </RequireServer>
+  );
+}
+
+function LogPage(props: { target: LogTarget }): React.JSX.Element {
+  const { target } = props;
+  const artifact = useServerQuery((scope) => artifactQueries.detail(scope, target.artifactId));
+  const page = artifact.data
+    ? (artifact.data.url ?? `/${artifact.data.workspace}/artifact/${String(artifact.data.id)}/`)
+    : null;
+  const webUrl = useServerQuery(
+    (scope) =>
+      logQueries.webFile(
+        scope,
+        target.artifactId,
+        target.path,
+        webFilePath(page ?? '/', target.path),
+      ),
+    { enabled: page !== null },
+  );
+  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const openArtifact = useUiStore((s) => s.openArtifact);
+  const area = useUiStore((s) => s.area);
+
+  const back =
+    target.workRequestId !== null
+      ? {
+          label: `Back to work request #${String(target.workRequestId)}`,
+          go: (id: number) => {
+            openWorkRequest(id);
+          },
+          id: target.workRequestId,
+        }
+      : {
+          label: `Back to artifact #${String(target.artifactId)}`,
+          go: openArtifact,
+          id: target.artifactId,
+        };
+
+  return (
+    <LogViewer
+      artifactId={target.artifactId}
+      path={target.path}
+      line={target.line}
+      category={artifact.data?.category ?? null}
+      backLabel={back.label}
+      onBack={() => {
+        back.go(back.id);
+      }}
+      webUrl={webUrl.data ?? null}
+      onLineChange={(line) => {
+        // Only the line changes: the viewer stays, and Back or a reload comes back to it.
+        useUiStore.setState({ area, detail: { kind: 'log', ...target, line } });
+      }}
+    />
+  );
+}

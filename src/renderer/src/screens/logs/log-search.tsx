@@ -1,0 +1,160 @@
+/**
+ * Searching a log: main searches the whole file (the renderer does not have it) and says
+ * how many lines match and which one is next; the bar shows "3 of 120" and steps with
+ * Enter / Shift+Enter (F3 / Shift+F3 from anywhere in the viewer).
+ */
+import { ArrowDown, ArrowUp, CaseSensitive, Regex, Search } from 'lucide-react';
+import { forwardRef, useCallback, useId, useState } from 'react';
+import type { LogSearchResult } from '@shared/log-types';
+import type { LogSearchQuery } from '@renderer/queries/logs';
+import { messageOf } from './messages';
+import { ToggleButton } from './toggle-button';
+
+export type SearchFn = (
+  query: LogSearchQuery,
+  fromLine: number,
+  direction: 'next' | 'previous',
+) => Promise<LogSearchResult>;
+
+export interface SearchState {
+  query: LogSearchQuery;
+  setQuery: (query: LogSearchQuery) => void;
+  result: LogSearchResult | null;
+  error: string | null;
+  busy: boolean;
+  /** Goes to the next (or previous) matching line, from the match shown or from `from`. */
+  step: (direction: 'next' | 'previous', from: number, totalLines: number) => void;
+}
+
+/** The search's state; `onFound` scrolls to the line found. */
+export function useSearchState(search: SearchFn, onFound: (line: number) => void): SearchState {
+  const [query, setQueryState] = useState<LogSearchQuery>({
+    query: '',
+    regex: false,
+    caseSensitive: false,
+  });
+  const [result, setResult] = useState<LogSearchResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const setQuery = useCallback((next: LogSearchQuery) => {
+    setQueryState(next);
+    // A new query starts again from where the view is, not from the old match.
+    setResult(null);
+    setError(null);
+  }, []);
+
+  const step = useCallback(
+    (direction: 'next' | 'previous', from: number, totalLines: number) => {
+      if (query.query === '' || totalLines === 0) return;
+      const current = result?.line ?? null;
+      let start: number;
+      if (current === null) start = from;
+      else if (direction === 'next') start = current + 1 >= totalLines ? 0 : current + 1;
+      else start = current === 0 ? totalLines - 1 : current - 1;
+      setBusy(true);
+      search(query, start, direction).then(
+        (found) => {
+          setBusy(false);
+          setResult(found);
+          setError(null);
+          if (found.line !== null) onFound(found.line);
+        },
+        (failure: unknown) => {
+          setBusy(false);
+          setResult(null);
+          setError(messageOf(failure));
+        },
+      );
+    },
+    [query, result, search, onFound],
+  );
+
+  return { query, setQuery, result, error, busy, step };
+}
+
+/** "3 of 120", "No matches", with "so far" while the file is still arriving. */
+export function countLabel(result: LogSearchResult | null): string {
+  if (result === null) return '';
+  const soFar = result.complete ? '' : ' so far';
+  if (result.matches === 0 || result.ordinal === null) return `No matches${soFar}`;
+  return `${String(result.ordinal)} of ${result.matches.toLocaleString('en')}${soFar}`;
+}
+
+export const SearchBar = forwardRef<
+  HTMLInputElement,
+  { state: SearchState; onStep: (direction: 'next' | 'previous') => void }
+>(function SearchBar(props, ref) {
+  const id = useId();
+  const { state } = props;
+  const label = countLabel(state.result);
+  return (
+    <div className="log-search" role="search">
+      <Search size={13} aria-hidden="true" className="muted" />
+      <label htmlFor={`${id}-q`} className="visually-hidden">
+        Search the log
+      </label>
+      <input
+        ref={ref}
+        id={`${id}-q`}
+        className="input mono"
+        placeholder="Search"
+        spellCheck={false}
+        value={state.query.query}
+        aria-invalid={state.error ? true : undefined}
+        aria-describedby={`${id}-count`}
+        onChange={(event) => {
+          state.setQuery({ ...state.query, query: event.target.value });
+        }}
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter') return;
+          event.preventDefault();
+          props.onStep(event.shiftKey ? 'previous' : 'next');
+        }}
+      />
+      <ToggleButton
+        label="Regular expression"
+        icon={Regex}
+        on={state.query.regex}
+        onToggle={() => {
+          state.setQuery({ ...state.query, regex: !state.query.regex });
+        }}
+      />
+      <ToggleButton
+        label="Match case"
+        icon={CaseSensitive}
+        on={state.query.caseSensitive}
+        onToggle={() => {
+          state.setQuery({ ...state.query, caseSensitive: !state.query.caseSensitive });
+        }}
+      />
+      <span id={`${id}-count`} className="log-count muted" aria-live="polite">
+        {state.error ?? (state.busy ? 'Searching…' : label)}
+      </span>
+      <button
+        type="button"
+        className="button small icon-only"
+        aria-label="Previous match"
+        title="Previous match (Shift+Enter, Shift+F3)"
+        disabled={state.query.query === ''}
+        onClick={() => {
+          props.onStep('previous');
+        }}
+      >
+        <ArrowUp size={14} aria-hidden="true" />
+      </button>
+      <button
+        type="button"
+        className="button small icon-only"
+        aria-label="Next match"
+        title="Next match (Enter, F3)"
+        disabled={state.query.query === ''}
+        onClick={() => {
+          props.onStep('next');
+        }}
+      >
+        <ArrowDown size={14} aria-hidden="true" />
+      </button>
+    </div>
+  );
+});

@@ -1,0 +1,236 @@
+/**
+ * A text file of an artifact, read from main a window at a time: header, toolbar (search,
+ * go to line, wrap, copy, link, download), for sbuild logs a summary bar and an outline,
+ * and the virtualised lines. The first screen shows while the file is still arriving.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useBridge } from '@renderer/bridge';
+import { ErrorState } from '@renderer/kit/errors/error-state';
+import { LoadingState } from '@renderer/components/loading-state';
+import type { LogWindowCache } from '@renderer/queries/log-window-cache';
+import { useLogSearch, useOpenLog } from '@renderer/queries/logs';
+import { logLink } from '@shared/log-link';
+import { LogBody, type LineRange } from './log-body';
+import { LogHeader } from './log-header';
+import { SearchBar, useSearchState } from './log-search';
+import { LogToolbar } from './log-toolbar';
+import { OutlinePanel, SummaryBar } from './log-outline';
+import { readLines, useDownloadFile } from './log-actions';
+import { messageOf } from './messages';
+
+export interface LogViewerProps {
+  artifactId: number;
+  path: string;
+  /** The line asked for when the log was opened (0-based), scrolled to and marked. */
+  line: number | null;
+  category: string | null;
+  backLabel: string;
+  onBack: () => void;
+  /** The file's page in the web UI, once known. */
+  webUrl: string | null;
+  /** Keeps the selected line in the app's state, so that coming back shows it again. */
+  onLineChange: (line: number) => void;
+  cache?: LogWindowCache;
+}
+
+export function LogViewer(props: LogViewerProps): React.JSX.Element {
+  const bridge = useBridge();
+  const open = useOpenLog(props.artifactId, props.path);
+  const state = open.state;
+  const handle = state?.handle ?? null;
+  const totalLines = state?.state === 'failed' ? 0 : (state?.lines ?? 0);
+  const analysis = state?.analysis ?? null;
+
+  const [wrap, setWrap] = useState(false);
+  const [outlineShown, setOutlineShown] = useState(true);
+  const [selection, setSelection] = useState<LineRange | null>(
+    props.line === null ? null : { from: props.line, to: props.line },
+  );
+  const [anchor, setAnchor] = useState<number | null>(props.line);
+  const [marked, setMarked] = useState<number | null>(props.line);
+  const [scrollRequest, setScrollRequest] = useState<{ line: number; seq: number } | null>(null);
+  const [status, setStatus] = useState('');
+  const visible = useRef({ first: 0, last: 0 });
+  const searchInput = useRef<HTMLInputElement>(null);
+  const gotoInput = useRef<HTMLInputElement>(null);
+
+  const scrollTo = useCallback((line: number) => {
+    setScrollRequest((current) => ({ line, seq: (current?.seq ?? 0) + 1 }));
+  }, []);
+
+  // The line asked for is scrolled to once it has arrived.
+  const pendingLine = useRef(props.line);
+  useEffect(() => {
+    const line = pendingLine.current;
+    if (line === null || totalLines <= line) return;
+    pendingLine.current = null;
+    scrollTo(line);
+  }, [totalLines, scrollTo]);
+
+  const search = useSearchState(useLogSearch(handle), scrollTo);
+  const step = (direction: 'next' | 'previous'): void => {
+    search.step(direction, visible.current.first, totalLines);
+  };
+
+  const { onLineChange } = props;
+  const select = useCallback(
+    (line: number, extend: boolean) => {
+      const from = extend && anchor !== null ? Math.min(anchor, line) : line;
+      const to = extend && anchor !== null ? Math.max(anchor, line) : line;
+      setSelection({ from, to });
+      if (!extend) setAnchor(line);
+      onLineChange(line);
+    },
+    [anchor, onLineChange],
+  );
+
+  const onVisible = useCallback((first: number, last: number) => {
+    visible.current = { first, last };
+  }, []);
+
+  const goTo = (line: number): void => {
+    setMarked(line);
+    select(line, false);
+    scrollTo(line);
+  };
+
+  const errorLines = useMemo(() => new Set(analysis?.errorLines ?? []), [analysis]);
+  const download = useDownloadFile(props.artifactId, props.path);
+
+  const report = (action: Promise<string>): void => {
+    action.then(setStatus, (failure: unknown) => {
+      setStatus(messageOf(failure));
+    });
+  };
+
+  const copy = (): void => {
+    if (handle === null) return;
+    const range = selection ?? { from: visible.current.first, to: visible.current.first };
+    report(
+      readLines(bridge, handle, range.from, range.to).then(async (text) => {
+        await navigator.clipboard.writeText(text);
+        const n = text === '' ? 0 : text.split('\n').length;
+        return `Copied ${String(n)} line${n === 1 ? '' : 's'}.`;
+      }),
+    );
+  };
+
+  const link = (): void => {
+    const line = selection?.from ?? visible.current.first;
+    report(
+      navigator.clipboard
+        .writeText(logLink(props.artifactId, props.path, line))
+        .then(() => `Copied a link to line ${String(line + 1)}.`),
+    );
+  };
+
+  const webUrl = props.webUrl;
+  const openInBrowser =
+    webUrl === null
+      ? null
+      : () => {
+          report(bridge.app.openExternal({ url: webUrl }).then(() => ''));
+        };
+
+  const openUrl = useCallback(
+    (url: string) => {
+      bridge.app.openExternal({ url }).catch((failure: unknown) => {
+        setStatus(messageOf(failure));
+      });
+    },
+    [bridge],
+  );
+
+  const onKeyDown = (event: React.KeyboardEvent): void => {
+    const mod = event.ctrlKey || event.metaKey;
+    if (event.key === 'F3') {
+      event.preventDefault();
+      step(event.shiftKey ? 'previous' : 'next');
+    } else if (mod && event.key.toLowerCase() === 'g') {
+      event.preventDefault();
+      gotoInput.current?.focus();
+      gotoInput.current?.select();
+    } else if (mod && event.key.toLowerCase() === 'f') {
+      event.preventDefault();
+      searchInput.current?.focus();
+      searchInput.current?.select();
+    }
+  };
+
+  let body: React.JSX.Element;
+  if (open.error !== null) {
+    body = <ErrorState error={open.error} onRetry={open.retry} />;
+  } else if (state === null) {
+    body = <LoadingState label={`Opening ${props.path}…`} />;
+  } else if (state.state === 'failed') {
+    body = (
+      <ErrorState
+        error={state.error ?? new Error('Reading the file failed.')}
+        onRetry={open.retry}
+      />
+    );
+  } else {
+    body = (
+      <LogBody
+        handle={state.handle}
+        totalLines={totalLines}
+        wrap={wrap}
+        selection={selection}
+        match={search.result?.line ?? null}
+        errorLines={errorLines}
+        marked={marked}
+        scrollRequest={scrollRequest}
+        onSelect={select}
+        onVisible={onVisible}
+        onOpenUrl={openUrl}
+        {...(props.cache ? { cache: props.cache } : {})}
+      />
+    );
+  }
+
+  const lineCount = selection === null ? 0 : selection.to - selection.from + 1;
+  return (
+    // Keys (F3, Ctrl+G, Ctrl+F) work from anywhere inside the viewer.
+    <article className="log-viewer" aria-labelledby="log-title" onKeyDown={onKeyDown}>
+      <LogHeader
+        path={props.path}
+        artifactId={props.artifactId}
+        category={props.category}
+        state={state}
+        backLabel={props.backLabel}
+        onBack={props.onBack}
+      />
+      <div className="log-bar">
+        <SearchBar ref={searchInput} state={search} onStep={step} />
+        <LogToolbar
+          ref={gotoInput}
+          totalLines={totalLines}
+          wrap={wrap}
+          onWrap={() => {
+            setWrap((w) => !w);
+          }}
+          outlineShown={analysis === null ? null : outlineShown}
+          onOutline={() => {
+            setOutlineShown((shown) => !shown);
+          }}
+          onGoTo={goTo}
+          onCopy={copy}
+          copyLabel={lineCount > 1 ? `Copy ${String(lineCount)} lines` : 'Copy line'}
+          onLink={link}
+          onDownload={() => {
+            report(download());
+          }}
+          onOpenInBrowser={openInBrowser}
+          status={status}
+        />
+      </div>
+      {analysis !== null ? <SummaryBar analysis={analysis} onJumpToError={goTo} /> : null}
+      <div className="log-main">
+        {analysis !== null && outlineShown ? (
+          <OutlinePanel analysis={analysis} onGo={goTo} />
+        ) : null}
+        {body}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,151 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
+import { LocalArtifact } from '../../src/main/artifacts';
+import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { seriousA11yViolations } from '../support/a11y';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
+import { clientFor } from '../support/clients';
+import { hasServer, testServer } from '../support/sandbox';
+import { appSession, closePage, goTo } from '../support/e2e';
+
+const PAYLOAD = '<img src=x onerror="window.__pwned=1">';
+const BUILD_LINES = 50_000;
+
+/**
+ * A debug log as hostile as a task could write: markup, terminal colours, a 1 MB line,
+ * bytes that are not UTF-8, and a NUL.
+ */
+function hostileLog(): Buffer {
+  return Buffer.concat([
+    Buffer.from(`first line\n${PAYLOAD}\n`),
+    Buffer.from('\u001b[31mred text\u001b[0m and \u001b[1;32mbold green\u001b[0m\n'),
+    Buffer.from(`long:${'x'.repeat(1024 * 1024)}\n`),
+    Buffer.from([0x62, 0x61, 0x64, 0x20, 0xff, 0xfe, 0xc3, 0x28, 0x0a]),
+    Buffer.from('nul:\u0000:end\n'),
+    Buffer.from('see https://example.org/docs for more\nlast line\n'),
+  ]);
+}
+
+function buildLog(): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= BUILD_LINES; i++) {
+    lines.push(
+      i % 10_000 === 0 ? `step ${String(i)}: needle here` : `line ${String(i)} of the build`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Opens `path` of the artifact from its page's file table. */
+async function openFromArtifact(page: Page, artifactId: number, path: string): Promise<void> {
+  await goTo(page, 'Artifacts');
+  const lookup = page.getByRole('search').getByLabel('Artifact id or URL');
+  await lookup.fill(String(artifactId));
+  await lookup.press('Enter');
+  await page.getByRole('button', { name: `Open ${path}` }).click();
+  await page.getByRole('heading', { name: path }).waitFor();
+}
+
+// The log viewer against a real server: a debug-logs artifact uploaded through main's own
+// client, opened from the artifact page, read a window at a time.
+describe.runIf(hasServer('current'))('the log viewer', () => {
+  const server = testServer('current');
+  let client: DebusineClient;
+  let artifactId: number;
+  let dir: string;
+
+  const session = appSession('current', {
+    seed: async () => {
+      client = clientFor(server);
+      dir = mkdtempSync(join(tmpdir(), 'log-viewer-'));
+      writeFileSync(join(dir, 'cmd-output.log'), hostileLog());
+      writeFileSync(join(dir, 'build.log'), buildLog());
+      const artifact = new LocalArtifact('debusine:work-request-debug-logs', {});
+      artifact.files.set('cmd-output.log', join(dir, 'cmd-output.log'));
+      artifact.files.set('build.log', join(dir, 'build.log'));
+      artifactId = (
+        await uploadArtifact(client, artifact, { workspace: server.workspaces.default })
+      ).id;
+    },
+    close: async () => {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+
+  it.each(['light', 'dark'] as const)(
+    'shows a hostile log as text, and nothing in it runs (%s)',
+    async (scheme) => {
+      const { page, errors } = await openPage(session.browser, session.app, scheme);
+      await openFromArtifact(page, artifactId, 'cmd-output.log');
+      const body = page.getByRole('region', { name: 'Log lines' });
+      await body.getByText(PAYLOAD, { exact: true }).waitFor();
+      await body.getByText('red text and bold green').waitFor();
+      await expect(body.locator('img, script').count()).resolves.toBe(0);
+      // The 1 MB line is cut, and says so.
+      await body.getByText(/line cut/).waitFor();
+      // A NUL and bytes that are not UTF-8 arrive as visible marks, not as nothing.
+      await expect(body.getByText(/^nul:.+:end$/).count()).resolves.toBe(1);
+      await expect(body.getByText(/^bad /).count()).resolves.toBe(1);
+      // Only the http(s) address is a link.
+      await expect(body.locator('a').count()).resolves.toBe(1);
+      await expect(body.locator('a').getAttribute('href')).resolves.toBe(
+        'https://example.org/docs',
+      );
+      // Evaluated as a string: the test's own types have no DOM.
+      await expect(page.evaluate('typeof window.__pwned')).resolves.toBe('undefined');
+      await screenshot(page, `log-viewer-hostile-${scheme}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await closePage(page);
+    },
+  );
+
+  it.each(['light', 'dark'] as const)(
+    'searches a 50,000-line log, steps through matches, and goes to line 40000 (%s)',
+    async (scheme) => {
+      const { page, errors } = await openPage(session.browser, session.app, scheme);
+      await openFromArtifact(page, artifactId, 'build.log');
+      const body = page.getByRole('region', { name: 'Log lines' });
+      await body.getByText('line 1 of the build', { exact: true }).waitFor();
+      await page.getByTestId('log-progress').filter({ hasText: '50,000 lines' }).waitFor();
+
+      const search = page.getByRole('textbox', { name: 'Search the log' });
+      await search.fill('needle');
+      await search.press('Enter');
+      await page.getByText('1 of 5').waitFor();
+      await body.getByText('step 10000: needle here').waitFor();
+      await search.press('Enter');
+      await page.getByText('2 of 5').waitFor();
+      await body.getByText('step 20000: needle here').waitFor();
+      await search.press('Shift+Enter');
+      await page.getByText('1 of 5').waitFor();
+      await page.keyboard.press('F3');
+      await page.getByText('2 of 5').waitFor();
+
+      await page.keyboard.press('Control+g');
+      const goto = page.getByRole('textbox', { name: 'Go to line (Ctrl+G)' });
+      await expect(page.evaluate('document.activeElement?.placeholder')).resolves.toBe('Line');
+      await goto.fill('40000');
+      await goto.press('Enter');
+      await body.getByText('line 40000 of the build', { exact: true }).waitFor();
+      await expect(
+        page.getByRole('button', { name: 'Line 40000' }).getAttribute('aria-pressed'),
+      ).resolves.toBe('true');
+      // Only what is near the screen is in the page: the file stays in main.
+      await expect(page.getByTestId('log-row').count()).resolves.toBeLessThan(200);
+
+      await screenshot(page, `log-viewer-build-${scheme}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: `Back to artifact #${String(artifactId)}` }).click();
+      await page.getByRole('button', { name: 'Open build.log' }).waitFor();
+      expect(errors).toEqual([]);
+      await closePage(page);
+    },
+  );
+});

@@ -1,0 +1,421 @@
+// @vitest-environment happy-dom
+/**
+ * The log viewer over a fake main: it holds a bounded number of lines however far a huge
+ * log is scrolled, its search bar steps through main's matches and shows main's count,
+ * "Jump to the error" goes to where the build broke (not to the summary), and a line's
+ * text is only ever text: markup in it makes no element, and only http(s) addresses
+ * become links, opened through main.
+ */
+import {
+  act,
+  cleanup,
+  fireEvent,
+  render,
+  renderHook,
+  screen,
+  waitFor,
+} from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BridgeProvider } from '@renderer/bridge';
+import { useLogLines } from '@renderer/queries/logs';
+import { LogWindowCache, MAX_WINDOWS, WINDOW_LINES } from '@renderer/queries/log-window-cache';
+import { LogViewer } from '@renderer/screens/logs/log-viewer';
+import { splitLinks } from '@renderer/screens/logs/line-text';
+import type { LogSearchResult, LogState, SbuildLogAnalysis } from '@shared/log-types';
+import { fakeBridge, type FakeBridge, type FakeHandlers } from './support/fake-bridge';
+
+const HANDLE = 'h1';
+
+function logState(lines: number, analysis: SbuildLogAnalysis | null = null): LogState {
+  return {
+    handle: HANDLE,
+    artifactId: 7,
+    path: 'build.log',
+    size: lines * 10,
+    bytes: lines * 10,
+    lines,
+    state: 'ready',
+    fromCache: false,
+    error: null,
+    analysis,
+  };
+}
+
+/** A fake main holding a log of `total` lines, line i reading `text(i)`. */
+function fakeLog(
+  total: number,
+  text: (i: number) => string = (i) => `line ${String(i)}`,
+  extra: FakeHandlers = {},
+  analysis: SbuildLogAnalysis | null = null,
+): FakeBridge {
+  return fakeBridge({
+    'logs.open': () => logState(total, analysis),
+    'logs.close': () => undefined,
+    'logs.lines': ({ from, count }) => {
+      const end = Math.min(total, from + count);
+      const lines = [];
+      for (let i = from; i < end; i++) lines.push({ text: text(i), cut: null });
+      return { handle: HANDLE, from, lines, totalLines: total, done: true };
+    },
+    ...extra,
+  });
+}
+
+function wrapper(fake: FakeBridge) {
+  return function Wrapper(props: { children: ReactNode }): React.JSX.Element {
+    return <BridgeProvider client={fake.client}>{props.children}</BridgeProvider>;
+  };
+}
+
+function renderViewer(fake: FakeBridge, line: number | null = null) {
+  return render(
+    <LogViewer
+      artifactId={7}
+      path="build.log"
+      line={line}
+      category="debusine:work-request-debug-logs"
+      backLabel="Back to artifact #7"
+      onBack={() => undefined}
+      webUrl={null}
+      onLineChange={() => undefined}
+    />,
+    { wrapper: wrapper(fake) },
+  );
+}
+
+const realSize = {
+  clientHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight'),
+  clientWidth: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth'),
+  scrollTop: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollTop'),
+  scrollHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollHeight'),
+  scrollTo: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollTo'),
+};
+
+beforeEach(() => {
+  // happy-dom lays nothing out: every box gets a screen's size, so that the virtualiser
+  // renders the rows a list this tall would show.
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+    configurable: true,
+    get: () => 540,
+  });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
+    configurable: true,
+    get: () => 800,
+  });
+  // …and scrolls as a browser does (happy-dom keeps scrollTop within a height of 0): the
+  // position moves, and a scroll event says so.
+  const tops = new WeakMap<Element, number>();
+  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      // The list's content is one box as tall as all the rows.
+      const inner = this.firstElementChild;
+      const height = inner instanceof HTMLElement ? parseFloat(inner.style.height) : NaN;
+      return Number.isNaN(height) ? 540 : Math.max(540, height);
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
+    configurable: true,
+    get(this: Element) {
+      return tops.get(this) ?? 0;
+    },
+    set(this: Element, top: number) {
+      tops.set(this, top);
+    },
+  });
+  Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
+    configurable: true,
+    value(this: HTMLElement, options: ScrollToOptions) {
+      this.scrollTop = options.top ?? 0;
+      this.dispatchEvent(new Event('scroll'));
+    },
+  });
+});
+
+afterEach(() => {
+  for (const [name, descriptor] of Object.entries(realSize)) {
+    if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor);
+    else Reflect.deleteProperty(HTMLElement.prototype, name);
+  }
+  cleanup();
+});
+
+function lineRequests(fake: FakeBridge): { from: number; count: number }[] {
+  return fake.calls
+    .filter((c) => c.channel === 'logs.lines')
+    .map((c) => c.args as { from: number; count: number });
+}
+
+describe('the window cache', () => {
+  it('never holds more than its bound while a 1,000,000-line log is scrolled through', async () => {
+    const total = 1_000_000;
+    const fake = fakeLog(total);
+    const cache = new LogWindowCache();
+    const bound = MAX_WINDOWS * WINDOW_LINES;
+    const { result, rerender } = renderHook(
+      (p: { first: number }) => useLogLines(HANDLE, total, p.first, p.first + 60, cache),
+      { wrapper: wrapper(fake), initialProps: { first: 0 } },
+    );
+    let most = 0;
+    for (let first = 0; first < total; first += 25_000 + 137) {
+      rerender({ first });
+      await waitFor(() => {
+        expect(result.current.line(first)?.text).toBe(`line ${String(first)}`);
+      });
+      most = Math.max(most, cache.heldLines());
+      expect(cache.heldLines()).toBeLessThanOrEqual(bound);
+    }
+    // It did scroll through (many windows were read), and only ever kept a few.
+    expect(lineRequests(fake).length).toBeGreaterThan(40);
+    expect(most).toBeLessThanOrEqual(bound);
+    expect(result.current.line(0)).toBeUndefined();
+    // Every request stays within main's limit.
+    for (const r of lineRequests(fake)) expect(r.count).toBeLessThanOrEqual(2000);
+  });
+
+  it('drops the window used longest ago, not the one just touched', () => {
+    const cache = new LogWindowCache(2);
+    const window = (from: number) => ({
+      handle: HANDLE,
+      from,
+      lines: [{ text: `at ${String(from)}`, cut: null }],
+      totalLines: 10_000,
+      done: true,
+    });
+    cache.put(window(0));
+    cache.put(window(WINDOW_LINES));
+    cache.touch(0);
+    cache.put(window(2 * WINDOW_LINES));
+    expect(cache.line(0)?.text).toBe('at 0');
+    expect(cache.line(WINDOW_LINES)).toBeUndefined();
+    expect(cache.line(2 * WINDOW_LINES)?.text).toBe(`at ${String(2 * WINDOW_LINES)}`);
+  });
+});
+
+describe('the viewer', () => {
+  it('shows the first screen of lines, with line numbers from 1', async () => {
+    const fake = fakeLog(1_000_000);
+    renderViewer(fake);
+    expect(await screen.findByText('line 0')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Line 1' })).toBeTruthy();
+    // Only the windows around the screen were asked for.
+    expect(lineRequests(fake).every((r) => r.from < 2 * WINDOW_LINES)).toBe(true);
+  });
+
+  it('steps through matches with Enter, Shift+Enter and F3, and shows main’s count', async () => {
+    const searches: { fromLine: number; direction: string; query: string }[] = [];
+    const answers: Record<string, LogSearchResult> = {
+      next0: {
+        matches: 3,
+        line: 40,
+        ordinal: 1,
+        wrapped: false,
+        complete: true,
+        searchedLines: 1000,
+      },
+      next41: {
+        matches: 3,
+        line: 90,
+        ordinal: 2,
+        wrapped: false,
+        complete: true,
+        searchedLines: 1000,
+      },
+      next91: {
+        matches: 3,
+        line: 700,
+        ordinal: 3,
+        wrapped: false,
+        complete: true,
+        searchedLines: 1000,
+      },
+      previous699: {
+        matches: 3,
+        line: 90,
+        ordinal: 2,
+        wrapped: false,
+        complete: true,
+        searchedLines: 1000,
+      },
+    };
+    const fake = fakeLog(1000, undefined, {
+      'logs.search': (args) => {
+        if (args.regex) {
+          return {
+            matches: 0,
+            line: null,
+            ordinal: null,
+            wrapped: false,
+            complete: true,
+            searchedLines: 1000,
+          };
+        }
+        // Main's defaults: from the first line, forwards.
+        const fromLine = args.fromLine ?? 0;
+        const direction = args.direction ?? 'next';
+        searches.push({ fromLine, direction, query: args.query });
+        const answer = answers[`${direction}${String(fromLine)}`];
+        if (!answer) throw new Error(`unexpected search ${direction} ${String(fromLine)}`);
+        return answer;
+      },
+    });
+    renderViewer(fake);
+    await screen.findByText('line 0');
+    const box = screen.getByRole('textbox', { name: 'Search the log' });
+    fireEvent.change(box, { target: { value: 'warning' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('1 of 3')).toBeTruthy();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('2 of 3')).toBeTruthy();
+    // F3 works from anywhere in the viewer.
+    fireEvent.keyDown(screen.getByRole('region', { name: 'Log lines' }), { key: 'F3' });
+    expect(await screen.findByText('3 of 3')).toBeTruthy();
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    await waitFor(() => {
+      expect(screen.getByText('2 of 3')).toBeTruthy();
+    });
+    expect(searches).toEqual([
+      { fromLine: 0, direction: 'next', query: 'warning' },
+      { fromLine: 41, direction: 'next', query: 'warning' },
+      { fromLine: 91, direction: 'next', query: 'warning' },
+      { fromLine: 699, direction: 'previous', query: 'warning' },
+    ]);
+    // The match shown is on screen, and marked.
+    const row = await waitForRow(90);
+    expect(row.className).toContain('match');
+    // The regex and case toggles go with the query.
+    fireEvent.click(screen.getByRole('button', { name: 'Regular expression' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Match case' }));
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('No matches')).toBeTruthy();
+    expect(fake.calls.at(-1)?.args).toMatchObject({ regex: true, caseSensitive: true });
+  });
+
+  it('jumps to where the build broke, not to the summary at the end', async () => {
+    const analysis: SbuildLogAnalysis = {
+      kind: 'sbuild',
+      outline: [
+        { title: 'build.log', line: 0, kind: 'package', date: null },
+        { title: 'Build', line: 3000, kind: 'section', date: null },
+        { title: 'Summary', line: 9900, kind: 'section', date: null },
+        { title: 'Status: attempted', line: 9905, kind: 'summary', date: null },
+      ],
+      summary: {
+        status: 'attempted',
+        failStage: 'build',
+        buildTime: 60,
+        duration: 95,
+        package: 'hello',
+        version: '1.0',
+        distribution: 'sid',
+        architecture: 'amd64',
+        fields: {},
+      },
+      errorLines: [5000, 5001],
+      errorLineCount: 2,
+      error: { line: 5001, text: 'make: *** [all] Error 1' },
+    };
+    const fake = fakeLog(10_000, undefined, {}, analysis);
+    renderViewer(fake);
+    await screen.findByText('line 0');
+    expect(screen.getByRole('group', { name: 'Build summary' }).textContent).toContain('build');
+    fireEvent.click(screen.getByRole('button', { name: 'Jump to the error' }));
+    const row = await waitForRow(5001);
+    expect(row.className).toContain('marked');
+    expect(row.className).toContain('error');
+    await waitFor(() => {
+      expect(row.textContent).toContain('line 5001');
+    });
+    expect(document.querySelector('[data-index="9905"]')).toBeNull();
+    // The outline goes to its sections too.
+    fireEvent.click(screen.getByRole('button', { name: 'Summary' }));
+    expect((await waitForRow(9900)).className).toContain('marked');
+  });
+
+  it('opens at the line asked for, once it has arrived, and marks it', async () => {
+    const fake = fakeLog(50_000);
+    renderViewer(fake, 40_000);
+    const row = await waitForRow(40_000);
+    expect(row.className).toContain('marked');
+    await waitFor(() => {
+      expect(row.textContent).toContain('line 40000');
+    });
+  });
+});
+
+describe('hostile lines', () => {
+  const hostile = [
+    '<img src=x onerror="window.__pwned=1">',
+    '<script>window.__pwned=1</script>',
+    'see javascript:alert(1) and data:text/html,<b>x</b> and file:///etc/passwd',
+    'and ftp://files.example/x, javascript://evil.example/%0Aalert(1), file://host/etc',
+    'docs at https://example.org/a?b=1, and http://127.0.0.1:8000/x.',
+    'quoted "https://evil.example/" onmouseover="window.__pwned=1"',
+  ];
+
+  it('shows markup as text: no element comes from a line', async () => {
+    const fake = fakeLog(hostile.length, (i) => hostile[i] ?? '');
+    const { container } = renderViewer(fake);
+    expect(await screen.findByText(hostile[0] ?? '')).toBeTruthy();
+    const body = container.querySelector('[data-testid="log-body"]');
+    expect(body?.querySelector('img, script, b')).toBeNull();
+    expect((window as { __pwned?: unknown }).__pwned).toBeUndefined();
+    for (const el of body?.querySelectorAll('*') ?? []) {
+      for (const attr of el.getAttributeNames()) expect(attr.startsWith('on')).toBe(false);
+    }
+  });
+
+  it('makes links of http(s) addresses only, opened through main', async () => {
+    const opened: string[] = [];
+    const fake = fakeLog(hostile.length, (i) => hostile[i] ?? '', {
+      'app.openExternal': ({ url }) => {
+        opened.push(url);
+        return undefined;
+      },
+    });
+    const { container } = renderViewer(fake);
+    await screen.findByText(hostile[0] ?? '');
+    const links = [...container.querySelectorAll('[data-testid="log-body"] a')];
+    expect(links.map((a) => a.getAttribute('href'))).toEqual([
+      'https://example.org/a?b=1',
+      'http://127.0.0.1:8000/x',
+      'https://evil.example/',
+    ]);
+    const first = links[0];
+    if (!first) throw new Error('no link');
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    act(() => {
+      first.dispatchEvent(click);
+    });
+    // The window does not follow the link itself: main opens the system browser.
+    expect(click.defaultPrevented).toBe(true);
+    await waitFor(() => {
+      expect(opened).toEqual(['https://example.org/a?b=1']);
+    });
+  });
+
+  it('splits a line into text and http(s) links, leaving other schemes as text', () => {
+    for (const line of ['a javascript:alert(1) b', 'javascript://h/%0Aalert(1)', 'ftp://h/x']) {
+      expect(splitLinks(line)).toEqual([{ kind: 'text', text: line }]);
+    }
+    expect(splitLinks('x https://h/p). y')).toEqual([
+      { kind: 'text', text: 'x ' },
+      { kind: 'link', text: 'https://h/p', url: 'https://h/p' },
+      { kind: 'text', text: '). y' },
+    ]);
+    // Nothing that parses as a URL without a host becomes a link.
+    expect(splitLinks('http://').every((p) => p.kind === 'text')).toBe(true);
+  });
+});
+
+/** The row of line `index` once the virtualiser renders it. */
+function waitForRow(index: number): Promise<HTMLElement> {
+  return waitFor(() => {
+    const row = document.querySelector<HTMLElement>(`[data-index="${String(index)}"]`);
+    if (row === null) throw new Error(`row ${String(index)} not rendered`);
+    return row;
+  });
+}
+
+vi.setConfig({ testTimeout: 20_000 });
