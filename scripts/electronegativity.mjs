@@ -29,8 +29,10 @@ export const REVIEWED = {
   // schema admits only http(s) URLs and electronHost checks again before shell.openExternal.
   'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/artifacts/artifact-page.tsx':
     'a bridge request (app.openExternal): http(s) only by schema, checked again in main',
-  'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/work-requests/actions.tsx':
+  'OPEN_EXTERNAL_JS_CHECK renderer/src/queries/work-requests.ts':
     'a bridge request (app.openExternal): http(s) only by schema, checked again in main',
+  'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/logs/log-viewer.tsx':
+    "a bridge request (app.openExternal) for a link new URL() read as http(s) in the log's text, or the file's page: http(s) only by schema, checked again in main",
   'PROTOCOL_HANDLER_JS_CHECK main/app/main.ts':
     'debusine-desktop: links are parsed into {kind, id} only (src/main/app/deep-links.ts)',
 };
