@@ -8,6 +8,7 @@ import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models'
 import type { SbuildLogAnalysis } from '../../shared/log-types';
 import type { FailureReason } from '../../shared/results/failure';
 import { autopkgtestResults, failedTests } from '../../shared/results/autopkgtest';
+import { text } from '../../shared/results/binary-packages';
 import { lintianSummary } from '../../shared/results/lintian';
 
 export type { FailureReason };
@@ -24,11 +25,6 @@ const MAX_WHY = 200;
 function short(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > MAX_WHY ? `${line.slice(0, MAX_WHY - 1)}…` : line;
-}
-
-function field(data: Record<string, unknown>, name: string): string | null {
-  const value = data[name];
-  return typeof value === 'string' && value !== '' ? value : null;
 }
 
 async function artifactsOf(
@@ -50,12 +46,7 @@ async function sbuildReason(
     ? Object.keys(logArtifact.files).find((name) => name.endsWith('.build'))
     : undefined;
   const data = logArtifact?.data ?? {};
-  const what = [
-    'sbuild',
-    field(data, 'source'),
-    field(data, 'version'),
-    field(data, 'architecture'),
-  ]
+  const what = ['sbuild', text(data.source), text(data.version), text(data.architecture)]
     .filter((part): part is string => part !== null)
     .join(' ');
   if (!logArtifact || path === undefined) {

@@ -19,7 +19,8 @@ export interface BinaryPackageRow {
   debugSymbols: boolean;
 }
 
-function text(value: unknown): string | null {
+/** A server's field as text: null when missing, empty or not a string. */
+export function text(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
 }
 

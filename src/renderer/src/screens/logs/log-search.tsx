@@ -81,6 +81,12 @@ export function countLabel(result: LogSearchResult | null): string {
   return `${String(result.ordinal)} of ${result.matches.toLocaleString('en')}${soFar}`;
 }
 
+/** The previous/next buttons: the same control, one direction each. */
+const STEPS = [
+  { direction: 'previous', label: 'Previous match', keys: 'Shift+Enter, Shift+F3', Icon: ArrowUp },
+  { direction: 'next', label: 'Next match', keys: 'Enter, F3', Icon: ArrowDown },
+] as const;
+
 export const SearchBar = forwardRef<
   HTMLInputElement,
   { state: SearchState; onStep: (direction: 'next' | 'previous') => void }
@@ -131,30 +137,21 @@ export const SearchBar = forwardRef<
       <span id={`${id}-count`} className="log-count muted" aria-live="polite">
         {state.error ?? (state.busy ? 'Searching…' : label)}
       </span>
-      <button
-        type="button"
-        className="button small icon-only"
-        aria-label="Previous match"
-        title="Previous match (Shift+Enter, Shift+F3)"
-        disabled={state.query.query === ''}
-        onClick={() => {
-          props.onStep('previous');
-        }}
-      >
-        <ArrowUp size={14} aria-hidden="true" />
-      </button>
-      <button
-        type="button"
-        className="button small icon-only"
-        aria-label="Next match"
-        title="Next match (Enter, F3)"
-        disabled={state.query.query === ''}
-        onClick={() => {
-          props.onStep('next');
-        }}
-      >
-        <ArrowDown size={14} aria-hidden="true" />
-      </button>
+      {STEPS.map(({ direction, label: name, keys, Icon }) => (
+        <button
+          key={direction}
+          type="button"
+          className="button small icon-only"
+          aria-label={name}
+          title={`${name} (${keys})`}
+          disabled={state.query.query === ''}
+          onClick={() => {
+            props.onStep(direction);
+          }}
+        >
+          <Icon size={14} aria-hidden="true" />
+        </button>
+      ))}
     </div>
   );
 });
