@@ -22,6 +22,7 @@ import { serverHandlers } from './service/servers';
 import type { StagedFiles } from './service/staged-files';
 import { UploadManager } from './service/uploads';
 import { WatchService } from './service/watching';
+import { createNavigation, type Destination, type NavigationOutcome } from './service/navigation';
 import { UserDirectory } from './identity/user-directory';
 import { logHandlers } from './logs/handlers';
 import { lintianTags } from './results/lintian-tags';
@@ -51,6 +52,11 @@ export interface HostCapabilities {
    * cancelled. Without it, that program is only ever set by editing its file.
    */
   chooseProgram?: ChooseProgram;
+  /**
+   * Tells the user why a link or a notification opened nothing (its server is not one of
+   * the app's); without it, the reason goes to the log.
+   */
+  tell?: (title: string, detail: string) => void;
 }
 
 export interface ServiceDeps {
@@ -81,6 +87,11 @@ export interface AppService {
   watch: WatchService;
   downloads: Downloads;
   uploads: UploadManager;
+  /**
+   * Shows a place (a deep link, a notification's click, the tray) on the server it names,
+   * making that server active first; a refusal has been told to the user already.
+   */
+  navigate(destination: Destination): Promise<NavigationOutcome>;
   /** Seeds from the environment, loads settings, starts watching, resumes uploads. */
   start(): Promise<void>;
   setNetworkAvailable(online: boolean): void;
@@ -105,12 +116,30 @@ export function createService(deps: ServiceDeps): AppService {
       emit('logs.progress', state);
     },
   });
+  const navigation = createNavigation({
+    session,
+    activate: (id) => handlers['servers.setActive']({ id }),
+    emit,
+  });
+  const navigate = async (destination: Destination): Promise<NavigationOutcome> => {
+    const outcome = await navigation.go(destination);
+    if ('refused' in outcome) {
+      if (host.tell) host.tell('Nothing to open', outcome.refused);
+      else console.warn(outcome.refused);
+    }
+    return outcome;
+  };
   const watch = new WatchService({
     session,
     dataDir: deps.dataDir,
     users,
     notifier: deps.notifier,
     emit,
+    navigate: (destination) => {
+      navigate(destination).catch((error: unknown) => {
+        console.warn(`Could not open what a notification names: ${String(error)}`);
+      });
+    },
     retry: (id) => starts.retry(id),
     openExternal: host.openExternal,
     explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
@@ -208,6 +237,7 @@ export function createService(deps: ServiceDeps): AppService {
     watch,
     downloads,
     uploads,
+    navigate,
     async start() {
       await seedFromEnv(profiles, deps.tokens, env);
       await session.refresh();

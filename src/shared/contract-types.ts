@@ -314,17 +314,19 @@ export interface DownloadJob {
 
 /**
  * Where a deep link (a Debusine web URL, or debusine-desktop:) or a click on a desktop
- * notification asks the app to go; a burst's summary notification opens the list.
+ * notification asks the app to go; a burst's summary notification opens the list. Always
+ * on the active server: main makes the server the link or notification was for active
+ * before it sends this (src/main/service/navigation.ts).
  */
 export type NavigateTarget =
-  | { kind: 'work-request'; id: number; origin: string | null }
+  | { kind: 'work-request'; id: number }
   /**
    * A text file of an artifact at a line (0-based): a failure's log at the line that says
    * why (a failure notification's click, with its work request), or a link to a line.
    */
   | { kind: 'log'; workRequestId: number | null; artifactId: number; path: string; line: number }
-  | { kind: 'artifact'; id: number; origin: string | null }
-  | { kind: 'work-requests'; origin: null };
+  | { kind: 'artifact'; id: number }
+  | { kind: 'work-requests' };
 
 /** Every event main sends, with its payload. */
 export interface EventPayloads {

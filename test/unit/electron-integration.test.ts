@@ -30,7 +30,10 @@ describe('deep links', () => {
       'https://debusine.debian.net',
     ],
   ])('opens %s', (url, kind, id, origin) => {
-    expect(parseDeepLink(url)).toEqual({ kind, id, origin });
+    expect(parseDeepLink(url)).toEqual({
+      target: { kind, id },
+      server: origin === null ? null : { origin },
+    });
   });
 
   it.each([
@@ -44,15 +47,21 @@ describe('deep links', () => {
     expect(parseDeepLink(url)).toBeNull();
   });
 
-  it('opens a link to a line of a file, as the viewer writes it', () => {
-    const link = logLink(42, 'logs/build amd64.log', 119);
+  it('opens a link to a line of a file, as the viewer writes it, on its server', () => {
+    const server = 'https://debusine.debian.net/api';
+    const link = logLink({ server, artifactId: 42, path: 'logs/build amd64.log', line: 119 });
     expect(parseDeepLink(link)).toEqual({
-      kind: 'log',
-      workRequestId: null,
-      artifactId: 42,
-      path: 'logs/build amd64.log',
-      line: 119,
+      target: {
+        kind: 'log',
+        workRequestId: null,
+        artifactId: 42,
+        path: 'logs/build amd64.log',
+        line: 119,
+      },
+      server: { origin: 'https://debusine.debian.net' },
     });
+    // A link written before links named their server is the active server's.
+    expect(parseDeepLink('debusine-desktop://log/42?path=a&line=3')?.server).toBeNull();
   });
 
   it.each([
@@ -68,6 +77,12 @@ describe('deep links', () => {
     'debusine-desktop://log/42?path=a&line=3&url=https://x/',
     'debusine-desktop://log/42/x?path=a&line=3',
     'debusine-desktop://log/42?path=a&line=3#frag',
+    'debusine-desktop://log/42?path=a&line=3&server=javascript:alert(1)',
+    'debusine-desktop://log/42?path=a&line=3&server=file:///etc',
+    'debusine-desktop://log/42?path=a&line=3&server=https://h/debian/',
+    'debusine-desktop://log/42?path=a&line=3&server=https://user:pw@h',
+    'debusine-desktop://log/42?path=a&line=3&server=https://h&server=https://i',
+    'debusine-desktop://log/42?path=a&line=3&server=',
   ])('refuses the log link %s', (url) => {
     expect(parseDeepLink(url)).toBeNull();
   });

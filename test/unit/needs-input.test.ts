@@ -183,7 +183,7 @@ describe('a step of a watched workflow that waits for the user', { timeout: 60_0
     });
     // A click opens the step, not the workflow.
     shown.handlers.onClick();
-    expect(navigations(r)).toEqual([{ kind: 'work-request', id: WAIT, origin: null }]);
+    expect(navigations(r)).toEqual([{ kind: 'work-request', id: WAIT }]);
 
     // The same completion again, and others, do not show it again.
     w.socket.complete(CHILD, '2026-01-01T00:00:02Z', 'success');

@@ -13,7 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { EventHub } from '../../src/main/bridge/event-outbox';
+
+import { parseDeepLink } from '../../src/main/app/deep-links';
+import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
+import { logLink } from '../../src/shared/log-link';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { createService, type AppService } from '../../src/main/service';
 import { StagedFiles } from '../../src/main/service/staged-files';
@@ -28,6 +31,9 @@ function workRequest(id: number, extra: Partial<WorkRequestResponse> = {}): Work
   return workRequestFixture(id, { completed_at: null, status: 'running', result: '', ...extra });
 }
 
+/** Every retry asked of any server, as `<api url> #<id>`. */
+const retriesAsked: string[] = [];
+
 /** A client answering from `table`; a retry makes work request id + 100, or fails. */
 function retryingClient(
   apiUrl: string,
@@ -36,6 +42,7 @@ function retryingClient(
 ): DebusineClient {
   return tableClient(apiUrl, table, {
     workRequestRetry: (id: number) => {
+      retriesAsked.push(`${apiUrl} #${String(id)}`);
       if (retryFails) return Promise.reject(retryFails);
       const retried = workRequest(id + 100, { status: 'pending' });
       table.set(retried.id, retried);
@@ -46,6 +53,8 @@ function retryingClient(
 
 interface Running {
   service: AppService;
+  events: EventMessage[];
+  told: string[];
   notifier: RecordingNotifier;
   server: CompletionSocket;
   table: Map<number, WorkRequestResponse>;
@@ -65,12 +74,19 @@ async function start(retryFails?: DebusineError): Promise<Running> {
   // Buttons only where the platform has them (Electron on macOS and Windows).
   const notifier = new RecordingNotifier(true);
   const hub = new EventHub();
+  const events: EventMessage[] = [];
+  hub.listen((m) => events.push(m));
+  const told: string[] = [];
   const service = createService({
     dataDir,
     tokens: new FileTokenStore(dataDir),
     notifier,
     files: new StagedFiles(),
-    host: { transport: 'electron', platform: 'darwin' },
+    host: {
+      transport: 'electron',
+      platform: 'darwin',
+      tell: (title, detail) => told.push(`${title}: ${detail}`),
+    },
     emit: hub.emit.bind(hub),
     env: {
       DEBUSINE_DESKTOP_API_URL: server.apiUrl,
@@ -82,6 +98,8 @@ async function start(retryFails?: DebusineError): Promise<Running> {
   });
   const r: Running = {
     service,
+    events,
+    told,
     notifier,
     server,
     table,
@@ -145,5 +163,122 @@ describe('Retry on a desktop notification', { timeout: 60_000 }, () => {
     // Nothing new was watched.
     const watched = await r.service.handlers['watch.list'](undefined);
     expect(watched.map((e) => e.workRequestId)).toEqual([10]);
+  });
+});
+
+/** A second server, made active as the app's own switch does; its id. */
+async function switchToAnother(r: Running): Promise<{ id: string; apiUrl: string }> {
+  const other = await completionSocket();
+  running.push({ ...r, close: () => other.close() });
+  const added = await r.service.handlers['servers.add']({
+    name: 'elsewhere',
+    apiUrl: other.apiUrl,
+    scope: null,
+    defaultWorkspace: null,
+  });
+  await r.service.handlers['servers.setActive']({ id: added.id });
+  expect(r.service.session.active()?.id).toBe(added.id);
+  return { id: added.id, apiUrl: other.apiUrl };
+}
+
+const navigations = (r: Running) =>
+  r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload);
+
+/**
+ * Ids are per server: #10 on one server is another work request, or none, on the next.
+ * A notification stays on the desktop after the app moves to another server, and a link
+ * names its own server; what they open or retry must be on that server.
+ */
+describe('Notifications and links of another server', { timeout: 60_000 }, () => {
+  it("a notification's click first makes its own server active again", async () => {
+    const r = await start();
+    const first = r.service.session.active()?.id;
+    const failed = await failTen(r);
+    await switchToAnother(r);
+    r.events.length = 0;
+
+    failed.handlers.onClick();
+    await expect.poll(() => navigations(r)).toEqual([{ kind: 'work-request', id: 10 }]);
+    expect(r.service.session.active()?.id).toBe(first);
+    // The renderer learns of the server before it is asked to show the page.
+    const order = r.events.map((m) => m.event);
+    expect(order.indexOf('session.changed')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('session.changed')).toBeLessThan(order.indexOf('app.navigate'));
+  });
+
+  it("retries nothing on the active server for another server's notification", async () => {
+    const r = await start();
+    const failed = await failTen(r);
+    const other = await switchToAnother(r);
+    retriesAsked.length = 0;
+
+    failed.handlers.onAction('retry');
+    const told = await r.notifier.waitFor((n) => n.title.includes('retry'), 10_000);
+    expect(told.notification.title).toBe('Could not retry work request #10');
+    expect(told.notification.body).toContain('elsewhere');
+    // The property: no server was asked to retry anything, least of all the active one.
+    expect(retriesAsked).toEqual([]);
+    expect(r.service.session.active()?.id).toBe(other.id);
+    // Its click opens the work request on the server it belongs to.
+    told.handlers.onClick();
+    await expect.poll(() => navigations(r)).toEqual([{ kind: 'work-request', id: 10 }]);
+    expect(r.service.session.active()?.id).not.toBe(other.id);
+  });
+
+  it('opens a web link on the server it names, switching to it', async () => {
+    const r = await start();
+    const other = await switchToAnother(r);
+    const first = r.service.session.list().find((p) => p.id !== other.id);
+    if (!first) throw new Error('no first server');
+    const link = `${new URL(first.apiUrl).origin}/debusine/System/work-request/10/`;
+    const destination = parseDeepLink(link);
+    if (!destination) throw new Error(`not a link: ${link}`);
+    r.events.length = 0;
+
+    await expect(r.service.navigate(destination)).resolves.toEqual({
+      shown: { kind: 'work-request', id: 10 },
+    });
+    expect(r.service.session.active()?.id).toBe(first.id);
+    expect(navigations(r)).toEqual([{ kind: 'work-request', id: 10 }]);
+  });
+
+  it('a link to a line names its server, and opens there', async () => {
+    const r = await start();
+    const first = r.service.session.active();
+    if (!first) throw new Error('no server');
+    const link = logLink({ server: first.apiUrl, artifactId: 42, path: 'build.log', line: 9 });
+    expect(new URL(link).searchParams.get('server')).toBe(new URL(first.apiUrl).origin);
+    await switchToAnother(r);
+    const destination = parseDeepLink(link);
+    if (!destination) throw new Error(`not a link: ${link}`);
+    r.events.length = 0;
+
+    await r.service.navigate(destination);
+    expect(r.service.session.active()?.id).toBe(first.id);
+    expect(navigations(r)).toEqual([
+      { kind: 'log', workRequestId: null, artifactId: 42, path: 'build.log', line: 9 },
+    ]);
+  });
+
+  it('opens nothing for a server the app does not know, and says so', async () => {
+    const r = await start();
+    const before = r.service.session.active()?.id;
+    r.events.length = 0;
+
+    for (const link of [
+      'https://debusine.example.org/debian/developers/work-request/10/',
+      logLink({ server: 'https://debusine.example.org', artifactId: 42, path: 'a', line: 0 }),
+    ]) {
+      const destination = parseDeepLink(link);
+      if (!destination) throw new Error(`not a link: ${link}`);
+      const outcome = await r.service.navigate(destination);
+      expect('refused' in outcome && outcome.refused).toContain('debusine.example.org');
+    }
+    expect(navigations(r)).toEqual([]);
+    expect(r.service.session.active()?.id).toBe(before);
+    expect(r.told).toHaveLength(2);
+    expect(r.told[0]).toContain('work request #10');
+    expect(r.told[0]).toContain('https://debusine.example.org');
+    expect(r.told[1]).toContain('artifact #42');
   });
 });

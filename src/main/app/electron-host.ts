@@ -17,6 +17,11 @@ export function electronHost(window: () => BrowserWindow | undefined): HostCapab
       // The contract's schema already allows only http(s); this keeps it so if it changes.
       if (isExternalHttpUrl(url)) await shell.openExternal(url);
     },
+    tell: (title, detail) => {
+      const win = window();
+      const options: Electron.MessageBoxOptions = { type: 'info', message: title, detail };
+      void (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
+    },
     pickFiles: async ({ multiple, title }) => {
       const result = await openDialog({
         title: title ?? 'Choose files',

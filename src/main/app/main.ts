@@ -14,7 +14,8 @@ import { StagedFiles } from '../service/staged-files';
 import { FileTokenStore, type TokenStore } from '../settings/token-store';
 import { ElectronNotifier } from './electron-notifier';
 import { SafeStorageTokenStore } from './safe-storage-token-store';
-import { BRIDGE_EVENT_CHANNEL, type NavigateTarget } from '../../shared/contract';
+import { BRIDGE_EVENT_CHANNEL } from '../../shared/contract';
+import type { Destination } from '../service/navigation';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from './deep-links';
 import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';
@@ -101,8 +102,11 @@ async function start(): Promise<void> {
   };
   // Every navigation brings the window up (the 'app.navigate' listener below), whether it
   // comes from a deep link, the tray, or a click on a notification (from the service).
-  const navigate = (target: NavigateTarget | null): void => {
-    if (target !== null) hub.emit('app.navigate', target);
+  const navigate = (destination: Destination | null): void => {
+    if (destination === null) return;
+    service.navigate(destination).catch((error: unknown) => {
+      console.warn(`Could not open the link: ${String(error)}`);
+    });
   };
 
   function openWindow(): BrowserWindow {
@@ -186,7 +190,7 @@ async function start(): Promise<void> {
       app.quit();
     },
     openWorkRequest: (id: number) => {
-      navigate({ kind: 'work-request', id, origin: null });
+      navigate({ target: { kind: 'work-request', id }, server: null });
     },
   };
   installMenu(actions, !app.isPackaged);

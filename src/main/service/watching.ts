@@ -17,6 +17,7 @@ import { CompletionRouter, type CompletionRouterOptions } from '../watch/complet
 import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
 import { ResumeFile } from '../watch/resume-state';
 import { WatchList, type WatchItem } from '../watch/watch-list';
+import type { Destination } from './navigation';
 import type { ConnectionState, NotificationPreferences, WatchEntry } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
@@ -37,6 +38,9 @@ interface Stack {
   router: CompletionRouter;
   list: WatchList;
 }
+
+/** The router's events that answer a click or a button of a notification it showed. */
+const NOTIFICATION_ANSWERS = new Set<string | symbol>(['open', 'openLog', 'retry']);
 
 function entryOf(item: WatchItem): WatchEntry {
   return {
@@ -61,6 +65,7 @@ export class WatchService {
   readonly #dataDir: string;
   readonly #users: UserDirectory | undefined;
   readonly #emit: EmitEvent;
+  readonly #navigate: (destination: Destination) => void;
   readonly #notifier: Notifier;
   readonly #retry: (id: number) => Promise<WorkRequestResponse>;
   readonly #explainer: ((apiUrl: string, client: DebusineClient) => Explain) | undefined;
@@ -83,6 +88,8 @@ export class WatchService {
     users?: UserDirectory;
     notifier: Notifier;
     emit: EmitEvent;
+    /** Shows a place on the server it names (navigation.ts): a click may come after a switch. */
+    navigate: (destination: Destination) => void;
     /** Retries a work request as the app's retry request does (work-request-starts.ts). */
     retry: (id: number) => Promise<WorkRequestResponse>;
     openExternal?: ((url: string) => Promise<void>) | undefined;
@@ -93,6 +100,7 @@ export class WatchService {
     this.#users = options.users;
     this.#dataDir = options.dataDir;
     this.#emit = options.emit;
+    this.#navigate = options.navigate;
     this.#notifier = options.notifier;
     this.#retry = options.retry;
     this.#explainer = options.explainer;
@@ -106,7 +114,7 @@ export class WatchService {
         this.#emit('notification.shown', record);
       },
       openList: () => {
-        this.#emit('app.navigate', { kind: 'work-requests', origin: null });
+        this.#navigate({ target: { kind: 'work-requests' }, server: null });
       },
     });
   }
@@ -202,14 +210,17 @@ export class WatchService {
     router.on('changed', (c) => {
       this.#emit('workRequests.changed', { ids: [...new Set([c.workRequestId, c.rootId])] });
     });
+    // A notification stays on the desktop after the app moves to another server: what it
+    // opens or retries is on the server that showed it.
+    const server = { profileId };
     router.on('open', (id) => {
-      this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
+      this.#navigate({ target: { kind: 'work-request', id }, server });
     });
     router.on('openLog', ({ workRequestId, artifactId, path, line }) => {
-      this.#emit('app.navigate', { kind: 'log', workRequestId, artifactId, path, line });
+      this.#navigate({ target: { kind: 'log', workRequestId, artifactId, path, line }, server });
     });
     router.on('retry', (id) => {
-      void this.#retryFromNotification(id);
+      void this.#retryFromNotification(id, profileId);
     });
     list.on('changed', (data) => {
       this.#emit('watch.changed', { workRequestIds: data.items.map((i) => i.id) });
@@ -243,19 +254,40 @@ export class WatchService {
   /**
    * The Retry button of a notification: the same retry as the app's request, so the new
    * work request is watched and notifies in every mode. Nobody waits for an answer here,
-   * so a refusal is told the way the button was reached: by a desktop notification.
+   * so a refusal is told the way the button was reached: by a desktop notification. A
+   * retry goes to the active server, so a notification of another server retries nothing
+   * there (the same number is another work request, or none): its click opens the work
+   * request on its own server, where the page's Retry does it.
    */
-  async #retryFromNotification(id: number): Promise<void> {
+  async #retryFromNotification(id: number, profileId: string): Promise<void> {
+    const active = this.#session.activeProfile();
     try {
+      if (active?.id !== profileId) {
+        const name = this.#profileName(profileId);
+        throw new DebusineError(
+          'conflict',
+          `It is on ${name}, and the app now works with ${active?.name ?? 'no server'}. ` +
+            'Click to open it there, then retry from its page.',
+        );
+      }
       await this.#retry(id);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.#notifier.show(retryFailedNotification(id, reason), {
         onClick: () => {
-          this.#emit('app.navigate', { kind: 'work-request', id, origin: null });
+          this.#navigate({ target: { kind: 'work-request', id }, server: { profileId } });
         },
         onAction: () => undefined,
       });
+    }
+  }
+
+  /** A profile's name as the user gave it, or a plain word once it has been removed. */
+  #profileName(profileId: string): string {
+    try {
+      return this.#session.profile(profileId).name;
+    } catch {
+      return 'a server removed from the app';
     }
   }
 
@@ -274,7 +306,11 @@ export class WatchService {
     if (!stack) return;
     this.#stack = undefined;
     await stack.router.close();
-    stack.router.removeAllListeners();
+    // Notifications it showed stay on the desktop after watching moves to another server;
+    // their clicks and buttons still answer, on the server that showed them.
+    for (const event of stack.router.eventNames()) {
+      if (!NOTIFICATION_ANSWERS.has(event)) stack.router.removeAllListeners(event);
+    }
     stack.list.removeAllListeners();
     await stack.watcher.stop();
     stack.watcher.removeAllListeners();

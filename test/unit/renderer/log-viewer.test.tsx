@@ -78,6 +78,7 @@ function renderViewer(fake: FakeBridge, line: number | null = null) {
       backLabel="Back to artifact #7"
       onBack={() => undefined}
       webUrl={null}
+      server="http://debusine.test/api"
       onLineChange={() => undefined}
     />,
     { wrapper: wrapper(fake) },

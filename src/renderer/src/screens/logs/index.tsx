@@ -3,7 +3,8 @@
  * the work requests) while the detail is a log.
  */
 import { artifactQueries } from '@renderer/queries/artifacts';
-import { useServerQuery } from '@renderer/queries/hooks';
+import { useAppQuery, useServerQuery } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
 import { logQueries } from '@renderer/queries/logs';
 import { RequireServer } from '@renderer/kit/require-server';
 import { useUiStore, type LogTarget } from '@renderer/state/ui-store';
@@ -35,6 +36,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
       ),
     { enabled: page !== null },
   );
+  const server = useAppQuery(serverQueries.active).data?.apiUrl ?? null;
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   const openArtifact = useUiStore((s) => s.openArtifact);
   const area = useUiStore((s) => s.area);
@@ -65,6 +67,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
         back.go(back.id);
       }}
       webUrl={webUrl.data ?? null}
+      server={server}
       onLineChange={(line) => {
         // Only the line changes: the viewer stays, and Back or a reload comes back to it.
         useUiStore.setState({ area, detail: { kind: 'log', ...target, line } });

@@ -21,7 +21,8 @@ export interface ToolbarProps {
   onGoTo: (line: number) => void;
   onCopy: () => void;
   copyLabel: string;
-  onLink: () => void;
+  /** null until the active server is known: a link names it. */
+  onLink: (() => void) | null;
   onDownload: () => void;
   onOpenInBrowser: (() => void) | null;
   /** What the last action did ("Copied 3 lines"), or why it failed. */
@@ -90,7 +91,12 @@ export const LogToolbar = forwardRef<HTMLInputElement, ToolbarProps>(
           <Copy size={13} aria-hidden="true" />
           {props.copyLabel}
         </button>
-        <button type="button" className="button small" onClick={props.onLink}>
+        <button
+          type="button"
+          className="button small"
+          disabled={props.onLink === null}
+          onClick={props.onLink ?? undefined}
+        >
           <Link size={13} aria-hidden="true" />
           Link to line
         </button>

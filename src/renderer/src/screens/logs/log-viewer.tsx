@@ -28,6 +28,8 @@ export interface LogViewerProps {
   onBack: () => void;
   /** The file's page in the web UI, once known. */
   webUrl: string | null;
+  /** The active server's API URL: a link to a line names the server it is on. */
+  server: string | null;
   /** Keeps the selected line in the app's state, so that coming back shows it again. */
   onLineChange: (line: number) => void;
   cache?: LogWindowCache;
@@ -115,11 +117,13 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
     );
   };
 
-  const link = (): void => {
+  const { server } = props;
+  const link = (server: string): void => {
     const line = selection?.from ?? visible.current.first;
+    const { artifactId, path } = props;
     report(
       navigator.clipboard
-        .writeText(logLink(props.artifactId, props.path, line))
+        .writeText(logLink({ server, artifactId, path, line }))
         .then(() => `Copied a link to line ${String(line + 1)}.`),
     );
   };
@@ -216,7 +220,13 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
           onGoTo={goTo}
           onCopy={copy}
           copyLabel={lineCount > 1 ? `Copy ${String(lineCount)} lines` : 'Copy line'}
-          onLink={link}
+          onLink={
+            server === null
+              ? null
+              : () => {
+                  link(server);
+                }
+          }
           onDownload={() => {
             report(download());
           }}
