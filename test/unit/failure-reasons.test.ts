@@ -131,15 +131,22 @@ describe('failure notifications say why, and open the log at that line', () => {
           ? Promise.resolve(found)
           : Promise.reject(new DebusineError('not-found', 'no'));
       },
-      workRequestIter: () => [][Symbol.iterator](),
-    } as unknown as WorkRequestSource;
+      // Newest first, as the server lists them; `ids` asks for those only.
+      async *workRequestIter(filters: { ids?: number[] } = {}) {
+        for (const r of [...requests].sort((a, b) => b.id - a.id)) {
+          if (!filters.ids || filters.ids.includes(r.id)) yield await Promise.resolve(r);
+        }
+      },
+    } as unknown as WorkRequestSource & DebusineClient;
+    const explain = (w: WorkRequestResponse) => explainFailure(w, explained);
     const router = new CompletionRouter({
       client,
       watchList,
       notifier,
       siteUrl: 'http://h',
       openExternal: () => undefined,
-      explain: (w) => explainFailure(w, explained),
+      explain,
+      explainById: (id) => explainWorkRequest(client, explain, id),
     });
     return { router, notifier, done: () => rm(dir, { recursive: true, force: true }) };
   }
@@ -176,6 +183,28 @@ describe('failure notifications say why, and open the log at that line', () => {
         line: expect.any(Number) as number,
       }),
     ]);
+    await t.done();
+  });
+
+  it('a workflow that failed while the app was away still names its failed step', async () => {
+    const root = wr(30, { task_type: 'Workflow', task_name: 'debian_pipeline', result: 'failure' });
+    const t = await setup(
+      [root, failedSbuild],
+      sources({ 424: await artifact(424), 405: await artifact(405) }),
+    );
+    // Watched while running; then the app was offline while its build step failed and the
+    // workflow ended. The catch-up after reconnecting is all the router hears of it.
+    await t.router.started({ ...root, status: 'running', result: '' });
+    await t.router.catchUp();
+    const [shown] = t.notifier.shown;
+    expect(shown?.notification.title).toBe('Failed: workflow debian_pipeline #30');
+    expect(shown?.notification.body).toMatch(
+      /^sbuild ddt-broken 1\.0 amd64 — build: make: \*\*\* \[debian\/rules:4: build-arch\] Error 1\n/,
+    );
+    const opened: unknown[] = [];
+    t.router.on('openLog', (target) => opened.push(target));
+    shown?.handlers.onClick();
+    expect(opened).toEqual([expect.objectContaining({ workRequestId: 31, artifactId: 424 })]);
     await t.done();
   });
 

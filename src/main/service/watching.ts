@@ -12,7 +12,7 @@ import type { UserDirectory } from '../identity/user-directory';
 import { retryFailedNotification } from '../notify/completion-notification';
 import { NotificationGate } from '../notify/gate';
 import type { Notifier } from '../notify/notifier';
-import type { Explain } from '../results/explainer';
+import { explainWorkRequest, type Explain } from '../results/explainer';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
 import { ResumeFile } from '../watch/resume-state';
@@ -171,8 +171,12 @@ export class WatchService {
       openExternal: this.#openExternal,
       readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
       commandHook: () => this.commands.current(),
-      ...(this.#explainer ? { explain: this.#explainer(profile.apiUrl, client) } : {}),
     };
+    if (this.#explainer) {
+      const explain = this.#explainer(profile.apiUrl, client);
+      routerOptions.explain = explain;
+      routerOptions.explainById = (id) => explainWorkRequest(client, explain, id);
+    }
     const users = this.#users;
     if (users) {
       let me: Promise<string | null> | undefined;

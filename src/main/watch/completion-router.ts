@@ -81,9 +81,13 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     });
     this.#reasons =
       options.explain &&
-      new FailureReasons(options.explain, (error) => {
-        reportProblem(this, toError(error));
-      });
+      new FailureReasons(
+        options.explain,
+        (error) => {
+          reportProblem(this, toError(error));
+        },
+        options.explainById,
+      );
   }
 
   /** What notifies besides the watch list, from the next completion on. */

@@ -1,7 +1,8 @@
 /**
  * The explanations of failures the router waits for before it notifies one: each failed
  * task's (its build log's error line...), and each workflow's, which is its first failed
- * step's, kept when that step completed.
+ * step's, kept when that step completed, or asked of the server when the app did not see
+ * it complete.
  */
 import type { WorkRequestResponse } from '../../shared/models';
 import { BoundedMap } from '../bounded';
@@ -23,6 +24,7 @@ export function failed(result: string): boolean {
 export class FailureReasons {
   readonly #explain: (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
   readonly #onError: (error: unknown) => void;
+  readonly #explainById: ((id: number) => Promise<FailureReason | null>) | undefined;
   /** Explanations by failed task, and by workflow root (its first failed step's). */
   readonly #reasons = new BoundedMap<number, Promise<FailureReason | null>>(REASONS_LIMIT);
   readonly #rootReasons = new BoundedMap<number, Promise<FailureReason | null>>(REASONS_LIMIT);
@@ -30,19 +32,18 @@ export class FailureReasons {
   constructor(
     explain: (workRequest: WorkRequestResponse) => Promise<FailureReason | null>,
     onError: (error: unknown) => void,
+    explainById?: (id: number) => Promise<FailureReason | null>,
   ) {
     this.#explain = explain;
     this.#onError = onError;
+    this.#explainById = explainById;
   }
 
   /** Starts explaining a failed task, and keeps it as its workflow's first failure. */
   explain(workRequest: WorkRequestResponse): void {
     // A workflow's own reason is its first failed step's, kept when that step completed.
     if (workRequest.task_type !== 'Worker' || this.#reasons.has(workRequest.id)) return;
-    const reason = this.#explain(workRequest).catch((error: unknown) => {
-      this.#onError(error);
-      return null;
-    });
+    const reason = this.#caught(this.#explain(workRequest));
     this.#reasons.set(workRequest.id, reason);
     const root = workRequest.workflow_root;
     if (root !== null && root !== undefined && root !== workRequest.id) {
@@ -50,9 +51,17 @@ export class FailureReasons {
     }
   }
 
-  /** The explanation of this failed task or workflow, if one comes in time. */
+  /**
+   * The explanation of this failed task or workflow, if one comes in time: the one started
+   * when it (or, for a workflow, its first failed step) completed, else one asked of the
+   * server now.
+   */
   async reasonFor(id: number): Promise<FailureReason | null> {
-    const pending = this.#reasons.get(id) ?? this.#rootReasons.get(id);
+    let pending = this.#reasons.get(id) ?? this.#rootReasons.get(id);
+    if (!pending && this.#explainById) {
+      pending = this.#caught(this.#explainById(id));
+      this.#reasons.set(id, pending);
+    }
     if (!pending) return null;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
@@ -65,5 +74,12 @@ export class FailureReasons {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  #caught(reason: Promise<FailureReason | null>): Promise<FailureReason | null> {
+    return reason.catch((error: unknown) => {
+      this.#onError(error);
+      return null;
+    });
   }
 }

@@ -46,6 +46,12 @@ export interface CompletionRouterOptions {
    * task or of its workflow; without it, notifications name the result only.
    */
   explain?: (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
+  /**
+   * Why a work request failed, from the server alone: for a workflow, its first failed
+   * step's reason. Used when the app did not see the failing step complete (it was
+   * offline, or started after): the completions it missed are not sent again.
+   */
+  explainById?: (id: number) => Promise<FailureReason | null>;
 }
 
 /** What the renderer hears about; it re-fetches through normal requests. */
