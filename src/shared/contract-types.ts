@@ -8,6 +8,7 @@
  */
 import type { SerializedError } from './errors';
 import type { LogState } from './log-types';
+import type { FailureReason } from './results/failure';
 import type {
   AssetPermissionCheckResponse,
   CollectionItem,
@@ -204,6 +205,11 @@ export interface NotificationRecord {
   shownAt: string;
   /** The workflow root it belongs to, or null. */
   rootId: number | null;
+  /**
+   * Why it failed and the log line that shows it (the failed step's, for a workflow), as
+   * the desktop notification said; opening it opens the log there. Null when unknown.
+   */
+  reason: FailureReason | null;
 }
 
 /** A file main holds on the renderer's behalf: the id is all the renderer gets. */

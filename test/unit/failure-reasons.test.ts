@@ -169,6 +169,10 @@ describe('failure notifications say why, and open the log at that line', () => {
     await t.router.handleCompletion(event(30, 'failure'));
     const [shown] = t.notifier.shown;
     expect(shown?.notification.title).toBe('Failed: workflow debian_pipeline #30');
+    // The app's own list of notifications keeps the reason, to open the same line.
+    expect(shown?.notification).toMatchObject({
+      reason: { workRequestId: 31, log: { artifactId: 424 } },
+    });
     expect(shown?.notification.body).toMatch(
       /^sbuild ddt-broken 1\.0 amd64 — build: make: \*\*\* \[debian\/rules:4: build-arch\] Error 1\n/,
     );

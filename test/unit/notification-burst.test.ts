@@ -28,6 +28,7 @@ function notification(id: number, failed = false): CompletionNotification {
     urgency: failed ? 'critical' : 'normal',
     result: failed ? 'failure' : 'success',
     rootId: null,
+    reason: null,
   };
 }
 
@@ -122,12 +123,18 @@ describe('the notification gate in a burst', () => {
     expect(gate.recent).toEqual([]);
   });
 
-  it('records what the notification carries: its result and its workflow root', () => {
-    show({ ...notification(7, true), result: 'error', rootId: 3 });
+  it('records what the notification carries: its result, workflow root and reason', () => {
+    const reason = {
+      workRequestId: 6,
+      what: 'sbuild hello 1.0 amd64',
+      why: 'build: make: *** [debian/rules:4: build-arch] Error 1',
+      log: { artifactId: 40, path: 'hello.build', line: 1234 },
+    };
+    show({ ...notification(7, true), result: 'error', rootId: 3, reason });
     show({ ...notification(8, true), result: 'temporary failure', rootId: null });
     expect(gate.recent).toMatchObject([
-      { workRequestId: 8, result: 'temporary failure', rootId: null },
-      { workRequestId: 7, result: 'error', rootId: 3 },
+      { workRequestId: 8, result: 'temporary failure', rootId: null, reason: null },
+      { workRequestId: 7, result: 'error', rootId: 3, reason },
     ]);
     expect(events.map((e) => e.payload)).toEqual([...gate.recent].reverse());
   });

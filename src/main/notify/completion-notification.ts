@@ -73,6 +73,7 @@ export function completionNotification(
     urgency: failed ? 'critical' : 'normal',
     result,
     rootId: rootId === id ? null : rootId,
+    reason,
   };
 }
 

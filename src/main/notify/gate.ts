@@ -85,6 +85,7 @@ export class NotificationGate implements Notifier<CompletionNotification> {
       body: notification.body,
       result: notification.result,
       rootId: notification.rootId,
+      reason: notification.reason,
       shownAt: new Date(now).toISOString(),
     };
     this.recent.unshift(record);

@@ -70,6 +70,7 @@ export function needsInputNotification(
     urgency: 'critical',
     result: NEEDS_INPUT_RESULT,
     rootId: workflow.id,
+    reason: null,
   };
 }
 

@@ -2,6 +2,7 @@
  * Desktop notifications, behind an interface: the Electron implementation lives in
  * src/main/app/electron-notifier.ts, the web host and the tests use RecordingNotifier.
  */
+import type { FailureReason } from '../../shared/results/failure';
 
 export type NotificationActionId = 'retry' | 'open-in-browser';
 
@@ -37,6 +38,8 @@ export interface CompletionNotification extends DesktopNotification {
   result: string;
   /** The root of the workflow it belongs to; null for a root or a lone work request. */
   rootId: number | null;
+  /** Why it failed and the log line that shows it, when that is known; null otherwise. */
+  reason: FailureReason | null;
 }
 
 export interface NotificationHandlers {
