@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'react';
 import { formatBytes } from '@renderer/components/format';
 import { useLogLines } from '@renderer/queries/logs';
 import type { LogWindowCache } from '@renderer/queries/log-window-cache';
+import { useFixedRows } from './fixed-rows';
 import { LineText } from './line-text';
 
 /** The height of an unwrapped row, in pixels (the CSS sets the same line height). */
@@ -45,15 +46,27 @@ export interface LogBodyProps {
 export function LogBody(props: LogBodyProps): React.JSX.Element {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { totalLines, wrap, onVisible } = props;
+  // Unwrapped rows are one height: placed by arithmetic, with nothing kept per line. Wrapped
+  // rows are measured, by TanStack Virtual, which keeps an offset per line (so its count is
+  // 0 while unwrapped).
+  const fixed = useFixedRows({
+    scrollRef,
+    count: totalLines,
+    rowHeight: ROW_HEIGHT,
+    overscan: OVERSCAN,
+    enabled: !wrap,
+  });
   // TanStack Virtual re-renders on scroll by design; the compiler just skips memoising here.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: totalLines,
+    count: wrap ? totalLines : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
   });
-  const items = virtualizer.getVirtualItems();
+  const items = wrap
+    ? virtualizer.getVirtualItems().map((item) => ({ index: item.index, start: item.start }))
+    : fixed.rows;
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
   const lines = useLogLines(
@@ -65,8 +78,9 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
   );
 
   // What is on screen, without the rows rendered around it.
-  const shownFirst = virtualizer.range?.startIndex ?? first;
-  const shownLast = virtualizer.range?.endIndex ?? last;
+  const range = wrap ? virtualizer.range : fixed.range;
+  const shownFirst = range?.startIndex ?? first;
+  const shownLast = range?.endIndex ?? last;
   useEffect(() => {
     onVisible(shownFirst, shownLast);
   }, [shownFirst, shownLast, onVisible]);
@@ -74,9 +88,9 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
   const request = props.scrollRequest;
   useEffect(() => {
     if (request === null) return;
-    virtualizer.scrollToIndex(Math.min(request.line, Math.max(0, totalLines - 1)), {
-      align: 'center',
-    });
+    const line = Math.min(request.line, Math.max(0, totalLines - 1));
+    if (wrap) virtualizer.scrollToIndex(line, { align: 'center' });
+    else fixed.scrollToIndex(line);
     // Only a new request scrolls: the file growing must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [request?.seq]);
@@ -99,7 +113,10 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
       data-testid="log-body"
       data-lines-version={lines.version}
     >
-      <div className="log-sizer" style={{ height: virtualizer.getTotalSize() }}>
+      <div
+        className="log-sizer"
+        style={{ height: wrap ? virtualizer.getTotalSize() : fixed.totalSize }}
+      >
         {items.map((item) => {
           const line = lines.line(item.index);
           const classes = ['log-row'];
@@ -109,7 +126,7 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
           if (props.match === item.index) classes.push('match');
           return (
             <div
-              key={item.key}
+              key={item.index}
               ref={wrap ? virtualizer.measureElement : undefined}
               data-index={item.index}
               data-testid="log-row"
