@@ -3,7 +3,7 @@
  * current sandbox, side by side in one run, and writes bench/results/ and the README's
  * table. Options: `--runs N` (default 3), `--quick` (small sizes, for trying things out),
  * `--only a,b` (scenarios: upload-big, upload-small, upload-source, download, hash, list,
- * completion, replay, rss, renderer, logs), `--no-readme` (leave the README alone). The renderer scenario
+ * completion, replay, rss, renderer, logs, logs-renderer), `--no-readme` (leave the README alone). The renderer scenario
  * drives the built app (`npm run build` first) in Chromium.
  */
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ import { download } from './scenarios/download';
 import { hash } from './scenarios/hash';
 import { listWorkRequests } from './scenarios/list';
 import { logViewer } from './scenarios/logs';
+import { logViewerRenderer } from './scenarios/log-renderer';
 import { rendererList } from './scenarios/renderer';
 import { replayAfterOutage } from './scenarios/replay';
 import { rssDuringUpload } from './scenarios/rss';
@@ -36,6 +37,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   rss: rssDuringUpload,
   renderer: rendererList,
   logs: logViewer,
+  'logs-renderer': logViewerRenderer,
 };
 
 const { values } = parseArgs({

@@ -18,7 +18,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURE = join(ROOT, 'test/unit/fixtures/real-work/ddt-hello-success.build');
 const NAME = 'big_1.0_amd64-2026-11-24T00:00:00Z.build';
 /** The word searched for: one line in 500 has it. */
-const WORD = 'deprecated-declarations';
+export const SEARCHED_WORD = 'deprecated-declarations';
+const WORD = SEARCHED_WORD;
 
 interface ChildReport {
   before: { rss: number; hwm: number };
@@ -36,7 +37,7 @@ interface ChildReport {
  * An sbuild log of about `size` bytes: a real log's head and summary around a long Build
  * section of compiler and make lines, as a big C++ package's log looks.
  */
-async function writeBuildLog(path: string, size: number): Promise<void> {
+export async function writeBuildLog(path: string, size: number): Promise<void> {
   const real = readFileSync(FIXTURE, 'utf8').split('\n');
   const buildAt = real.findIndex((l) => l.startsWith('| Build ')) + 2;
   const head = real.slice(0, buildAt + 1).join('\n') + '\n';

@@ -417,7 +417,7 @@ export function traceSummary(json: Buffer): TraceSummary {
 }
 
 /** The web host serves out/: it must be built, and should be newer than the sources. */
-function checkBuild(ctx: BenchContext): void {
+export function checkBuild(ctx: BenchContext): void {
   const built = [join(ROOT, 'out/main/web.js'), join(ROOT, 'out/renderer/index.html')];
   const missing = built.filter((f) => !existsSync(f));
   if (missing.length > 0) {

@@ -1,0 +1,168 @@
+/**
+ * The log viewer's renderer memory: does the page grow with the file? The same build log
+ * is made at two sizes (1 MiB and the scenario's big size), both files of one artifact on
+ * the sandbox, and each is opened in the built app in Debian's headless Chromium, with the
+ * same walk through it: wait until the whole file is indexed, search a word and step
+ * through five matches, go to the last line, scroll back up a few screens. Then, after a
+ * forced garbage collection, Chromium's own counters (DevTools protocol): the JS heap in
+ * use and the DOM nodes of the page. Each run is a fresh browser context. The anchor is
+ * the small file: what the big one adds is what the renderer keeps per byte of log.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { LocalArtifact, uploadArtifact } from '../../src/main/artifacts';
+import { openPage, startApp, type RunningApp } from '../../test/support/app';
+import { launchBrowser } from '../../test/support/browser';
+import type { BenchContext } from '../lib/context';
+import { cleanData, dataDir } from '../lib/data';
+import { BENCH_CATEGORY } from '../lib/server';
+import { stats } from '../lib/stats';
+import { checkBuild } from './renderer';
+import { SEARCHED_WORD, writeBuildLog } from './logs';
+
+const SMALL = 2 ** 20;
+/** How many matches the walk steps through after the first (the 1 MiB log has about ten). */
+const STEPS = 5;
+/** How far the walk scrolls back up from the last line, in wheel steps of 600 px. */
+const WHEEL_STEPS = 15;
+
+interface Counters {
+  heapUsed: number;
+  nodes: number;
+  rows: number;
+  /** How long the walk took, from the click on the file to the last wheel step. */
+  walkMs: number;
+}
+
+/** The page's JS heap in use and DOM nodes, after a full garbage collection. */
+async function counters(page: Page): Promise<Omit<Counters, 'walkMs'>> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const metric = (name: string): number => metrics.find((m) => m.name === name)?.value ?? NaN;
+    const rows = await page.getByTestId('log-row').count();
+    return { heapUsed: metric('JSHeapUsedSize'), nodes: metric('Nodes'), rows };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+async function walk(page: Page, artifactId: number, name: string): Promise<Counters> {
+  await page.getByRole('button', { name: 'Artifacts', exact: true }).click();
+  const lookup = page.getByRole('search').getByLabel('Artifact id or URL');
+  await lookup.fill(String(artifactId));
+  await lookup.press('Enter');
+  const open = page.getByRole('button', { name: `Open ${name}` });
+  await open.waitFor();
+  const start = performance.now();
+  await open.click();
+  await page.getByRole('heading', { name }).waitFor();
+  // Indexed to the end: the header says "N lines, <size>" without "so far".
+  const progress = page.getByTestId('log-progress');
+  await progress.filter({ hasText: /lines, / }).waitFor({ timeout: 600_000 });
+  const lines = Number(((await progress.textContent()) ?? '').replace(/ lines.*$|,/g, ''));
+
+  const search = page.getByRole('textbox', { name: 'Search the log' });
+  await search.fill(SEARCHED_WORD);
+  await search.press('Enter');
+  await page.getByText(/^1 of \d/).waitFor({ timeout: 120_000 });
+  for (let i = 0; i < STEPS; i++) await search.press('Enter');
+  await page.getByText(new RegExp(`^${String(STEPS + 1)} of \\d`)).waitFor();
+
+  await page.keyboard.press('Control+g');
+  const goto = page.getByRole('textbox', { name: 'Go to line (Ctrl+G)' });
+  await goto.fill(String(lines));
+  await goto.press('Enter');
+  await page.getByRole('button', { name: `Line ${String(lines)}`, exact: true }).waitFor();
+  const body = page.getByRole('region', { name: 'Log lines' });
+  await body.hover();
+  for (let i = 0; i < WHEEL_STEPS; i++) {
+    await page.mouse.wheel(0, -600);
+    await page.waitForTimeout(50);
+  }
+  const walkMs = performance.now() - start;
+  // Let the last windows of lines arrive before counting.
+  await page.waitForTimeout(500);
+  return { ...(await counters(page)), walkMs };
+}
+
+async function measure(
+  browser: Browser,
+  app: RunningApp,
+  artifactId: number,
+  name: string,
+): Promise<Counters> {
+  const { page, errors } = await openPage(browser, app);
+  try {
+    const result = await walk(page, artifactId, name);
+    if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+    return result;
+  } finally {
+    await page.context().close();
+  }
+}
+
+export async function logViewerRenderer(ctx: BenchContext): Promise<void> {
+  checkBuild(ctx);
+  const big = ctx.sizes.buildLog;
+  const mib = (n: number) => `${String(Math.round(n / 2 ** 20))} MiB`;
+  const scenario = `log viewer, renderer memory (${mib(SMALL)} and ${mib(big)} build logs)`;
+  const dir = join(dataDir(ctx.server.root).host, 'renderer-logs');
+  const names = { small: 'small_1.0_amd64.build', big: 'big_1.0_amd64.build' };
+  const app = await startApp('current');
+  let browser: Browser | undefined;
+  try {
+    mkdirSync(dir, { recursive: true });
+    await writeBuildLog(join(dir, names.small), SMALL);
+    await writeBuildLog(join(dir, names.big), big);
+    const artifact = new LocalArtifact(BENCH_CATEGORY);
+    await artifact.addLocalFile(join(dir, names.small));
+    await artifact.addLocalFile(join(dir, names.big));
+    const { id } = await uploadArtifact(ctx.client, artifact, { workspace: ctx.server.workspace });
+
+    browser = await launchBrowser();
+    const small: Counters[] = [];
+    const large: Counters[] = [];
+    for (let i = 0; i < ctx.runs; i++) {
+      small.push(await measure(browser, app, id, names.small));
+      large.push(await measure(browser, app, id, names.big));
+      ctx.log(
+        `run ${String(i + 1)}: heap ${JSON.stringify(small.at(-1))} (small), ${JSON.stringify(large.at(-1))} (big)`,
+      );
+    }
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+    const heapSmall = median(small.map((c) => c.heapUsed));
+    const heapBig = median(large.map((c) => c.heapUsed));
+    const nodesSmall = median(small.map((c) => c.nodes));
+    const nodesBig = median(large.map((c) => c.nodes));
+    const row = (subject: string, c: Counters[]) => {
+      ctx.record({
+        scenario,
+        subject,
+        stats: stats(c.map((x) => x.walkMs)),
+        note: `JS heap ${(median(c.map((x) => x.heapUsed)) / 1e6).toFixed(1)} MB, ${String(median(c.map((x) => x.nodes)))} DOM nodes, ${String(Math.max(...c.map((x) => x.rows)))} rows in the DOM at most`,
+      });
+    };
+    row(`app, the walk through the ${mib(SMALL)} log (the anchor)`, small);
+    row(`app, the walk through the ${mib(big)} log`, large);
+    ctx.target(scenario, `JS heap, ${mib(big)} log ÷ ${mib(SMALL)} log`, heapBig / heapSmall, {
+      max: 1.25,
+      text: '≤ 1.25 (does not grow with the file)',
+    });
+    ctx.target(scenario, `DOM nodes, ${mib(big)} log ÷ ${mib(SMALL)} log`, nodesBig / nodesSmall, {
+      max: 1.25,
+      text: '≤ 1.25',
+    });
+    ctx.notes.push(
+      `Log viewer, renderer: after the same walk (indexed to the end, a search and ${String(STEPS)} steps through its matches, the last line, ${String(WHEEL_STEPS)} wheel steps back up) and a forced GC, the page's JS heap was ${(heapSmall / 1e6).toFixed(1)} MB with the ${mib(SMALL)} log and ${(heapBig / 1e6).toFixed(1)} MB with the ${mib(big)} log (${String(nodesSmall)} and ${String(nodesBig)} DOM nodes).`,
+    );
+  } finally {
+    await browser?.close();
+    await app.stop();
+    cleanData(ctx.server.root);
+  }
+}
