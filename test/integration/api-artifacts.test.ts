@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LocalArtifact } from '../../src/main/artifacts';
+import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { artifactWebPath, webFilePath } from '../../src/shared/web-paths';
 import { clientFor, rejection, unique } from '../support/clients';
 import { hasServer, testServer, type Flavour } from '../support/sandbox';
 
@@ -145,6 +151,32 @@ describe.each<Flavour>(['current', 'earlier'])(
           // 0.11 looks the asset up first (and the sandbox cannot create one, see above).
           expect(error.code).toBe('not-found');
           expect(error.details.title).toBe('Asset matching query does not exist.');
+        }
+      });
+
+      // "Open in browser" of the log viewer: the file's page on the server's web UI, from
+      // the artifact's `url` (0.16) or its fields (0.11 sends no `url`).
+      it("a file's web page, as the viewer opens it, is the server's page of that file", async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'web-page-'));
+        try {
+          const name = `build_${unique('amd64')}.log`;
+          writeFileSync(join(dir, 'log'), 'first line of the log\n');
+          const local = new LocalArtifact('debusine:work-request-debug-logs', {});
+          local.files.set(`logs/${name}`, join(dir, 'log'));
+          const { id } = await uploadArtifact(client, local, { workspace });
+          const artifact = await client.artifactGet(id);
+          const page = artifactWebPath(artifact, server.scope);
+          const url = client.webuiUrl(webFilePath(page, `logs/${name}`));
+          const response = await fetch(url);
+          expect(response.status, url).toBe(200);
+          expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+          const html = await response.text();
+          expect(html).toContain(name);
+          expect(html).toContain('first line of the log');
+          // The artifact's own page, too (the artifact page's "Open in browser").
+          expect((await fetch(client.webuiUrl(page))).status).toBe(200);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
         }
       });
     });

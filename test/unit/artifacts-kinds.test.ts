@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +20,8 @@ import {
   createUpload,
 } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
+import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { HttpTransport } from '../../src/main/api/http';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { rejection } from '../support/clients';
 
@@ -221,6 +226,43 @@ describe('adding files to a local artifact', () => {
     expect(error.code).toBe('validation');
     expect(error.details.rule).toBe(rule);
   });
+
+  // Debusine answers an artifact holding such a name with 400 "url: Enter a valid URL."
+  // (the download URL it builds for the file has a space in it) and creates nothing: the
+  // app says which file and why, before hashing or sending anything.
+  it.each(['with space.log', 'logs/tab\there.log', 'nbsp\u00a0name.log', 'line\u2028sep.log'])(
+    'refuses %j, a name Debusine cannot list, before any request',
+    async (name) => {
+      const dir = scratch();
+      const added = new LocalArtifact(CATEGORIES.workRequestDebugLogs);
+      const refused = await rejection(added.addLocalFile(file(dir, 'x'), { overrideName: name }));
+      expect(refused.details.rule).toBe('path-in-artifact');
+      expect(refused.message).toContain(JSON.stringify(name));
+
+      let requests = 0;
+      const server = createServer((_req, res) => {
+        requests++;
+        res.writeHead(500).end();
+      });
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const { port } = server.address() as AddressInfo;
+      try {
+        const artifact = new LocalArtifact(CATEGORIES.workRequestDebugLogs);
+        artifact.files.set(name, file(dir, 'y'));
+        const http = new HttpTransport({
+          apiUrl: `http://127.0.0.1:${String(port)}/api`,
+          retries: 0,
+        });
+        const error = await rejection(uploadArtifact(http, artifact, { workspace: 'System' }));
+        expect(error.details).toMatchObject({ rule: 'path-in-artifact', file: name });
+        expect(error.message).toContain(JSON.stringify(name));
+        expect(requests).toBe(0);
+      } finally {
+        server.close();
+      }
+    },
+  );
 
   it('refuses a path already used, locally or remotely', async () => {
     const dir = scratch();

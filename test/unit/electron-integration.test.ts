@@ -90,7 +90,7 @@ describe('deep links', () => {
   it('finds a link among command-line arguments', () => {
     expect(
       deepLinkFromArgv(['--no-sandbox', '.', 'debusine-desktop://work-request/3']),
-    ).toMatchObject({ id: 3 });
+    ).toMatchObject({ target: { id: 3 } });
     expect(deepLinkFromArgv(['--flag'])).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
  */
 import { DebusineError } from '../../shared/errors';
 import { DATA_SCHEMAS, kindOfCategory, type KindName } from './kind-data';
-import type { LocalArtifact } from './local-artifact';
+import { checkPathInArtifact, type LocalArtifact } from './local-artifact';
 
 export interface RuleOptions {
   /** Upload: names listed in the .changes that were deliberately left out. */
@@ -185,6 +185,8 @@ export function validateLocalArtifact(
       { rule: `${kebab(kind)}.data`, field },
     );
   }
+  // Files set directly (a draft read back, a caller of the library) skipped addLocalFile.
+  for (const path of artifact.paths()) checkPathInArtifact(path, path);
   FILE_RULES[kind](artifact, artifact.paths(), options);
   if (kind === 'upload') checkUploadData(artifact);
   return kind;

@@ -13,6 +13,7 @@ import {
   type ArtifactCreateRequest,
   type FileRequest,
 } from '../../shared/models';
+import { artifactPathProblem, quotePath } from './artifact-paths';
 import { guessContentType } from './content-types';
 import { checkLocalFiles } from './local-checks';
 
@@ -184,19 +185,26 @@ export class LocalArtifact {
   }
 }
 
-/** Paths in an artifact are relative POSIX paths without `.`/`..` components. */
+/**
+ * Why Debusine cannot take `path` as a file of a new artifact, or undefined: it must be a
+ * path safe on every disk (artifactPathProblem), without whitespace. The server's answer
+ * to the creation lists each file with a download URL ending in its path, and refuses a
+ * URL with whitespace in it ("url: Enter a valid URL."), so the whole artifact is refused.
+ */
+export function uploadPathProblem(path: string): string | undefined {
+  return (
+    artifactPathProblem(path) ??
+    (/\s/.test(path) ? 'contains whitespace, which Debusine cannot list in an artifact' : undefined)
+  );
+}
+
+/** Refuses a path `uploadPathProblem` finds fault with; `file` is the local file it names. */
 export function checkPathInArtifact(path: string, file: string): void {
-  const parts = path.split('/');
-  if (
-    path === '' ||
-    path.startsWith('/') ||
-    path.includes('\\') ||
-    path.includes('\0') ||
-    parts.some((p) => p === '' || p === '.' || p === '..')
-  ) {
+  const problem = uploadPathProblem(path);
+  if (problem !== undefined) {
     throw fileRule(
       'path-in-artifact',
-      `Invalid path in the artifact: ${JSON.stringify(path)}`,
+      `Invalid path in the artifact ${quotePath(path)}: it ${problem}`,
       file,
     );
   }

@@ -6,10 +6,11 @@
 import { normaliseApiUrl } from '../api/http';
 import type { ProfileStore, ServerProfile } from '../settings/profiles';
 import type { TokenStore } from '../settings/token-store';
+import { DEFAULT_SCOPE } from '../../shared/web-paths';
 import { serverFromEnv } from './session';
 
 /** Debusine's default scope, for a URL given without one. */
-export const DEFAULT_SCOPE = 'debusine';
+export { DEFAULT_SCOPE };
 
 export async function seedFromEnv(
   profiles: ProfileStore,

@@ -8,7 +8,7 @@ import { serverQueries } from '@renderer/queries/servers';
 import { logQueries } from '@renderer/queries/logs';
 import { RequireServer } from '@renderer/kit/require-server';
 import { useUiStore, type LogTarget } from '@renderer/state/ui-store';
-import { webFilePath } from './log-actions';
+import { artifactWebPath, webFilePath } from '@shared/web-paths';
 import { LogViewer } from './log-viewer';
 import './logs.css';
 
@@ -23,9 +23,8 @@ export function LogScreen(props: { target: LogTarget }): React.JSX.Element {
 function LogPage(props: { target: LogTarget }): React.JSX.Element {
   const { target } = props;
   const artifact = useServerQuery((scope) => artifactQueries.detail(scope, target.artifactId));
-  const page = artifact.data
-    ? (artifact.data.url ?? `/${artifact.data.workspace}/artifact/${String(artifact.data.id)}/`)
-    : null;
+  const active = useAppQuery(serverQueries.active).data ?? null;
+  const page = artifact.data ? artifactWebPath(artifact.data, active?.scope ?? null) : null;
   const webUrl = useServerQuery(
     (scope) =>
       logQueries.webFile(
@@ -36,7 +35,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
       ),
     { enabled: page !== null },
   );
-  const server = useAppQuery(serverQueries.active).data?.apiUrl ?? null;
+  const server = active?.apiUrl ?? null;
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   const openArtifact = useUiStore((s) => s.openArtifact);
   const area = useUiStore((s) => s.area);

@@ -30,12 +30,6 @@ export async function readLines(
   return out.join('\n');
 }
 
-/** The file's page in the web UI: the artifact's page, then `file/` and the path. */
-export function webFilePath(artifactPage: string, path: string): string {
-  const base = artifactPage.endsWith('/') ? artifactPage : `${artifactPage}/`;
-  return `${base}file/${path.split('/').map(encodeURIComponent).join('/')}`;
-}
-
 function baseName(path: string): string {
   return path.split('/').pop() ?? path;
 }
