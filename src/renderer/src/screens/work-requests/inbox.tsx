@@ -1,4 +1,5 @@
-import { Bell, CircleCheck, Hand, Hourglass, PenLine } from 'lucide-react';
+import { Bell, CircleCheck, Hand, Hourglass, PenLine, ScrollText } from 'lucide-react';
+import type { FailureReason } from '@shared/results/failure';
 import { EmptyState } from '@renderer/components/empty-state';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
@@ -69,6 +70,7 @@ export function NeedsMeInbox(): React.JSX.Element {
 export function RecentNotifications(): React.JSX.Element {
   const query = useRecentNotifications();
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const openLog = useUiStore((s) => s.openLog);
   if (query.isPending) return <LoadingState label="Loading notifications…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) {
@@ -97,6 +99,16 @@ export function RecentNotifications(): React.JSX.Element {
             </div>
           </div>
           <div className="wr-card-actions">
+            {n.reason?.log ? (
+              // The line the desktop notification opens: where the build broke.
+              <OpenLogButton
+                reason={n.reason}
+                log={n.reason.log}
+                onOpen={(log) => {
+                  openLog({ ...log, workRequestId: n.reason?.workRequestId ?? n.workRequestId });
+                }}
+              />
+            ) : null}
             <button
               type="button"
               className="button small"
@@ -111,5 +123,26 @@ export function RecentNotifications(): React.JSX.Element {
         </li>
       ))}
     </ul>
+  );
+}
+
+function OpenLogButton(props: {
+  reason: FailureReason;
+  log: NonNullable<FailureReason['log']>;
+  onOpen: (log: NonNullable<FailureReason['log']>) => void;
+}): React.JSX.Element {
+  const { log } = props;
+  return (
+    <button
+      type="button"
+      className="button small"
+      aria-label={`Open the log of work request ${String(props.reason.workRequestId)} at line ${String(log.line + 1)}`}
+      onClick={() => {
+        props.onOpen(log);
+      }}
+    >
+      <ScrollText size={13} aria-hidden="true" />
+      Open log
+    </button>
   );
 }
