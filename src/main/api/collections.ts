@@ -7,15 +7,12 @@ import {
   taskConfigurationCollectionContentsSchema,
   taskConfigurationCollectionUpdateResultsSchema,
   taskConfigurationPushRequestSchema,
-  type CollectionData,
   type CollectionDataNew,
-  type CollectionItem,
   type CollectionUpdateRequest,
   type TaskConfigurationPushRequest,
 } from '../../shared/models';
-import { endpoint } from './endpoint';
-import { paginate, seg } from './pagination';
-import type { ApiContext } from './revision';
+import { endpoint, listing } from './endpoint';
+import { seg } from './pagination';
 import { parseRequest, requireId, requireName } from './validate';
 
 const base = (workspace: string): string => `/collection/${seg(workspace)}/`;
@@ -37,13 +34,12 @@ export const collectionGet = endpoint(
   }),
 );
 
-export async function* collectionIter(
-  ctx: ApiContext,
-  workspace: string,
-): AsyncGenerator<CollectionData, void, undefined> {
-  await ctx.require('collectionIter', 'collections');
-  yield* paginate(ctx, 'collectionIter', base(workspace), collectionDataSchema);
-}
+export const collectionIter = listing(
+  'collectionIter',
+  'collections',
+  collectionDataSchema,
+  (workspace: string) => ({ path: base(workspace) }),
+);
 
 /** PATCH by id: fields left out keep their value; the category cannot change. */
 export const collectionUpdate = endpoint(
@@ -69,22 +65,15 @@ export interface CollectionItemFilters {
 }
 
 /** Active items, by name. */
-export async function* collectionItemIter(
-  ctx: ApiContext,
-  workspace: string,
-  category: string,
-  name: string,
-  filters: CollectionItemFilters = {},
-): AsyncGenerator<CollectionItem, void, undefined> {
-  await ctx.require('collectionItemIter', 'collections');
-  yield* paginate(
-    ctx,
-    'collectionItemIter',
-    `${base(workspace)}${seg(category)}/${seg(name)}/item/`,
-    collectionItemSchema,
-    { name__startswith: filters.nameStartsWith, category: filters.category },
-  );
-}
+export const collectionItemIter = listing(
+  'collectionItemIter',
+  'collections',
+  collectionItemSchema,
+  (workspace: string, category: string, name: string, filters: CollectionItemFilters = {}) => ({
+    path: `${base(workspace)}${seg(category)}/${seg(name)}/item/`,
+    query: { name__startswith: filters.nameStartsWith, category: filters.category },
+  }),
+);
 
 export const collectionItemGet = endpoint(
   'collectionItemGet',

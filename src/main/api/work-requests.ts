@@ -1,4 +1,5 @@
 /** Work request operations: create, read, list, retry, abort, update, complete, sign, unblock. */
+import type { z } from 'zod';
 import {
   workRequestCompletedRequestSchema,
   workRequestConfirmRequestSchema,
@@ -9,10 +10,8 @@ import {
   workRequestUpdateRequestSchema,
   type WorkRequestCompletedRequest,
   type WorkRequestConfirmRequest,
-  type WorkRequestExternalDebsignRequest,
   type WorkRequestRequest,
   type WorkRequestResponse,
-  type WorkRequestUnblockRequest,
 } from '../../shared/models';
 import { endpoint } from './endpoint';
 import { fetchPage, paginate, type Page, type Query } from './pagination';
@@ -37,8 +36,8 @@ const path = (id: number, action = ''): string =>
 function action<A extends unknown[]>(
   operation: string,
   name: string,
-  feature: keyof ServerFeatures | undefined,
   body: (op: string, ...request: A) => unknown,
+  feature?: keyof ServerFeatures,
 ): (ctx: ApiContext, id: number, ...request: A) => Promise<WorkRequestResponse> {
   return endpoint(
     operation,
@@ -51,6 +50,12 @@ function action<A extends unknown[]>(
 }
 
 const empty = (): object => ({});
+
+/** The body of an action whose caller gives one request model. */
+const model =
+  <M extends z.ZodType>(schema: M) =>
+  (op: string, request: z.input<M>): z.output<M> =>
+    parseRequest(op, schema, request);
 
 export const workRequestCreate = endpoint(
   'workRequestCreate',
@@ -122,9 +127,9 @@ export function workRequestPageUrl(ctx: ApiContext, filters: WorkRequestFilters 
 }
 
 /** Ordinary tasks are superseded by a new work request (returned); workflows retry in place. */
-export const workRequestRetry = action('workRequestRetry', 'retry', undefined, empty);
+export const workRequestRetry = action('workRequestRetry', 'retry', empty);
 
-export const workRequestAbort = action('workRequestAbort', 'abort', 'abort', empty);
+export const workRequestAbort = action('workRequestAbort', 'abort', empty, 'abort');
 
 /** Priority adjustment. When a server answers with no content, the request is re-read. */
 export async function workRequestUpdate(
@@ -170,25 +175,21 @@ export const workRequestExternalDebsignGet = endpoint(
 export const workRequestExternalDebsignComplete = action(
   'workRequestExternalDebsignComplete',
   'external-debsign',
-  undefined,
-  (op, request: WorkRequestExternalDebsignRequest) =>
-    parseRequest(op, workRequestExternalDebsignRequestSchema, request),
+  model(workRequestExternalDebsignRequestSchema),
 );
 
 /** Manual unblock of a blocked step: accept or reject it, with optional notes. */
 export const workRequestUnblock = action(
   'workRequestUnblock',
   'unblock',
-  undefined,
-  (op, request: WorkRequestUnblockRequest) =>
-    parseRequest(op, workRequestUnblockRequestSchema, request),
+  model(workRequestUnblockRequestSchema),
 );
 
 /** Answers a waiting `confirm` step (0.16). */
 export const workRequestConfirm = action(
   'workRequestConfirm',
   'confirm',
-  'confirm',
   (op, request: WorkRequestConfirmRequest = {}) =>
     parseRequest(op, workRequestConfirmRequestSchema, request),
+  'confirm',
 );
