@@ -1,5 +1,5 @@
 /**
- * DebusineClient: one async method per operation of the Debusine API, named in camelCase
+ * DebusineClient: one async function per operation of the Debusine API, named in camelCase
  * after the Debusine client's own (`work_request_get` is `workRequestGet`; the list with
  * what each server answers is docs/api-operations.md), speaking to real Debusine servers
  * of the current (0.13+, tested with
