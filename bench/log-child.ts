@@ -6,18 +6,11 @@
  * Usage: jiti bench/log-child.ts <apiUrl> <scope> <artifactId> <path> <cacheDir> <word> <regex>
  * (token in BENCH_TOKEN)
  */
-import { readFileSync } from 'node:fs';
 import { DebusineClient } from '../src/main/api/client';
 import { LogCache } from '../src/main/logs/log-cache';
 import { LogStore } from '../src/main/logs/log-store';
 import type { LogState } from '../src/shared/log-types';
-
-function status(field: string): number {
-  const line = readFileSync('/proc/self/status', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${field}:`));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) * 1024;
-}
+import { ownMemory, reportMemory } from './lib/own-memory';
 
 const [apiUrl, scope, artifactId, path, cacheDir, word, regex] = process.argv.slice(2);
 if (!apiUrl || !scope || !artifactId || !path || !cacheDir || !word || !regex) {
@@ -25,7 +18,7 @@ if (!apiUrl || !scope || !artifactId || !path || !cacheDir || !word || !regex) {
 }
 const client = new DebusineClient({ apiUrl, scope, token: process.env.BENCH_TOKEN });
 await client.whoami();
-const before = { rss: status('VmRSS'), hwm: status('VmHWM') };
+const before = ownMemory();
 const SCREEN = 60;
 const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
 let firstMiB: number | undefined;
@@ -70,17 +63,13 @@ const byRegex = await store.search(handle, regex, { regex: true, caseSensitive: 
 const searchRegex = ms(regexStart);
 await store.close(handle);
 await client.close();
-process.stdout.write(
-  JSON.stringify({
-    before,
-    after: { rss: status('VmRSS'), hwm: status('VmHWM') },
-    firstMiB,
-    firstScreen,
-    ready,
-    lines: state.lines,
-    searchPlain,
-    searchRegex,
-    matchesPlain: plain.matches,
-    matchesRegex: byRegex.matches,
-  }) + '\n',
-);
+reportMemory(before, {
+  firstMiB,
+  firstScreen,
+  ready,
+  lines: state.lines,
+  searchPlain,
+  searchRegex,
+  matchesPlain: plain.matches,
+  matchesRegex: byRegex.matches,
+});

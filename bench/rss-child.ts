@@ -3,24 +3,17 @@
  * line with VmHWM (peak RSS) before and after, and the time taken.
  * Usage: jiti bench/rss-child.ts <apiUrl> <scope> <workspace> <file>  (token in BENCH_TOKEN)
  */
-import { readFileSync } from 'node:fs';
 import { DebusineClient } from '../src/main/api/client';
 import { LocalArtifact, uploadArtifact } from '../src/main/artifacts';
 import { BENCH_CATEGORY } from './lib/server';
-
-function status(field: string): number {
-  const line = readFileSync('/proc/self/status', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${field}:`));
-  return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) * 1024;
-}
+import { ownMemory, reportMemory } from './lib/own-memory';
 
 const [apiUrl, scope, workspace, file] = process.argv.slice(2);
 if (!apiUrl || !scope || !workspace || !file)
   throw new Error('usage: rss-child.ts api scope ws file');
 const client = new DebusineClient({ apiUrl, scope, token: process.env.BENCH_TOKEN });
 await client.whoami();
-const before = { rss: status('VmRSS'), hwm: status('VmHWM') };
+const before = ownMemory();
 const artifact = new LocalArtifact(BENCH_CATEGORY);
 await artifact.addLocalFile(file);
 const start = process.hrtime.bigint();
@@ -33,12 +26,8 @@ const result = await uploadArtifact(client, artifact, {
 });
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
 await client.close();
-process.stdout.write(
-  JSON.stringify({
-    before,
-    after: { rss: status('VmRSS'), hwm: status('VmHWM') },
-    ms,
-    uploaded: result.uploaded.length,
-    progressEvents,
-  }) + '\n',
-);
+reportMemory(before, {
+  ms,
+  uploaded: result.uploaded.length,
+  progressEvents,
+});

@@ -24,48 +24,50 @@ const exec = promisify(execFile);
  */
 async function curlPut(server: BenchServer, url: string, file: string): Promise<void> {
   const target = new URL(url);
-  const { stdout } = await exec('curl', [
-    '-sS',
-    '-o',
-    '/dev/null',
-    '-w',
-    '%{http_code}',
+  await curl(server, `PUT ${url}`, '201', [
     '-T',
     file,
-    '-H',
-    `Token: ${server.token}`,
-    '-H',
-    `X-Debusine-Scope: ${server.scope}`,
     '-H',
     'Expect:',
     '--request-target',
     target.pathname,
     `${target.origin}/upload`,
   ]);
-  if (stdout.trim() !== '201') throw new Error(`curl PUT ${url}: HTTP ${stdout.trim()}`);
 }
 
 /** The empty PUT (Content-Range with `*` as its range) that asks what the server holds. */
 async function curlProbe(server: BenchServer, url: string, size: number): Promise<void> {
-  const { stdout } = await exec('curl', [
-    '-sS',
-    '-o',
-    '/dev/null',
-    '-w',
-    '%{http_code}',
+  await curl(server, `probe ${url}`, '206', [
     '-X',
     'PUT',
-    '-H',
-    `Token: ${server.token}`,
-    '-H',
-    `X-Debusine-Scope: ${server.scope}`,
     '-H',
     `Content-Range: bytes */${String(size)}`,
     '--data-binary',
     '',
     url,
   ]);
-  if (stdout.trim() !== '206') throw new Error(`curl probe ${url}: HTTP ${stdout.trim()}`);
+}
+
+/** One curl request with the server's token and scope, which must answer `expected`. */
+async function curl(
+  server: BenchServer,
+  what: string,
+  expected: string,
+  args: string[],
+): Promise<void> {
+  const { stdout } = await exec('curl', [
+    '-sS',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}',
+    '-H',
+    `Token: ${server.token}`,
+    '-H',
+    `X-Debusine-Scope: ${server.scope}`,
+    ...args,
+  ]);
+  if (stdout.trim() !== expected) throw new Error(`curl ${what}: HTTP ${stdout.trim()}`);
 }
 
 /**

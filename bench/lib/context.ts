@@ -84,6 +84,25 @@ export class BenchContext {
     return stats;
   }
 
+  /** Measures a subject whose runs need no preparation. */
+  async time(
+    scenario: string,
+    subject: string,
+    run: () => unknown,
+    extra: { bytes?: number; note?: string } = {},
+  ): Promise<Stats> {
+    const none = () => Promise.resolve();
+    return this.measure(
+      scenario,
+      subject,
+      none,
+      async () => {
+        await run();
+      },
+      extra,
+    );
+  }
+
   /**
    * Measures several subjects of one scenario in rounds (each subject once per round, in
    * turn), so that a slow spell of the shared machine or of the server's disk falls on all

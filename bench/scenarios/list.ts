@@ -8,11 +8,9 @@ export async function listWorkRequests(ctx: BenchContext): Promise<void> {
   const total = seedWorkRequests(ctx.server, count);
   ctx.log(`the server holds ${String(total)} work requests`);
   const scenario = `list ${String(count)} work requests`;
-  const none = () => Promise.resolve();
-  await ctx.measure(
+  await ctx.time(
     scenario,
     'app',
-    none,
     async () => {
       let n = 0;
       for await (const wr of ctx.client.workRequestIter()) {
@@ -23,14 +21,12 @@ export async function listWorkRequests(ctx: BenchContext): Promise<void> {
     },
     { note: 'workRequestIter, validated' },
   );
-  await ctx.measure(
+  await ctx.time(
     scenario,
     'Debusine CLI',
-    none,
     () => {
       const out = cliList(ctx.server, count);
       if (out.length < count) throw new Error('the CLI listed too little');
-      return Promise.resolve();
     },
     { note: `work-request list --limit ${String(count)} --yaml` },
   );

@@ -166,49 +166,22 @@ export async function logViewer(ctx: BenchContext): Promise<void> {
         `the app found ${String(matches)} lines with ${WORD}, grep -c ${String(grepMatches)}`,
       );
     }
-    ctx.record({
-      scenario: `${scenario}: first screen`,
-      subject: 'app, from the open (download from the server)',
-      stats: stats(first),
-      bytes: size,
-    });
-    ctx.record({
-      scenario: `${scenario}: first screen`,
-      subject: 'app, after the first MiB is on disk',
-      stats: stats(afterMiB),
-    });
-    ctx.record({
-      scenario: `${scenario}: first screen`,
-      subject: 'less, file already local',
-      stats: stats(less),
-    });
-    ctx.record({
-      scenario: `${scenario}: search the whole file`,
-      subject: 'app (count, first match)',
-      stats: stats(plain),
-      bytes: size,
-      note: `${String(matches)} matching lines`,
-    });
-    ctx.record({
-      scenario: `${scenario}: search the whole file`,
-      subject: 'app, regular expression',
-      stats: stats(runs.map((r) => r.searchRegex)),
-      bytes: size,
-    });
-    ctx.record({
-      scenario: `${scenario}: search the whole file`,
-      subject: 'grep -c',
-      stats: stats(grep),
-      bytes: size,
-      note: `${String(grepMatches)} matching lines`,
-    });
-    ctx.record({
-      scenario: `${scenario}: download, index and analyse`,
-      subject: 'app',
-      stats: stats(runs.map((r) => r.ready)),
-      bytes: size,
-      note: `${String(runs[0]?.lines ?? 0)} lines`,
-    });
+    // One measurement of a step: who did it, the times of its runs, what it moved and found.
+    const row = (step: string, subject: string, ms: number[], bytes?: number, note?: string) => {
+      ctx.record({ scenario: `${scenario}: ${step}`, subject, stats: stats(ms), bytes, note });
+    };
+    const screen = 'first screen';
+    const search = 'search the whole file';
+    const regex = runs.map((r) => r.searchRegex);
+    const ready = runs.map((r) => r.ready);
+    row(screen, 'app, from the open (download from the server)', first, size);
+    row(screen, 'app, after the first MiB is on disk', afterMiB);
+    row(screen, 'less, file already local', less);
+    row(search, 'app (count, first match)', plain, size, `${String(matches)} matching lines`);
+    row(search, 'app, regular expression', regex, size);
+    row(search, 'grep -c', grep, size, `${String(grepMatches)} matching lines`);
+    const lines = `${String(runs[0]?.lines ?? 0)} lines`;
+    row('download, index and analyse', 'app', ready, size, lines);
     const median = (values: number[]) => stats(values).medianMs;
     ctx.target(scenario, 'first screen after the first MiB is on disk, ms', median(afterMiB), {
       max: 300,

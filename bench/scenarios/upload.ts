@@ -13,7 +13,7 @@ import { cliImportDsc, cliUpload, curlUpload } from '../lib/baselines';
 import { BENCH_CATEGORY } from '../lib/server';
 import type { BenchContext } from '../lib/context';
 import { cleanData, dataDir, makeUnique, writeRandomFile } from '../lib/data';
-import { makeSourcePackage } from '../lib/source-package';
+import { makeSourcePackage, type SourcePackage } from '../lib/source-package';
 import { MAX_CHUNK } from '../../src/main/artifacts/upload-file';
 
 function mib(bytes: number): string {
@@ -227,24 +227,13 @@ export async function uploadSourcePackage(ctx: BenchContext): Promise<void> {
       },
       { bytes: origTarball, note: 'import-debian' },
     );
-    await ctx.measure(
-      scenario,
-      'curl',
-      fresh,
-      async (pkg) => {
-        await curlUpload(ctx.server, pkg.files, { parallel: 1 });
-      },
-      { bytes: origTarball },
-    );
-    await ctx.measure(
-      scenario,
-      'curl ×4',
-      fresh,
-      async (pkg) => {
-        await curlUpload(ctx.server, pkg.files, { parallel: 4 });
-      },
-      { bytes: origTarball },
-    );
+    for (const [subject, parallel] of [
+      ['curl', 1],
+      ['curl ×4', 4],
+    ] as const) {
+      const upload = (pkg: SourcePackage) => curlUpload(ctx.server, pkg.files, { parallel });
+      await ctx.measure(scenario, subject, fresh, upload, { bytes: origTarball });
+    }
   } finally {
     cleanData(ctx.server.root);
   }

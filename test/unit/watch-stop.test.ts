@@ -158,7 +158,7 @@ describe('CompletionWatcher with a backlog', () => {
         return workRequest(id);
       },
       // As the server: only the ids asked for (one of them is in nobody's sight).
-      async *workRequestIter(filters: { ids?: readonly number[] }) {
+      async *workRequestIter(filters: { ids?: readonly number[] } = {}) {
         lists.push([...(filters.ids ?? [])]);
         await new Promise((r) => setTimeout(r, 5));
         for (const id of filters.ids ?? []) if (id !== 500) yield workRequest(id);

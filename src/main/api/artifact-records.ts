@@ -15,16 +15,12 @@ import {
   relationResponseSchema,
   relationsResponseSchema,
   type ArtifactCreateRequest,
-  type ArtifactResponse,
   type AssetCreateRequest,
   type AssetPermissionCheckRequest,
-  type AssetPermissionCheckResponse,
-  type AssetResponse,
   type RelationCreateRequest,
-  type RelationResponse,
 } from '../../shared/models';
+import { endpoint } from './endpoint';
 import { seg } from './pagination';
-import type { ApiContext } from './revision';
 import { parseRequest, requireId } from './validate';
 
 /** Drops null optional fields: servers use their defaults for absent ones. */
@@ -34,45 +30,30 @@ function withoutNulls<T extends object>(value: T): Partial<T> {
   ) as Partial<T>;
 }
 
-export async function artifactCreate(
-  ctx: ApiContext,
-  request: ArtifactCreateRequest,
-): Promise<ArtifactResponse> {
-  const body = parseRequest('artifactCreate', artifactCreateRequestSchema, request);
-  return ctx.request({
-    operation: 'artifactCreate',
-    method: 'POST',
+export const artifactCreate = endpoint(
+  'artifactCreate',
+  { method: 'POST', expect: [201], schema: artifactResponseSchema },
+  (op, request: ArtifactCreateRequest) => ({
     path: '/artifact/',
-    body: withoutNulls(body),
-    expect: [201],
-    schema: artifactResponseSchema,
-  });
-}
+    body: withoutNulls(parseRequest(op, artifactCreateRequestSchema, request)),
+  }),
+);
 
-export async function artifactGet(ctx: ApiContext, id: number): Promise<ArtifactResponse> {
-  return ctx.request({
-    operation: 'artifactGet',
-    method: 'GET',
-    path: `/artifact/${String(requireId('artifactGet', id))}/`,
-    schema: artifactResponseSchema,
-  });
-}
+export const artifactGet = endpoint(
+  'artifactGet',
+  { method: 'GET', schema: artifactResponseSchema },
+  (op, id: number) => ({ path: `/artifact/${String(requireId(op, id))}/` }),
+);
 
 /** Get-or-create: the server answers 201 for a new relation and 200 for an existing one. */
-export async function relationCreate(
-  ctx: ApiContext,
-  request: RelationCreateRequest,
-): Promise<RelationResponse> {
-  const body = parseRequest('relationCreate', relationCreateRequestSchema, request);
-  return ctx.request({
-    operation: 'relationCreate',
-    method: 'POST',
+export const relationCreate = endpoint(
+  'relationCreate',
+  { method: 'POST', expect: [200, 201], schema: relationResponseSchema },
+  (op, request: RelationCreateRequest) => ({
     path: '/artifact-relation/',
-    body,
-    expect: [200, 201],
-    schema: relationResponseSchema,
-  });
-}
+    body: parseRequest(op, relationCreateRequestSchema, request),
+  }),
+);
 
 export interface RelationListOptions {
   /** Relations from this artifact. */
@@ -81,46 +62,34 @@ export interface RelationListOptions {
   targetId?: number;
 }
 
-export async function relationList(
-  ctx: ApiContext,
-  options: RelationListOptions,
-): Promise<RelationResponse[]> {
-  const { artifactId, targetId } = options;
-  if ((artifactId === undefined) === (targetId === undefined)) {
-    throw new DebusineError(
-      'validation',
-      'relationList: give exactly one of artifactId and targetId',
-      { operation: 'relationList', field: artifactId === undefined ? 'artifactId' : 'targetId' },
-    );
-  }
-  const query =
-    artifactId !== undefined
-      ? { artifact: requireId('relationList', artifactId, 'artifactId') }
-      : { target_artifact: requireId('relationList', targetId, 'targetId') };
-  return ctx.request({
-    operation: 'relationList',
-    method: 'GET',
-    path: '/artifact-relation/',
-    query,
-    schema: relationsResponseSchema,
-  });
-}
+export const relationList = endpoint(
+  'relationList',
+  { method: 'GET', schema: relationsResponseSchema },
+  (op, options: RelationListOptions) => {
+    const { artifactId, targetId } = options;
+    if ((artifactId === undefined) === (targetId === undefined)) {
+      throw new DebusineError('validation', `${op}: give exactly one of artifactId and targetId`, {
+        operation: op,
+        field: artifactId === undefined ? 'artifactId' : 'targetId',
+      });
+    }
+    const query =
+      artifactId !== undefined
+        ? { artifact: requireId(op, artifactId, 'artifactId') }
+        : { target_artifact: requireId(op, targetId, 'targetId') };
+    return { path: '/artifact-relation/', query };
+  },
+);
 
 /** Get-or-create for signing keys: an existing key answers 200 with the stored asset. */
-export async function assetCreate(
-  ctx: ApiContext,
-  request: AssetCreateRequest,
-): Promise<AssetResponse> {
-  const body = parseRequest('assetCreate', assetCreateRequestSchema, request);
-  return ctx.request({
-    operation: 'assetCreate',
-    method: 'POST',
+export const assetCreate = endpoint(
+  'assetCreate',
+  { method: 'POST', expect: [200, 201], schema: assetResponseSchema },
+  (op, request: AssetCreateRequest) => ({
     path: '/asset/',
-    body: withoutNulls(body),
-    expect: [200, 201],
-    schema: assetResponseSchema,
-  });
-}
+    body: withoutNulls(parseRequest(op, assetCreateRequestSchema, request)),
+  }),
+);
 
 export interface AssetListFilters {
   assetId?: number;
@@ -129,38 +98,32 @@ export interface AssetListFilters {
 }
 
 /** Servers refuse a listing without any filter (400), which arrives as `validation`. */
-export async function assetList(
-  ctx: ApiContext,
-  filters: AssetListFilters = {},
-): Promise<AssetResponse[]> {
-  return ctx.request({
-    operation: 'assetList',
-    method: 'GET',
+export const assetList = endpoint(
+  'assetList',
+  { method: 'GET', schema: assetsResponseSchema },
+  (_op, filters: AssetListFilters = {}) => ({
     path: '/asset/',
     query: {
       asset: filters.assetId,
       work_request: filters.workRequest,
       workspace: filters.workspace,
     },
-    schema: assetsResponseSchema,
-  });
-}
+  }),
+);
 
 /** Only a running signing work request's own token may ask (current servers). */
-export async function assetPermissionCheck(
-  ctx: ApiContext,
-  request: AssetPermissionCheckRequest,
-): Promise<AssetPermissionCheckResponse> {
-  const r = parseRequest('assetPermissionCheck', assetPermissionCheckRequestSchema, request);
-  return ctx.request({
-    operation: 'assetPermissionCheck',
-    method: 'POST',
-    path: `/asset/${seg(r.asset_category)}/${seg(r.asset_slug)}/${seg(r.permission_name)}/`,
-    body: {
-      artifact_id: r.artifact_id,
-      work_request_id: r.work_request_id,
-      workspace: r.workspace,
-    },
-    schema: assetPermissionCheckResponseSchema,
-  });
-}
+export const assetPermissionCheck = endpoint(
+  'assetPermissionCheck',
+  { method: 'POST', schema: assetPermissionCheckResponseSchema },
+  (op, request: AssetPermissionCheckRequest) => {
+    const r = parseRequest(op, assetPermissionCheckRequestSchema, request);
+    return {
+      path: `/asset/${seg(r.asset_category)}/${seg(r.asset_slug)}/${seg(r.permission_name)}/`,
+      body: {
+        artifact_id: r.artifact_id,
+        work_request_id: r.work_request_id,
+        workspace: r.workspace,
+      },
+    };
+  },
+);

@@ -4,16 +4,15 @@
  * calling worker (a worker token) and answer `a`/`b`/`c`. Results are normalised to the
  * letters in `result_type`, the server's value kept in `raw_result_type`.
  */
+import type { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import {
   lookupMultipleRequestSchema,
   lookupMultipleResponseSchema,
   lookupSingleRequestSchema,
   lookupSingleResponseSchema,
-  type LookupMultipleRequest,
-  type LookupSingleRequest,
-  type LookupSingleResponse,
 } from '../../shared/models';
+import type { Parsed } from './http';
 import type { ApiContext, ServerRevision } from './revision';
 import { parseRequest } from './validate';
 
@@ -56,35 +55,38 @@ function bodyFor(operation: string, revision: ServerRevision, r: LookupBody): ob
   return { ...common, work_request: r.work_request };
 }
 
-export async function lookupSingle(
-  ctx: ApiContext,
-  request: LookupSingleRequest,
-): Promise<LookupSingleResponse> {
-  const r = parseRequest('lookupSingle', lookupSingleRequestSchema, request);
-  const revision = await ctx.revision();
-  return ctx.request({
-    operation: 'lookupSingle',
-    method: 'POST',
-    path: '/lookup/single/',
-    body: bodyFor('lookupSingle', revision, r),
-    // A lookup changes nothing: it may be retried.
-    idempotent: true,
-    schema: lookupSingleResponseSchema,
-  });
+/** A lookup: the request is checked, then shaped for the server's revision (bodyFor). */
+function lookup<M extends z.ZodType<LookupBody>, S extends z.ZodType>(
+  operation: string,
+  path: string,
+  model: M,
+  schema: S,
+): (ctx: ApiContext, request: z.input<M>) => Promise<Parsed<S>> {
+  return async (ctx, request) => {
+    const r = parseRequest(operation, model, request);
+    const revision = await ctx.revision();
+    return ctx.request({
+      operation,
+      method: 'POST',
+      path,
+      body: bodyFor(operation, revision, r),
+      // A lookup changes nothing: it may be retried.
+      idempotent: true,
+      schema,
+    });
+  };
 }
 
-export async function lookupMultiple(
-  ctx: ApiContext,
-  request: LookupMultipleRequest,
-): Promise<LookupSingleResponse[]> {
-  const r = parseRequest('lookupMultiple', lookupMultipleRequestSchema, request);
-  const revision = await ctx.revision();
-  return ctx.request({
-    operation: 'lookupMultiple',
-    method: 'POST',
-    path: '/lookup/multiple/',
-    body: bodyFor('lookupMultiple', revision, r),
-    idempotent: true,
-    schema: lookupMultipleResponseSchema,
-  });
-}
+export const lookupSingle = lookup(
+  'lookupSingle',
+  '/lookup/single/',
+  lookupSingleRequestSchema,
+  lookupSingleResponseSchema,
+);
+
+export const lookupMultiple = lookup(
+  'lookupMultiple',
+  '/lookup/multiple/',
+  lookupMultipleRequestSchema,
+  lookupMultipleResponseSchema,
+);

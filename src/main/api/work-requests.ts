@@ -1,4 +1,5 @@
 /** Work request operations: create, read, list, retry, abort, update, complete, sign, unblock. */
+import type { z } from 'zod';
 import {
   workRequestCompletedRequestSchema,
   workRequestConfirmRequestSchema,
@@ -9,13 +10,12 @@ import {
   workRequestUpdateRequestSchema,
   type WorkRequestCompletedRequest,
   type WorkRequestConfirmRequest,
-  type WorkRequestExternalDebsignRequest,
   type WorkRequestRequest,
   type WorkRequestResponse,
-  type WorkRequestUnblockRequest,
 } from '../../shared/models';
+import { endpoint } from './endpoint';
 import { fetchPage, paginate, type Page, type Query } from './pagination';
-import { unsupportedError, type ApiContext } from './revision';
+import { unsupportedError, type ApiContext, type ServerFeatures } from './revision';
 import { parseRequest, requireId } from './validate';
 
 export interface WorkRequestFilters {
@@ -29,31 +29,50 @@ export interface WorkRequestFilters {
 const path = (id: number, action = ''): string =>
   `/work-request/${String(id)}/${action ? `${action}/` : ''}`;
 
-export async function workRequestCreate(
-  ctx: ApiContext,
-  request: WorkRequestRequest,
-): Promise<WorkRequestResponse> {
-  const body = parseRequest('workRequestCreate', workRequestRequestSchema, request);
-  const { workspace, ...rest } = body;
-  return ctx.request({
-    operation: 'workRequestCreate',
-    method: 'POST',
-    path: '/work-request/',
-    // Without a workspace the server uses its default one; `null` would be refused.
-    body: workspace === null ? rest : body,
-    expect: [200, 201],
-    schema: workRequestResponseSchema,
-  });
+/**
+ * An action on one work request (retry, abort, unblock, …): a POST to its own path,
+ * answered with the work request. `body` checks the caller's model, before the id.
+ */
+function action<A extends unknown[]>(
+  operation: string,
+  name: string,
+  body: (op: string, ...request: A) => unknown,
+  feature?: keyof ServerFeatures,
+): (ctx: ApiContext, id: number, ...request: A) => Promise<WorkRequestResponse> {
+  return endpoint(
+    operation,
+    { method: 'POST', feature, schema: workRequestResponseSchema },
+    (op, id: number, ...request: A) => ({
+      body: body(op, ...request),
+      path: path(requireId(op, id), name),
+    }),
+  );
 }
 
-export async function workRequestGet(ctx: ApiContext, id: number): Promise<WorkRequestResponse> {
-  return ctx.request({
-    operation: 'workRequestGet',
-    method: 'GET',
-    path: path(requireId('workRequestGet', id)),
-    schema: workRequestResponseSchema,
-  });
-}
+const empty = (): object => ({});
+
+/** The body of an action whose caller gives one request model. */
+const model =
+  <M extends z.ZodType>(schema: M) =>
+  (op: string, request: z.input<M>): z.output<M> =>
+    parseRequest(op, schema, request);
+
+export const workRequestCreate = endpoint(
+  'workRequestCreate',
+  { method: 'POST', expect: [200, 201], schema: workRequestResponseSchema },
+  (op, request: WorkRequestRequest) => {
+    const body = parseRequest(op, workRequestRequestSchema, request);
+    const { workspace, ...rest } = body;
+    // Without a workspace the server uses its default one; `null` would be refused.
+    return { path: '/work-request/', body: workspace === null ? rest : body };
+  },
+);
+
+export const workRequestGet = endpoint(
+  'workRequestGet',
+  { method: 'GET', schema: workRequestResponseSchema },
+  (op, id: number) => ({ path: path(requireId(op, id)) }),
+);
 
 function listQuery(filters: WorkRequestFilters): Query {
   return {
@@ -108,26 +127,9 @@ export function workRequestPageUrl(ctx: ApiContext, filters: WorkRequestFilters 
 }
 
 /** Ordinary tasks are superseded by a new work request (returned); workflows retry in place. */
-export async function workRequestRetry(ctx: ApiContext, id: number): Promise<WorkRequestResponse> {
-  return ctx.request({
-    operation: 'workRequestRetry',
-    method: 'POST',
-    path: path(requireId('workRequestRetry', id), 'retry'),
-    body: {},
-    schema: workRequestResponseSchema,
-  });
-}
+export const workRequestRetry = action('workRequestRetry', 'retry', empty);
 
-export async function workRequestAbort(ctx: ApiContext, id: number): Promise<WorkRequestResponse> {
-  await ctx.require('workRequestAbort', 'abort');
-  return ctx.request({
-    operation: 'workRequestAbort',
-    method: 'POST',
-    path: path(requireId('workRequestAbort', id), 'abort'),
-    body: {},
-    schema: workRequestResponseSchema,
-  });
-}
+export const workRequestAbort = action('workRequestAbort', 'abort', empty, 'abort');
 
 /** Priority adjustment. When a server answers with no content, the request is re-read. */
 export async function workRequestUpdate(
@@ -135,104 +137,59 @@ export async function workRequestUpdate(
   id: number,
   priorityAdjustment: number,
 ): Promise<WorkRequestResponse> {
-  const body = parseRequest('workRequestUpdate', workRequestUpdateRequestSchema, {
-    priority_adjustment: priorityAdjustment,
-  });
-  const updated = await ctx.request({
-    operation: 'workRequestUpdate',
-    method: 'PATCH',
-    path: path(requireId('workRequestUpdate', id)),
-    body,
-    expect: [200, 204],
-    schema: workRequestResponseSchema.optional(),
-  });
+  const updated = await patchPriority(ctx, id, priorityAdjustment);
   return updated ?? workRequestGet(ctx, id);
 }
+
+const patchPriority = endpoint(
+  'workRequestUpdate',
+  { method: 'PATCH', expect: [200, 204], schema: workRequestResponseSchema.optional() },
+  (op, id: number, priorityAdjustment: number) => ({
+    body: parseRequest(op, workRequestUpdateRequestSchema, {
+      priority_adjustment: priorityAdjustment,
+    }),
+    path: path(requireId(op, id)),
+  }),
+);
 
 /**
  * Workers report a result. Current servers want the work request's own token and apply it
  * asynchronously; earlier ones want the worker's token.
  */
-export async function workRequestCompletedUpdate(
-  ctx: ApiContext,
-  id: number,
-  request: WorkRequestCompletedRequest,
-): Promise<void> {
-  const body = parseRequest(
-    'workRequestCompletedUpdate',
-    workRequestCompletedRequestSchema,
-    request,
-  );
-  await ctx.request({
-    operation: 'workRequestCompletedUpdate',
-    method: 'PUT',
-    path: path(requireId('workRequestCompletedUpdate', id), 'completed'),
-    body,
-    // The server rejects a second completion, so replaying a lost answer is not safe.
-    idempotent: false,
-  });
-}
+export const workRequestCompletedUpdate = endpoint(
+  'workRequestCompletedUpdate',
+  // The server rejects a second completion, so replaying a lost answer is not safe.
+  { method: 'PUT', idempotent: false },
+  (op, id: number, request: WorkRequestCompletedRequest) => ({
+    body: parseRequest(op, workRequestCompletedRequestSchema, request),
+    path: path(requireId(op, id), 'completed'),
+  }),
+);
 
-export async function workRequestExternalDebsignGet(
-  ctx: ApiContext,
-  id: number,
-): Promise<WorkRequestResponse> {
-  return ctx.request({
-    operation: 'workRequestExternalDebsignGet',
-    method: 'GET',
-    path: path(requireId('workRequestExternalDebsignGet', id), 'external-debsign'),
-    schema: workRequestResponseSchema,
-  });
-}
+export const workRequestExternalDebsignGet = endpoint(
+  'workRequestExternalDebsignGet',
+  { method: 'GET', schema: workRequestResponseSchema },
+  (op, id: number) => ({ path: path(requireId(op, id), 'external-debsign') }),
+);
 
-export async function workRequestExternalDebsignComplete(
-  ctx: ApiContext,
-  id: number,
-  request: WorkRequestExternalDebsignRequest,
-): Promise<WorkRequestResponse> {
-  const body = parseRequest(
-    'workRequestExternalDebsignComplete',
-    workRequestExternalDebsignRequestSchema,
-    request,
-  );
-  return ctx.request({
-    operation: 'workRequestExternalDebsignComplete',
-    method: 'POST',
-    path: path(requireId('workRequestExternalDebsignComplete', id), 'external-debsign'),
-    body,
-    schema: workRequestResponseSchema,
-  });
-}
+export const workRequestExternalDebsignComplete = action(
+  'workRequestExternalDebsignComplete',
+  'external-debsign',
+  model(workRequestExternalDebsignRequestSchema),
+);
 
 /** Manual unblock of a blocked step: accept or reject it, with optional notes. */
-export async function workRequestUnblock(
-  ctx: ApiContext,
-  id: number,
-  request: WorkRequestUnblockRequest,
-): Promise<WorkRequestResponse> {
-  const body = parseRequest('workRequestUnblock', workRequestUnblockRequestSchema, request);
-  return ctx.request({
-    operation: 'workRequestUnblock',
-    method: 'POST',
-    path: path(requireId('workRequestUnblock', id), 'unblock'),
-    body,
-    schema: workRequestResponseSchema,
-  });
-}
+export const workRequestUnblock = action(
+  'workRequestUnblock',
+  'unblock',
+  model(workRequestUnblockRequestSchema),
+);
 
 /** Answers a waiting `confirm` step (0.16). */
-export async function workRequestConfirm(
-  ctx: ApiContext,
-  id: number,
-  request: WorkRequestConfirmRequest = {},
-): Promise<WorkRequestResponse> {
-  await ctx.require('workRequestConfirm', 'confirm');
-  const body = parseRequest('workRequestConfirm', workRequestConfirmRequestSchema, request);
-  return ctx.request({
-    operation: 'workRequestConfirm',
-    method: 'POST',
-    path: path(requireId('workRequestConfirm', id), 'confirm'),
-    body,
-    schema: workRequestResponseSchema,
-  });
-}
+export const workRequestConfirm = action(
+  'workRequestConfirm',
+  'confirm',
+  (op, request: WorkRequestConfirmRequest = {}) =>
+    parseRequest(op, workRequestConfirmRequestSchema, request),
+  'confirm',
+);

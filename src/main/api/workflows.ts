@@ -24,7 +24,8 @@ import {
   type WorkRequestResponse,
 } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
-import { paginate, seg } from './pagination';
+import { listing } from './endpoint';
+import { seg } from './pagination';
 import { unsupportedError, type ApiContext, type ServerRevision } from './revision';
 import { parseRequest, requireId, requireName } from './validate';
 
@@ -118,52 +119,73 @@ async function legacyCreate(
   });
 }
 
+/** Where one template is: its checked workspace and key, and the server's revision. */
+interface TemplateAt {
+  op: string;
+  workspace: string;
+  key: number | string;
+  revision: ServerRevision;
+}
+
+/**
+ * Builds an operation on one template, by id (a number, or a string of digits) or by name:
+ * the workspace and the key are checked before anything is sent, then the revision read.
+ */
+function onTemplate<R>(
+  op: string,
+  run: (ctx: ApiContext, at: TemplateAt) => Promise<R>,
+): (ctx: ApiContext, workspace: string, template: number | string) => Promise<R> {
+  return async (ctx, workspace, template) => {
+    requireName(op, workspace, 'workspace');
+    const key = parseRequest(op, workflowTemplateKey, template, 'template');
+    return run(ctx, { op, workspace, key, revision: await ctx.revision() });
+  };
+}
+
 /** By id (a number, or a string of digits) or by name. */
-export async function workflowTemplateGet(
-  ctx: ApiContext,
-  workspace: string,
-  template: number | string,
-): Promise<WorkflowTemplateData> {
-  const op = 'workflowTemplateGet';
-  requireName(op, workspace, 'workspace');
-  const key = parseRequest(op, workflowTemplateKey, template, 'template');
-  const revision = await ctx.revision();
-  if (revision.features.workspaceTemplates) {
-    return ctx.request({
+export const workflowTemplateGet = onTemplate(
+  'workflowTemplateGet',
+  async (ctx, { op, workspace, key, revision }): Promise<WorkflowTemplateData> => {
+    if (revision.features.workspaceTemplates) {
+      return ctx.request({
+        operation: op,
+        method: 'GET',
+        path: `${templates(workspace)}${seg(key)}/`,
+        schema: workflowTemplateDataSchema,
+      });
+    }
+    if (typeof key !== 'number') throw unsupportedError(`${op} (by name)`, revision);
+    const found = await ctx.request({
       operation: op,
       method: 'GET',
-      path: `${templates(workspace)}${seg(key)}/`,
-      schema: workflowTemplateDataSchema,
+      path: `/workflow-template/${String(key)}/`,
+      schema: workflowTemplateResponseSchema,
     });
-  }
-  if (typeof key !== 'number') throw unsupportedError(`${op} (by name)`, revision);
-  const found = await ctx.request({
-    operation: op,
-    method: 'GET',
-    path: `/workflow-template/${String(key)}/`,
-    schema: workflowTemplateResponseSchema,
-  });
-  // The legacy path is not per workspace: a template of another workspace is not this one's.
-  if (found.workspace !== undefined && found.workspace !== null && found.workspace !== workspace) {
-    throw new DebusineError('not-found', `${op}: no template ${String(key)} in ${workspace}`, {
-      operation: op,
-      status: 404,
-    });
-  }
-  return found;
-}
+    // The legacy path is not per workspace: a template of another workspace is not this one's.
+    if (
+      found.workspace !== undefined &&
+      found.workspace !== null &&
+      found.workspace !== workspace
+    ) {
+      throw new DebusineError('not-found', `${op}: no template ${String(key)} in ${workspace}`, {
+        operation: op,
+        status: 404,
+      });
+    }
+    return found;
+  },
+);
 
 const workflowTemplateKey = workflowTemplateUpdateRequestSchema.shape.id
   .positive()
   .or(workflowTemplateDataNewSchema.shape.name.transform((v) => (/^\d+$/.test(v) ? Number(v) : v)));
 
-export async function* workflowTemplateIter(
-  ctx: ApiContext,
-  workspace: string,
-): AsyncGenerator<WorkflowTemplateData, void, undefined> {
-  await ctx.require('workflowTemplateIter', 'workspaceTemplates');
-  yield* paginate(ctx, 'workflowTemplateIter', templates(workspace), workflowTemplateDataSchema);
-}
+export const workflowTemplateIter = listing(
+  'workflowTemplateIter',
+  'workspaceTemplates',
+  workflowTemplateDataSchema,
+  (workspace: string) => ({ path: templates(workspace) }),
+);
 
 /** PATCH by id: fields left out keep their value; the task name cannot change. */
 export async function workflowTemplateUpdate(
@@ -201,19 +223,14 @@ export async function workflowTemplateUpdate(
   });
 }
 
-export async function workflowTemplateDelete(
-  ctx: ApiContext,
-  workspace: string,
-  template: number | string,
-): Promise<void> {
-  const op = 'workflowTemplateDelete';
-  requireName(op, workspace, 'workspace');
-  const key = parseRequest(op, workflowTemplateKey, template, 'template');
-  const revision = await ctx.revision();
-  let path = `${templates(workspace)}${seg(key)}/`;
-  if (!revision.features.workspaceTemplates) {
-    const found = await workflowTemplateGet(ctx, workspace, key);
-    path = `/workflow-template/${String(requireId(op, found.id))}/`;
-  }
-  await ctx.request({ operation: op, method: 'DELETE', path, expect: [204] });
-}
+export const workflowTemplateDelete = onTemplate(
+  'workflowTemplateDelete',
+  async (ctx, { op, workspace, key, revision }): Promise<void> => {
+    let path = `${templates(workspace)}${seg(key)}/`;
+    if (!revision.features.workspaceTemplates) {
+      const found = await workflowTemplateGet(ctx, workspace, key);
+      path = `/workflow-template/${String(requireId(op, found.id))}/`;
+    }
+    await ctx.request({ operation: op, method: 'DELETE', path, expect: [204] });
+  },
+);

@@ -2,54 +2,48 @@
 import { DebusineError } from '../../shared/errors';
 import {
   workspaceInheritanceChainSchema,
-  type WorkspaceInheritanceChain,
   type WorkspaceInheritanceChainInput,
 } from '../../shared/models';
 import { seg } from './pagination';
-import type { ApiContext } from './revision';
+import { endpoint } from './endpoint';
 import { parseRequest, requireName } from './validate';
 
 const inheritance = (workspace: string): string => `/workspace/${seg(workspace)}/inheritance/`;
 
-export async function getWorkspaceInheritance(
-  ctx: ApiContext,
-  workspace: string,
-): Promise<WorkspaceInheritanceChain> {
-  requireName('getWorkspaceInheritance', workspace, 'workspace');
-  await ctx.require('getWorkspaceInheritance', 'workspaceInheritance');
-  return ctx.request({
-    operation: 'getWorkspaceInheritance',
+export const getWorkspaceInheritance = endpoint(
+  'getWorkspaceInheritance',
+  {
     method: 'GET',
-    path: inheritance(workspace),
+    feature: 'workspaceInheritance',
+    argumentsFirst: true,
     schema: workspaceInheritanceChainSchema,
-  });
-}
+  },
+  (op, workspace: string) => ({ path: inheritance(requireName(op, workspace, 'workspace')) }),
+);
 
 /** Replaces the whole chain (order matters: earlier elements are searched first). */
-export async function setWorkspaceInheritance(
-  ctx: ApiContext,
-  workspace: string,
-  chain: WorkspaceInheritanceChainInput,
-): Promise<WorkspaceInheritanceChain> {
-  const op = 'setWorkspaceInheritance';
-  requireName(op, workspace, 'workspace');
-  const parsed = parseRequest(op, workspaceInheritanceChainSchema, chain);
-  await ctx.require(op, 'workspaceInheritance');
-  return ctx.request({
-    operation: op,
+export const setWorkspaceInheritance = endpoint(
+  'setWorkspaceInheritance',
+  {
     method: 'POST',
-    path: inheritance(workspace),
-    // Unset components are left out: the server fills the scope in with the current one.
-    body: {
-      chain: parsed.chain.map((e) =>
-        Object.fromEntries(Object.entries(e).filter(([, v]) => v !== null)),
-      ),
-    },
+    feature: 'workspaceInheritance',
+    argumentsFirst: true,
     // Setting the same chain twice gives the same result.
     idempotent: true,
     schema: workspaceInheritanceChainSchema,
-  });
-}
+  },
+  (op, workspace: string, chain: WorkspaceInheritanceChainInput) => {
+    const path = inheritance(requireName(op, workspace, 'workspace'));
+    const parsed = parseRequest(op, workspaceInheritanceChainSchema, chain);
+    // Unset components are left out: the server fills the scope in with the current one.
+    const body = {
+      chain: parsed.chain.map((e) =>
+        Object.fromEntries(Object.entries(e).filter(([, v]) => v !== null)),
+      ),
+    };
+    return { path, body };
+  },
+);
 
 /**
  * The address of a web UI page: the site root (the API URL without its last `api`

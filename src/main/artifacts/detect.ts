@@ -105,6 +105,19 @@ export async function detectKind(
     error: null,
   });
 
+  // A control file takes the files it lists (those here, and those missing from its folder);
+  // the other dropped files are extra.
+  const listedBy = async (control: string, names: string[]) => {
+    const dir = dirname(control);
+    const taken = [control, ...names.map((n) => join(dir, n))];
+    const missing = await missingOf(dir, names);
+    return {
+      files: taken.filter((f) => !missing.includes(basename(f))),
+      missing,
+      extra: files.filter((f) => !taken.includes(f)),
+    };
+  };
+
   // A control file that cannot be read is the chosen kind's problem, shown next to it.
   const unreadable = (
     kind: 'upload' | 'sourcePackage',
@@ -127,17 +140,12 @@ export async function detectKind(
     const parsed = await readChanges(changesFile).catch(asError);
     if (parsed instanceof Error) return unreadable('upload', changesFile, parsed);
     const names = (parsed.sha256.length ? parsed.sha256 : parsed.files).map((f) => f.name);
-    const dir = dirname(changesFile);
-    const taken = [changesFile, ...names.map((n) => join(dir, n))];
-    const missing = await missingOf(dir, names);
     return attempt(
       {
         kind: 'upload',
         category: CATEGORIES.upload,
         reason: `${basename(changesFile)} is a .changes file: an upload of it and the ${String(names.length)} files it lists`,
-        files: taken.filter((f) => !missing.includes(basename(f))),
-        missing,
-        extra: files.filter((f) => !taken.includes(f)),
+        ...(await listedBy(changesFile, names)),
       },
       () => createUpload({ changesFile, allowRemote: options.allowRemote ?? false }),
     );
@@ -148,17 +156,12 @@ export async function detectKind(
     const parsed = await readDsc(dscFile).catch(asError);
     if (parsed instanceof Error) return unreadable('sourcePackage', dscFile, parsed);
     const names = parsed.files.map((f) => f.name);
-    const dir = dirname(dscFile);
-    const taken = [dscFile, ...names.map((n) => join(dir, n))];
-    const missing = await missingOf(dir, names);
     return attempt(
       {
         kind: 'sourcePackage',
         category: CATEGORIES.sourcePackage,
         reason: `${basename(dscFile)} is a .dsc file: a source package of it and the ${String(names.length)} files it lists`,
-        files: taken.filter((f) => !missing.includes(basename(f))),
-        missing,
-        extra: files.filter((f) => !taken.includes(f)),
+        ...(await listedBy(dscFile, names)),
       },
       () => createSourcePackageFromDsc(dscFile),
     );

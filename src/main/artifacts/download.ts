@@ -127,12 +127,22 @@ async function fetchFile(
   }
 }
 
-async function resolveArtifact(
+/** The transport, and the artifact's record (read from the server when given its id). */
+async function reach(
   client: ClientLike,
   artifact: number | ArtifactResponse,
   signal?: AbortSignal,
 ) {
-  return typeof artifact === 'number' ? getArtifact(client, artifact, signal) : artifact;
+  const http = transportOf(client);
+  return {
+    http,
+    artifact: typeof artifact === 'number' ? await getArtifact(client, artifact, signal) : artifact,
+  };
+}
+
+/** Where a download of one file is staged and placed: `name` in `home`, all `subject`. */
+function oneFile(home: string, name: string, subject: Subject, signal: AbortSignal | undefined) {
+  return { home, placements: [[name]], subject, subjectOf: () => subject, signal };
 }
 
 export async function downloadArtifactFile(
@@ -142,8 +152,7 @@ export async function downloadArtifactFile(
   destinationFile: string,
   options: DownloadFileOptions = {},
 ): Promise<ArtifactResponse> {
-  const http = transportOf(client);
-  const response = await resolveArtifact(client, artifact, options.signal);
+  const { http, artifact: response } = await reach(client, artifact, options.signal);
   const subject = { artifact: response.id, file: pathInArtifact };
   const file = declaredFile(response, pathInArtifact);
   if (!file) {
@@ -159,9 +168,7 @@ export async function downloadArtifactFile(
     tracker.update(pathInArtifact, n);
   };
   const { signal } = options;
-  const home = dirname(destinationFile);
-  const target = { home, placements: [[name]], subject, subjectOf: () => subject, signal };
-  await staged(target, async (staging) => {
+  await staged(oneFile(dirname(destinationFile), name, subject, signal), async (staging) => {
     const path = join(staging.root, name);
     options.onStaged?.(path);
     await fetchFile(http, file, path, subject, progress, signal);
@@ -181,14 +188,7 @@ async function downloadTarball(
   const subject = { artifact: artifact.id, file: name };
   const tracker = new ProgressTracker([[name, declared.total]], options.onProgress);
   const { signal } = options;
-  const target = {
-    home: destination,
-    placements: [[name]],
-    subject,
-    subjectOf: () => subject,
-    signal,
-  };
-  await staged(target, async (staging) => {
+  await staged(oneFile(destination, name, subject, signal), async (staging) => {
     const { body } = await fetchBody(http, artifact.download_tar_gz_url, subject, signal);
     await receiveArchive(body, declared, {
       keep: { path: join(staging.root, name), name },
@@ -207,8 +207,7 @@ export async function downloadArtifact(
   destination: string,
   options: DownloadArtifactOptions = {},
 ): Promise<ArtifactResponse> {
-  const http = transportOf(client);
-  const artifact = await getArtifact(client, artifactId, options.signal);
+  const { http, artifact } = await reach(client, artifactId, options.signal);
   if (options.tarball) {
     await downloadTarball(http, artifact, destination, options);
     return artifact;

@@ -7,6 +7,7 @@
  * also passes the 0.11 server's older models (which lack e.g. `architecture` on build logs).
  */
 import { z } from 'zod';
+import { LINTIAN_SEVERITIES } from '../../shared/results/lintian';
 
 export const CATEGORIES = {
   sourcePackage: 'debian:source-package',
@@ -89,18 +90,7 @@ export const DATA_SCHEMAS: Record<KindName, z.ZodType> = {
   lintian: z.strictObject({
     architecture: optionalString,
     summary: z.strictObject({
-      tags_count_by_severity: z.partialRecord(
-        z.enum([
-          'error',
-          'warning',
-          'info',
-          'pedantic',
-          'experimental',
-          'overridden',
-          'classification',
-        ]),
-        z.number().int(),
-      ),
+      tags_count_by_severity: z.partialRecord(z.enum(LINTIAN_SEVERITIES), z.number().int()),
       package_filename: z.record(z.string(), z.string()),
       tags_found: z.array(z.string()),
       overridden_tags_found: z.array(z.string()),

@@ -12,9 +12,16 @@ import { readDebControl } from './deb-package';
 import { getField } from './deb822';
 import { fieldString, readChanges, readDsc } from './debian-files';
 import { CATEGORIES, withoutNulls } from './kind-data';
-import { validateLocalArtifact } from './kind-rules';
+import { validateLocalArtifact, type RuleOptions } from './kind-rules';
 import { LocalArtifact } from './local-artifact';
 import { checkLocalFiles } from './local-checks';
+
+/** The kind's rules, then the local files against what their control files list. */
+async function checked(artifact: LocalArtifact, options?: RuleOptions): Promise<LocalArtifact> {
+  validateLocalArtifact(artifact, options);
+  await checkLocalFiles(artifact);
+  return artifact;
+}
 
 export async function createSourcePackage(input: {
   name: string;
@@ -30,9 +37,7 @@ export async function createSourcePackage(input: {
     dsc_fields: dsc?.fields ?? {},
   });
   for (const file of input.files) await artifact.addLocalFile(file);
-  validateLocalArtifact(artifact);
-  await checkLocalFiles(artifact);
-  return artifact;
+  return checked(artifact);
 }
 
 /** A source package from its .dsc alone: name, version and files come from the .dsc. */
@@ -71,9 +76,7 @@ export async function createBinaryPackage(file: string): Promise<LocalArtifact> 
     deb_control_files: controlFiles,
   });
   await artifact.addLocalFile(file);
-  validateLocalArtifact(artifact);
-  await checkLocalFiles(artifact);
-  return artifact;
+  return checked(artifact);
 }
 
 export async function createBinaryPackages(input: {
@@ -91,9 +94,7 @@ export async function createBinaryPackages(input: {
     packages: input.files.map((f) => basename(f).split('_')[0] ?? ''),
   });
   for (const file of input.files) await artifact.addLocalFile(file);
-  validateLocalArtifact(artifact);
-  await checkLocalFiles(artifact);
-  return artifact;
+  return checked(artifact);
 }
 
 export interface UploadInput {
@@ -142,9 +143,7 @@ export async function createUpload(input: UploadInput): Promise<LocalArtifact> {
       await artifact.addLocalFile(path);
     }
   }
-  validateLocalArtifact(artifact, { excludeFiles: excluded });
-  await checkLocalFiles(artifact);
-  return artifact;
+  return checked(artifact, { excludeFiles: excluded });
 }
 
 export async function createPackageBuildLog(input: {

@@ -154,21 +154,31 @@ export async function createRepositoryIndex(input: {
   return finish(artifact);
 }
 
+/** Signing input and output: their data, and the files to sign or that were signed. */
+async function createSigning(
+  category: string,
+  data: Data,
+  input: { files: string[]; baseDir?: string },
+): Promise<LocalArtifact> {
+  const artifact = new LocalArtifact(category, withoutNulls(data));
+  await addSigningFiles(artifact, input.files, input.baseDir);
+  return finish(artifact);
+}
+
 export async function createSigningInput(input: {
   files: string[];
   baseDir?: string;
   trustedCerts?: string[] | null;
   binaryPackageName?: string | null;
 }): Promise<LocalArtifact> {
-  const artifact = new LocalArtifact(
+  return createSigning(
     CATEGORIES.signingInput,
-    withoutNulls({
+    {
       trusted_certs: input.trustedCerts ?? null,
       binary_package_name: input.binaryPackageName ?? null,
-    }),
+    },
+    input,
   );
-  await addSigningFiles(artifact, input.files, input.baseDir);
-  return finish(artifact);
 }
 
 export async function createSigningOutput(input: {
@@ -179,17 +189,16 @@ export async function createSigningOutput(input: {
   baseDir?: string;
   binaryPackageName?: string | null;
 }): Promise<LocalArtifact> {
-  const artifact = new LocalArtifact(
+  return createSigning(
     CATEGORIES.signingOutput,
-    withoutNulls({
+    {
       purpose: input.purpose,
       fingerprint: input.fingerprint,
       results: input.results.map((r) => withoutNulls(r)),
       binary_package_name: input.binaryPackageName ?? null,
-    }),
+    },
+    input,
   );
-  await addSigningFiles(artifact, input.files, input.baseDir);
-  return finish(artifact);
 }
 
 /** Earlier revision of the interface only: records that a key exists; no files. */
