@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
+import { seriousA11yViolations } from '../support/a11y';
 import { screenshot } from '../support/browser';
 import { dropFiles } from '../support/drop-files';
 import { appSession, goTo } from '../support/e2e';
@@ -74,8 +75,25 @@ async function completion(page: Page): Promise<string> {
   return (await status.textContent()) ?? '';
 }
 
-/** Opens every branch of the tree, then the step whose task and type match. */
-async function openStep(page: Page, task: RegExp): Promise<void> {
+/** Screenshots in light and dark, and an axe check in each. */
+async function lookAt(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await screenshot(page, `${name}-${scheme}`);
+    expect(await seriousA11yViolations(page), `${name} (${scheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** From the list of workflows: the workflow's tree, every branch open, then the step. */
+async function openStep(page: Page, workflowId: number, task: RegExp): Promise<void> {
+  await goTo(page, 'Work requests');
+  await page.getByRole('tab', { name: 'Workflows' }).click();
+  await page
+    .getByTestId(`workflow-${String(workflowId)}`)
+    .locator('.wr-id')
+    .first()
+    .click();
   for (let i = 0; i < 10; i++) {
     const closed = page.getByRole('button', { name: /^Expand / });
     if ((await closed.count()) === 0) break;
@@ -107,20 +125,11 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
       await page.getByRole('tab', { name: 'Notifications' }).click();
       await page.getByTestId(`notification-${String(workflowId)}`).waitFor({ timeout: 120_000 });
 
-      await page.getByRole('tab', { name: 'Workflows' }).click();
-      await page
-        .getByTestId(`workflow-${String(workflowId)}`)
-        .locator('.wr-id')
-        .first()
-        .click();
-      await openStep(page, /sbuild\s*Worker/);
+      await openStep(page, workflowId, /sbuild\s*Worker/);
       const packages = page.getByTestId('results-binary-packages');
       await packages.waitFor({ timeout: 60_000 });
       await expect(page.getByTestId('binary-package-row').count()).resolves.toBeGreaterThan(0);
-      await screenshot(page, 'build-results-light');
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await screenshot(page, 'build-results-dark');
-      await page.emulateMedia({ colorScheme: 'light' });
+      await lookAt(page, 'build-results');
 
       // A .deb through the web host's one-time link, checked by dpkg-deb.
       const deb = `${pkg.name}_${pkg.version}_amd64.deb`;
@@ -133,31 +142,47 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
       const field = execFileSync('dpkg-deb', ['--field', saved, 'Package'], { encoding: 'utf8' });
       expect(field.trim()).toBe(pkg.name);
 
-      // The build log opens in the viewer.
+      // The build log opens in the viewer, and is searched there.
       await page
         .getByTestId('results-build-log')
         .getByRole('button', { name: /^Open log/ })
         .click();
       await page.getByTestId('work-request-page').waitFor({ state: 'detached' });
       await page
-        .getByText(/\.build/)
-        .first()
+        .getByTestId('log-progress')
+        .filter({ hasText: /lines, / })
         .waitFor();
+      const search = page.getByRole('textbox', { name: 'Search the log' });
+      await search.fill('Status: successful');
+      await search.press('Enter');
+      await page.getByText(/^1 of \d+$/).waitFor();
+      await page
+        .getByRole('region', { name: 'Log lines' })
+        .getByText('Status: successful', { exact: true })
+        .waitFor();
+      await lookAt(page, 'build-results-log');
 
       // Lintian's counts, on the lintian step's page.
-      await goTo(page, 'Work requests');
-      await page.getByRole('tab', { name: 'Workflows' }).click();
-      await page
-        .getByTestId(`workflow-${String(workflowId)}`)
-        .locator('.wr-id')
-        .first()
-        .click();
-      await openStep(page, /lintian\s*Worker/);
+      await openStep(page, workflowId, /lintian\s*Worker/);
       await page.getByTestId('results-lintian').waitFor({ timeout: 60_000 });
       await expect(
         page.getByTestId('lintian-classification').first().textContent(),
       ).resolves.toMatch(/^\d+ classification$/);
-      await screenshot(page, 'build-results-lintian-light');
+      // Every lintian artifact's tags are read (analysis.json) before the page is looked at.
+      await expect
+        .poll(() => page.getByText("Reading lintian's tags…").count(), { timeout: 60_000 })
+        .toBe(0);
+      await expect(
+        page.getByRole('table', { name: 'Lintian tags' }).count(),
+      ).resolves.toBeGreaterThan(0);
+      await lookAt(page, 'build-results-lintian');
+
+      // Autopkgtest: each test's result, on its step's page.
+      await openStep(page, workflowId, /autopkgtest\s*Worker/);
+      const greets = page.getByTestId('autopkgtest-row').filter({ hasText: 'greets' });
+      await greets.waitFor({ timeout: 60_000 });
+      await expect(greets.textContent()).resolves.toMatch(/pass/i);
+      await lookAt(page, 'build-results-autopkgtest');
       expect(errors).toEqual([]);
       await page.context().close();
     },
@@ -177,13 +202,39 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
       await expect
         .poll(() => page.locator('.wr-page-reason').textContent(), { timeout: 120_000 })
         .toMatch(/make: \*\*\*.*Error/);
+      await lookAt(page, 'build-results-failed-workflow');
       await goTo(page, 'Work requests');
       await page.getByRole('tab', { name: 'Notifications' }).click();
-      await page
+      const told = page
         .locator('[data-testid^="notification-"]')
         .filter({ hasText: /make: \*\*\*.*Error/ })
-        .first()
-        .waitFor({ timeout: 120_000 });
+        .first();
+      await told.waitFor({ timeout: 120_000 });
+      await lookAt(page, 'build-results-failure-notifications');
+      // Its "Open log" opens the build log at the line where the build broke, as a click on
+      // the desktop notification does.
+      await told
+        .getByRole('button', { name: /^Open the log of work request \d+ at line \d+$/ })
+        .click();
+      const marked = page.locator('.log-row.marked');
+      await marked.waitFor({ timeout: 60_000 });
+      await expect(marked.textContent()).resolves.toMatch(
+        /make: \*\*\* \[debian\/rules:4: build-arch\] Error 1/,
+      );
+      // "Jump to the error" goes to the same line from anywhere in the log.
+      await page.keyboard.press('Control+g');
+      const goto = page.getByRole('textbox', { name: 'Go to line (Ctrl+G)' });
+      await goto.fill('1');
+      await goto.press('Enter');
+      await page.getByRole('button', { name: 'Line 1', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Jump to the error' }).click();
+      await expect(
+        page
+          .locator('.log-row.selected, .log-row.marked')
+          .filter({ hasText: /make: \*\*\*/ })
+          .count(),
+      ).resolves.toBeGreaterThan(0);
+      await lookAt(page, 'build-results-failed-log');
       expect(errors).toEqual([]);
       await page.context().close();
     },
