@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
-import { screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, closePage, goTo } from '../support/e2e';
+import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
 
 const WORKSPACE = 'System';
 const NAME = 'default';
@@ -61,8 +59,7 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
     await expect(page.getByTestId('count-unchanged').innerText()).resolves.toContain(
       String(before),
     );
-    await screenshot(page, 'task-config-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'task-config-light');
     // Nothing changed on the server yet.
     expect((await client.fetchTaskConfigurationCollection(WORKSPACE, NAME)).items).toHaveLength(
       before,
@@ -87,8 +84,7 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
     await goTo(page, 'Collections');
     await page.getByRole('tab', { name: 'Task configuration' }).click();
     await page.getByRole('heading', { name: 'Push to the server' }).waitFor();
-    await screenshot(page, 'task-config-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'task-config-dark');
     await closePage(page);
   });
 });

@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { appSession, goTo } from '../support/e2e';
+import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
 import { ownerClient } from '../support/clients';
 import { seedWaitingStep } from '../support/seed-steps';
 
@@ -29,8 +28,7 @@ describe('the needs-me inbox', () => {
     await expect(page.getByTestId('aggregate-state').textContent()).resolves.toMatch(
       /need(s)? input/,
     );
-    await screenshot(page, 'inbox-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'inbox-light');
 
     // Unblock with notes. (0.16 responses do not say a blocked step's unblock strategy, so
     // the inbox cannot single out manual ones; the step is reached through the list.)
@@ -84,13 +82,11 @@ describe('the needs-me inbox', () => {
       .getByRole('button', { name: 'Sign with debsign and complete' })
       .or(waiting.getByText(`debusine work-request sign ${String(signId)}`))
       .waitFor();
-    await screenshot(page, 'inbox-sign-page-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'inbox-sign-page-dark');
     await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
     await page.getByRole('tab', { name: /Needs me/ }).click();
     await page.getByTestId('needs-me').waitFor();
-    await screenshot(page, 'inbox-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'inbox-dark');
     // Leave the sandbox tidy: abort the seeded step.
     await client.workRequestAbort(signId);
     expect(errors).toEqual([]);

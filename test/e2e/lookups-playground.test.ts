@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
-import { screenshot } from '../support/browser';
 import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, createEmptyArtifact, closePage, goTo } from '../support/e2e';
+import {
+  appSession,
+  createEmptyArtifact,
+  closePage,
+  goTo,
+  screenshotAndCheckA11y,
+} from '../support/e2e';
 
 const WORKSPACE = 'System';
 
@@ -42,8 +46,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
     await page.getByRole('button', { name: 'Look up' }).click();
     await results.getByRole('button', { name: '_@debian:archive' }).waitFor();
     await expect(results.locator('tbody tr').count()).resolves.toBe(2);
-    await screenshot(page, 'lookups-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'lookups-light');
     await results.getByRole('button', { name: '_@debian:archive' }).click();
     await page.getByRole('heading', { name: '_@debian:archive' }).waitFor();
     await expect(
@@ -60,8 +63,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
     await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.getByTestId('lookup-results').waitFor();
-    await screenshot(page, 'lookups-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'lookups-dark');
     await closePage(page);
   });
 });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
+import { screenshotAndCheckA11y } from '../support/e2e';
 import { hasServer, testServer } from '../support/sandbox';
 
 async function goToSettings(page: Page): Promise<void> {
@@ -57,8 +57,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
       'debusine.debian.net',
     );
     await page.getByTestId('token-store').waitFor();
-    await screenshot(page, 'settings-first-start-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-first-start-light');
 
     await addServer(page, 'sandbox');
     const panel = page.getByTestId('sign-in-panel');
@@ -69,8 +68,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     await panel.waitFor({ state: 'detached' });
     await page.getByTestId('session-status').getByText(server.users.owner.username).waitFor();
     await page.getByTestId('server-row-sandbox').getByText('Token stored').waitFor();
-    await screenshot(page, 'settings-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-light');
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -85,8 +83,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     await page.getByTestId('server-switcher').click();
     const menu = page.getByRole('menu', { name: 'Servers' });
     await menu.waitFor();
-    await screenshot(page, 'server-switcher-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'server-switcher-dark');
     await menu.getByRole('menuitemradio', { name: /enrolled/ }).click();
     await page.getByTestId('server-row-enrolled').getByText('Active').waitFor();
 
@@ -119,8 +116,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     await panel.waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByTestId('server-row-enrolled').getByText('Token stored').waitFor();
     await page.getByTestId('session-status').getByText(server.users.owner.username).waitFor();
-    await screenshot(page, 'settings-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-dark');
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -151,8 +147,7 @@ describe('first start without a server or a running sandbox', () => {
     await expect(hint.textContent()).resolves.toContain('npm run sandbox:up');
     await hint.getByRole('button', { name: 'Look again' }).click();
     await hint.getByRole('button', { name: 'Look again' }).waitFor();
-    await screenshot(page, 'settings-first-start-no-sandbox-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-first-start-no-sandbox-light');
     expect(errors).toEqual([]);
   });
 });

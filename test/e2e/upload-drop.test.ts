@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import {
@@ -12,7 +11,7 @@ import {
   type DebianFixtures,
 } from '../support/debian-fixtures';
 import { dropFiles } from '../support/drop-files';
-import { goTo } from '../support/e2e';
+import { goTo, screenshotAndCheckA11y } from '../support/e2e';
 import { hasServer } from '../support/sandbox';
 
 describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
@@ -50,8 +49,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       await expect(
         draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
       ).resolves.toBe(true);
-      await screenshot(page, 'upload-problem-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-problem-light');
       await draft.getByRole('button', { name: 'Discard' }).click();
       await draft.waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
@@ -84,8 +82,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       await expect(
         draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
       ).resolves.toBe(true);
-      await screenshot(page, 'upload-checksum-problem-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-checksum-problem-light');
       await draft.getByRole('button', { name: 'Discard' }).click();
       await draft.waitFor({ state: 'detached' });
       rmSync(dir, { recursive: true, force: true });
@@ -97,8 +94,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       const { page, errors } = await openPage(browser, app, 'light');
       await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
-      await screenshot(page, 'upload-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-light');
       await page.getByTestId('file-input').setInputFiles([fx.dsc, fx.sourceTarball]);
       const draft = page.getByTestId('draft');
       await draft.waitFor();
@@ -148,21 +144,18 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       // Dropped while another area is shown: the window takes it to Upload.
       await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
-      await screenshot(page, 'upload-dark');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-dark');
       await dropFiles(page, set);
       const draft = page.getByTestId('draft');
       await page.getByTestId('draft-ready').waitFor();
       await expect(draft.getByTestId('draft-file').count()).resolves.toBe(set.length);
-      await screenshot(page, 'upload-draft-dark');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-draft-dark');
       await draft.getByRole('button', { name: 'Upload', exact: true }).click();
       await page
         .getByRole('heading', { name: /^#\d+ debian:upload$/ })
         .waitFor({ timeout: 90_000 });
       await expect(page.getByTestId('artifact-file').count()).resolves.toBe(set.length);
-      await screenshot(page, 'artifact-uploaded-dark');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'artifact-uploaded-dark');
       await goTo(page, 'Upload');
       await page.getByTestId('upload-row').first().waitFor();
       await screenshot(page, 'upload-queue-dark');

@@ -6,12 +6,11 @@
  * `parent` and `workflow_root`, which is what the tree is built from.
  */
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
 import { debusineAdminShell } from '../support/debusine-admin';
-import { appSession, goTo } from '../support/e2e';
+import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
 import type { TestServer } from '../support/sandbox';
 
 async function addSteps(server: TestServer, rootId: number): Promise<[number, number]> {
@@ -84,8 +83,7 @@ describe('workflows as a tree', () => {
       await expect(node.getByTestId(`step-${String(ok)}`).textContent()).resolves.toContain(
         'Success',
       );
-      await screenshot(page, `work-requests-workflows-${scheme}`);
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, `work-requests-workflows-${scheme}`);
 
       // The root's page shows the same tree; a step's page links back to its workflow.
       await node.getByRole('button', { name: `#${String(root.id)}`, exact: true }).click();

@@ -4,10 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { startApp, type RunningApp } from './app';
-import { launchBrowser } from './browser';
+import { seriousA11yViolations } from './a11y';
+import { launchBrowser, screenshot } from './browser';
 import { unique } from './clients';
 import type { Flavour } from './sandbox';
 
@@ -58,6 +59,15 @@ export function appSession(
 export async function closePage(page: Page): Promise<void> {
   page.removeAllListeners('close');
   await page.context().close();
+}
+
+/**
+ * Saves a screenshot of the page as `name`, then checks that the page has no serious
+ * accessibility violations: each view the end-to-end tests picture is also checked.
+ */
+export async function screenshotAndCheckA11y(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect(await seriousA11yViolations(page)).toEqual([]);
 }
 
 /** Opens an area of the app from its navigation. */
