@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
-import { screenshotAndCheckA11y } from '../support/e2e';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
+import { appSession, screenshotAndCheckA11y } from '../support/e2e';
 import { hasServer, testServer } from '../support/sandbox';
 
 async function goToSettings(page: Page): Promise<void> {
@@ -28,21 +28,11 @@ async function addServer(page: Page, name: string): Promise<void> {
 }
 
 describe.runIf(hasServer('current'))('first start: adding a server and signing in', () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const session = appSession(null);
   const server = testServer('current');
 
-  beforeAll(async () => {
-    app = await startApp(null);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-  });
-
   it('offers presets, adds a server and signs in with a pasted token', async () => {
-    const { page, errors } = await openPage(browser, app, 'light');
+    const { page, errors } = await openPage(session.browser, session.app, 'light');
     // Upload says what to do without a server.
     await page
       .getByRole('navigation', { name: 'Areas' })
@@ -74,7 +64,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
   });
 
   it('switches servers from the top bar and enrolls through the real web UI', async () => {
-    const { page, errors } = await openPage(browser, app, 'dark');
+    const { page, errors } = await openPage(session.browser, session.app, 'dark');
     await goToSettings(page);
     await page.getByRole('button', { name: 'Add server…' }).click();
     await addServer(page, 'enrolled');
@@ -98,7 +88,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     expect(confirmUrl).toMatch(new RegExp(`^${server.webUrl}/-/enroll/confirm/`));
     await screenshot(page, 'settings-enroll-dark');
 
-    const web = await browser.newPage();
+    const web = await session.browser.newPage();
     try {
       await web.goto(`${server.webUrl}/-/login/`);
       await web.fill('#id_username', server.users.owner.username);
@@ -123,24 +113,20 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
 });
 
 describe('first start without a server or a running sandbox', () => {
-  let app: RunningApp;
-  let browser: Browser;
   let emptySandboxHome: string;
-
-  beforeAll(async () => {
-    // The presets look for the sandbox's file here, and find none.
-    emptySandboxHome = mkdtempSync(join(tmpdir(), 'ddt-no-sandbox-'));
-    app = await startApp(null, { DEBUSINE_SANDBOX_HOME: emptySandboxHome });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    rmSync(emptySandboxHome, { recursive: true, force: true });
+  const session = appSession(null, {
+    seed: () => {
+      // The presets look for the sandbox's file here, and find none.
+      emptySandboxHome = mkdtempSync(join(tmpdir(), 'ddt-no-sandbox-'));
+    },
+    env: () => ({ DEBUSINE_SANDBOX_HOME: emptySandboxHome }),
+    close: () => {
+      rmSync(emptySandboxHome, { recursive: true, force: true });
+    },
   });
 
   it('says how to get a local Debusine on the first screen', async () => {
-    const { page, errors } = await openPage(browser, app, 'light');
+    const { page, errors } = await openPage(session.browser, session.app, 'light');
     await goToSettings(page);
     const hint = page.getByTestId('sandbox-hint');
     await hint.waitFor();

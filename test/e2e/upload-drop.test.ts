@@ -1,38 +1,30 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
 import {
   debianFixtures,
   missingDebianTools,
   type DebianFixtures,
 } from '../support/debian-fixtures';
 import { dropFiles } from '../support/drop-files';
-import { goTo, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
 import { hasServer } from '../support/sandbox';
 
 describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
   'dropping and uploading real Debian packages',
   () => {
-    let app: RunningApp;
-    let browser: Browser;
     let fx: DebianFixtures;
-
-    beforeAll(async () => {
-      fx = debianFixtures();
-      app = await startApp('current');
-      browser = await launchBrowser();
-    });
-    afterAll(async () => {
-      await browser.close();
-      await app.stop();
+    const session = appSession('current', {
+      seed: () => {
+        fx = debianFixtures();
+      },
     });
 
     it('shows a broken .changes set’s failing rule next to the file, before sending', async () => {
-      const { page, errors } = await openPage(browser, app, 'light');
+      const { page, errors } = await openPage(session.browser, session.app, 'light');
       await goTo(page, 'Upload');
       // The .changes without the second binary package it lists.
       const broken = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, fx.debs[0] ?? ''];
@@ -57,7 +49,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
     });
 
     it('shows a .deb whose content differs from what the .changes lists next to it, before sending', async () => {
-      const { page, errors } = await openPage(browser, app, 'light');
+      const { page, errors } = await openPage(session.browser, session.app, 'light');
       await goTo(page, 'Upload');
       // The same set, with one byte of the second .deb changed: same size, another sha256.
       const dir = mkdtempSync(join(tmpdir(), 'ddt-tampered-'));
@@ -91,7 +83,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
     });
 
     it('uploads a source package picked with the file input, with progress, then downloads it back', async () => {
-      const { page, errors } = await openPage(browser, app, 'light');
+      const { page, errors } = await openPage(session.browser, session.app, 'light');
       await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
       await screenshotAndCheckA11y(page, 'upload-light');
@@ -139,7 +131,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
     });
 
     it('uploads a .changes set dropped on the window', async () => {
-      const { page, errors } = await openPage(browser, app, 'dark');
+      const { page, errors } = await openPage(session.browser, session.app, 'dark');
       const set = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs];
       // Dropped while another area is shown: the window takes it to Upload.
       await goTo(page, 'Upload');

@@ -18,23 +18,24 @@ export interface AppSession {
 }
 
 /**
- * Starts the app (signed in to `flavour`) and a browser before the suite's tests, and stops
- * them after. `seed` runs first; `cleanUp` runs before the browser and app stop, `close`
- * after them.
+ * Starts the app (signed in to `flavour`, or with no server at all for `null`) and a browser
+ * before the suite's tests, and stops them after. `seed` runs first, then `env` is asked for
+ * the app's environment; `cleanUp` runs before the browser and app stop, `close` after them.
  */
 export function appSession(
-  flavour: Flavour,
+  flavour: Flavour | null,
   hooks: {
-    seed?: () => Promise<void>;
+    seed?: () => Promise<void> | void;
+    env?: () => Record<string, string>;
     cleanUp?: () => Promise<void>;
-    close?: () => Promise<void>;
+    close?: () => Promise<void> | void;
   } = {},
 ): AppSession {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     await hooks.seed?.();
-    app = await startApp(flavour);
+    app = await startApp(flavour, hooks.env?.() ?? {});
     browser = await launchBrowser();
   });
   afterAll(async () => {
