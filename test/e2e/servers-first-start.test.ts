@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { appSession, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, screenshotAndCheckA11y, signInWithToken } from '../support/e2e';
 import { hasServer, testServer } from '../support/sandbox';
 
 async function goToSettings(page: Page): Promise<void> {
@@ -50,12 +50,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     await screenshotAndCheckA11y(page, 'settings-first-start-light');
 
     await addServer(page, 'sandbox');
-    const panel = page.getByTestId('sign-in-panel');
-    await panel.waitFor();
-    await panel.getByText('Paste a token').click();
-    await panel.getByRole('textbox', { name: 'Token' }).fill(server.users.owner.token);
-    await panel.getByRole('button', { name: 'Sign in' }).click();
-    await panel.waitFor({ state: 'detached' });
+    await signInWithToken(page, server.users.owner.token);
     await page.getByTestId('session-status').getByText(server.users.owner.username).waitFor();
     await page.getByTestId('server-row-sandbox').getByText('Token stored').waitFor();
     await screenshotAndCheckA11y(page, 'settings-light');

@@ -71,6 +71,16 @@ export async function screenshotAndCheckA11y(page: Page, name: string): Promise<
   expect(await seriousA11yViolations(page)).toEqual([]);
 }
 
+/** Signs in on the sign-in panel with a pasted token; returns once the panel has gone. */
+export async function signInWithToken(page: Page, token: string): Promise<void> {
+  const panel = page.getByTestId('sign-in-panel');
+  await panel.waitFor();
+  await panel.getByText('Paste a token').click();
+  await panel.getByRole('textbox', { name: 'Token' }).fill(token);
+  await panel.getByRole('button', { name: 'Sign in' }).click();
+  await panel.waitFor({ state: 'detached' });
+}
+
 /** Opens an area of the app from its navigation. */
 export async function goTo(page: Page, area: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
