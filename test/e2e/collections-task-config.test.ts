@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
 import { ownerClient, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, closePage, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 
 const WORKSPACE = 'System';
 const NAME = 'default';
@@ -30,8 +30,7 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
   it('fetches, edits an item, dry-runs (refused, then counted) and pushes', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
     const subject = unique('e2e-subject');
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Task configuration' }).click();
+    await goToTab(page, 'Collections', 'Task configuration');
     await page
       .getByRole('table', { name: 'Task configuration items' })
       .or(page.getByText('No items'))
@@ -81,8 +80,7 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
 
   it('looks finished in the dark theme', async () => {
     const { page } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Task configuration' }).click();
+    await goToTab(page, 'Collections', 'Task configuration');
     await page.getByRole('heading', { name: 'Push to the server' }).waitFor();
     await screenshotAndCheckA11y(page, 'task-config-dark');
     await closePage(page);

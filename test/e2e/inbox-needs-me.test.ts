@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 import { ownerClient } from '../support/clients';
 import { seedWaitingStep } from '../support/seed-steps';
 
@@ -21,8 +21,7 @@ describe('the needs-me inbox', () => {
     const unblockId = await seedWaitingStep(server, { kind: 'manual-unblock' });
 
     const { page, errors } = await openPage(session.browser, session.app);
-    await goTo(page, 'Work requests');
-    await page.getByRole('tab', { name: /Needs me/ }).click();
+    await goToTab(page, 'Work requests', /Needs me/);
     const inbox = page.getByTestId('needs-me');
     await inbox.getByTestId(`needs-me-${String(confirmId)}`).waitFor();
     await expect(page.getByTestId('aggregate-state').textContent()).resolves.toMatch(
@@ -71,8 +70,7 @@ describe('the needs-me inbox', () => {
       unsignedArtifactId: 1,
     });
     const { page, errors } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Work requests');
-    await page.getByRole('tab', { name: /Needs me/ }).click();
+    await goToTab(page, 'Work requests', /Needs me/);
     await page.getByRole('button', { name: `Sign work request ${String(signId)}` }).click();
     const waiting = page.getByTestId('waiting-step');
     await waiting.waitFor();

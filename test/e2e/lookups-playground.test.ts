@@ -6,8 +6,8 @@ import {
   appSession,
   createEmptyArtifact,
   closePage,
-  goTo,
   screenshotAndCheckA11y,
+  lookUp,
 } from '../support/e2e';
 
 const WORKSPACE = 'System';
@@ -25,11 +25,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
 
   it('resolves single and multiple lookups, linking to artifacts and collections', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Lookups' }).click();
-
-    await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);
-    await page.getByRole('button', { name: 'Look up' }).click();
+    await lookUp(page, `${String(artifactId)}@artifacts`);
     const results = page.getByTestId('lookup-results');
     await results.getByRole('button', { name: `Artifact #${String(artifactId)}` }).waitFor();
 
@@ -58,10 +54,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
 
   it('looks finished in the dark theme', async () => {
     const { page } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Lookups' }).click();
-    await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);
-    await page.getByRole('button', { name: 'Look up' }).click();
+    await lookUp(page, `${String(artifactId)}@artifacts`);
     await page.getByTestId('lookup-results').waitFor();
     await screenshotAndCheckA11y(page, 'lookups-dark');
     await closePage(page);

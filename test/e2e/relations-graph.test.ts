@@ -7,8 +7,8 @@ import {
   appSession,
   createEmptyArtifact,
   closePage,
-  goTo,
   screenshotAndCheckA11y,
+  lookUp,
 } from '../support/e2e';
 
 const WORKSPACE = 'System';
@@ -18,10 +18,7 @@ describe.runIf(hasServer('current'))('the relations graph (current server)', () 
   const ids: number[] = [];
 
   async function showGraph(page: Page, id: number): Promise<void> {
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Lookups' }).click();
-    await page.getByLabel('Lookup expression').fill(`${String(id)}@artifacts`);
-    await page.getByRole('button', { name: 'Look up' }).click();
+    await lookUp(page, `${String(id)}@artifacts`);
     await page.getByTestId('lookup-results').getByRole('button', { name: 'Relations' }).click();
   }
 

@@ -8,13 +8,12 @@ import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, goTo, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 import { ownerClient, waitForCompletion } from '../support/clients';
 import { seedWaitingStep, seedWorkRequestBy } from '../support/seed-steps';
 
 async function goToWorkRequests(page: Page): Promise<void> {
-  await goTo(page, 'Work requests');
-  await page.getByRole('tab', { name: 'All work requests' }).click();
+  await goToTab(page, 'Work requests', 'All work requests');
 }
 
 async function noop(client: DebusineClient, result?: 'failure') {

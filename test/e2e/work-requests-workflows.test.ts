@@ -10,7 +10,7 @@ import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
 import { debusineAdminShell } from '../support/debusine-admin';
-import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 import type { TestServer } from '../support/sandbox';
 
 async function addSteps(server: TestServer, rootId: number): Promise<[number, number]> {
@@ -69,8 +69,7 @@ describe('workflows as a tree', () => {
       templateId = undefined;
 
       const { page, errors } = await openPage(session.browser, session.app, scheme);
-      await goTo(page, 'Work requests');
-      await page.getByRole('tab', { name: 'Workflows' }).click();
+      await goToTab(page, 'Work requests', 'Workflows');
       const node = page.getByTestId(`workflow-${String(root.id)}`);
       await node.waitFor();
       // The newest workflow starts open; its failed step is expanded, the good one is not.

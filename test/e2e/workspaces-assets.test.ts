@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
 import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, closePage, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 
 describe.runIf(hasServer('current'))('assets (current server)', () => {
   const client = ownerClient('current');
@@ -14,8 +14,7 @@ describe.runIf(hasServer('current'))('assets (current server)', () => {
 
   it('creates a signing key (refused first), lists it, checks a permission', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
-    await goTo(page, 'Workspaces');
-    await page.getByRole('tab', { name: 'Assets' }).click();
+    await goToTab(page, 'Workspaces', 'Assets');
     const editor = page.getByTestId('asset-data-editor').locator('.cm-content');
     await editor.waitFor();
 
@@ -53,8 +52,7 @@ describe.runIf(hasServer('current'))('assets (current server)', () => {
 
   it('looks finished in the dark theme', async () => {
     const { page } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Workspaces');
-    await page.getByRole('tab', { name: 'Assets' }).click();
+    await goToTab(page, 'Workspaces', 'Assets');
     await page.getByTestId('assets-table').waitFor();
     await screenshotAndCheckA11y(page, 'assets-dark');
     await closePage(page);

@@ -86,6 +86,19 @@ export async function goTo(page: Page, area: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
 }
 
+/** Opens an area of the app, then one of its tabs. */
+export async function goToTab(page: Page, area: string, tab: string | RegExp): Promise<void> {
+  await goTo(page, area);
+  await page.getByRole('tab', { name: tab }).click();
+}
+
+/** Runs a lookup expression in the Collections area's lookup playground. */
+export async function lookUp(page: Page, expression: string): Promise<void> {
+  await goToTab(page, 'Collections', 'Lookups');
+  await page.getByLabel('Lookup expression').fill(expression);
+  await page.getByRole('button', { name: 'Look up' }).click();
+}
+
 /** Replaces the text of a CodeMirror editor (by its test id). */
 export async function setEditor(page: Page, testId: string, text: string): Promise<void> {
   const content = page.getByTestId(testId).locator('.cm-content');
