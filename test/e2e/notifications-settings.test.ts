@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
-import { ownerClient, waitForCompletion } from '../support/clients';
+import { ownerClient, waitForCompletion, createNoop } from '../support/clients';
 import { appSession, screenshotAndCheckA11y } from '../support/e2e';
 import { testServer } from '../support/sandbox';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
@@ -138,11 +138,7 @@ describe('offline banner', () => {
 
     // Work completes while the app cannot hear about it.
     const client = ownerClient('current');
-    const missed = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const missed = await createNoop(client);
     await waitForCompletion(client, missed.id);
     await client.close();
 

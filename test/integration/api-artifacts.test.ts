@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { rejection, unique } from '../support/clients';
+import { rejection, unique, createNoop } from '../support/clients';
 import { describeOnEachServer } from '../support/on-each-server';
 
 const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
@@ -116,11 +116,7 @@ describeOnEachServer(
 
     it('assetPermissionCheck: refused for a user token (needs a signing work request token)', async () => {
       const artifact = await newArtifact(unique('perm'));
-      const wr = await client.workRequestCreate({
-        task_name: 'noop',
-        task_data: {},
-        event_reactions: {},
-      });
+      const wr = await createNoop(client);
       const error = await rejection(
         client.assetPermissionCheck({
           asset_category: 'debusine:signing-key',

@@ -3,16 +3,12 @@
  * `created_by` through the web UI's `/-/user/{id}/` redirect; 0.11 has no such page.
  */
 import { expect, it } from 'vitest';
-import { rejection } from '../support/clients';
+import { rejection, createNoop } from '../support/clients';
 import { describeOnEachServer } from '../support/on-each-server';
 
 describeOnEachServer('user names on the %s server', ({ flavour, server, client }) => {
   it('names the creator of a work request where the server says', async () => {
-    const created = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const created = await createNoop(client);
     expect(typeof created.created_by).toBe('number');
     const name = await client.userName(created.created_by ?? 0);
     if (flavour === 'current') expect(name).toBe(server.users.owner.username);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { collect } from '../../src/main/api/pagination';
 import type { DebusineError } from '../../src/shared/errors';
-import { rejection, waitForCompletion, workerClientFor } from '../support/clients';
+import { rejection, waitForCompletion, workerClientFor, createNoop } from '../support/clients';
 import { describeOnEachServer } from '../support/on-each-server';
 
 describeOnEachServer('work requests on the %s server', ({ flavour, server, client }) => {
@@ -27,7 +27,7 @@ describeOnEachServer('work requests on the %s server', ({ flavour, server, clien
     // Page size is 10: 25 items need three pages of the cursor form.
     const present = (await collect(client.workRequestIter(), 25)).length;
     for (let i = present; i < 25; i++) {
-      await client.workRequestCreate({ task_name: 'noop', task_data: {}, event_reactions: {} });
+      await createNoop(client);
     }
     const listed = await collect(client.workRequestIter(), 25);
     expect(listed).toHaveLength(25);
@@ -42,11 +42,7 @@ describeOnEachServer('work requests on the %s server', ({ flavour, server, clien
 
   it('workRequestIter filters by status, task type and ids', async () => {
     // No waiting for the worker: the sandbox's scheduling sometimes stalls for minutes.
-    const done = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const done = await createNoop(client);
     const byIds = await collect(client.workRequestIter({ ids: [done.id] }), 5);
     expect(byIds.map((w) => w.id)).toEqual([done.id]);
     const completed = await collect(client.workRequestIter({ status: 'completed' }), 12);
@@ -75,22 +71,14 @@ describeOnEachServer('work requests on the %s server', ({ flavour, server, clien
     expect(retried.id).not.toBe(created.id);
     expect(retried.task_data).toEqual(failing);
     // A successful one cannot be retried: the server's 400 arrives as `validation`.
-    const ok = await waitForCompletion(
-      client,
-      (await client.workRequestCreate({ task_name: 'noop', task_data: {}, event_reactions: {} }))
-        .id,
-    );
+    const ok = await waitForCompletion(client, (await createNoop(client)).id);
     const error = await rejection(client.workRequestRetry(ok.id));
     expect(error.code).toBe('validation');
     expect(error.details.status).toBe(400);
   });
 
   it('workRequestUpdate lowers the priority of an own work request', async () => {
-    const created = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const created = await createNoop(client);
     // Not while it runs: 0.11 saves the whole work request when it completes, which can
     // put back the priority read before the change (the server's lost update, not ours).
     await waitForCompletion(client, created.id);
@@ -110,11 +98,7 @@ describeOnEachServer('work requests on the %s server', ({ flavour, server, clien
       expect(error.message).toContain('0.11');
       return;
     }
-    const created = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const created = await createNoop(client);
     try {
       const aborted = await client.workRequestAbort(created.id);
       expect(aborted.status).toBe('aborted');
@@ -130,32 +114,20 @@ describeOnEachServer('work requests on the %s server', ({ flavour, server, clien
   });
 
   it('workRequestUnblock refuses a work request that is not blocked (real 400)', async () => {
-    const done = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const done = await createNoop(client);
     const error = await rejection(client.workRequestUnblock(done.id, { action: 'accept' }));
     expect(['validation', 'forbidden']).toContain(error.code);
     expect(error.details.status).toBeGreaterThanOrEqual(400);
   });
 
   it('workRequestConfirm: a real refusal for a non-confirm step, unsupported on 0.11', async () => {
-    const done = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const done = await createNoop(client);
     const error = await rejection(client.workRequestConfirm(done.id, { confirm: true }));
     expect(error.code).toBe(flavour === 'current' ? 'validation' : 'unsupported');
   });
 
   it('workRequestExternalDebsignGet/Complete: the real refusal for a non-debsign request', async () => {
-    const done = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const done = await createNoop(client);
     const get = await rejection(client.workRequestExternalDebsignGet(done.id));
     expect(get.code).toBe('validation');
     expect(get.details.status).toBe(400);
@@ -166,11 +138,7 @@ describeOnEachServer('work requests on the %s server', ({ flavour, server, clien
   });
 
   it('workRequestCompletedUpdate: refused for a user token; real on 0.11 with the worker token', async () => {
-    const created = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const created = await createNoop(client);
     const refused = await rejection(
       client.workRequestCompletedUpdate(created.id, { result: 'success' }),
     );

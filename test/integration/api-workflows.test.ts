@@ -1,6 +1,12 @@
 import { expect, it } from 'vitest';
 import { collect } from '../../src/main/api/pagination';
-import { rejection, unique, waitForCompletion, workerClientFor } from '../support/clients';
+import {
+  rejection,
+  unique,
+  waitForCompletion,
+  workerClientFor,
+  createNoop,
+} from '../support/clients';
 import { describeOnEachServer } from '../support/on-each-server';
 
 describeOnEachServer('workflows and lookups on the %s server', ({ flavour, server, client }) => {
@@ -77,16 +83,7 @@ describeOnEachServer('workflows and lookups on the %s server', ({ flavour, serve
   });
 
   it('lookupSingle and lookupMultiple, normalised to a/b/c', async () => {
-    const wr = await waitForCompletion(
-      client,
-      (
-        await client.workRequestCreate({
-          task_name: 'noop',
-          task_data: {},
-          event_reactions: {},
-        })
-      ).id,
-    );
+    const wr = await waitForCompletion(client, (await createNoop(client)).id);
     const artifactId = wr.artifacts[0];
     if (artifactId === undefined) throw new Error('the noop task made no artifact');
     let lookupClient = client;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { waitForCompletion } from '../support/clients';
+import { waitForCompletion, createNoop } from '../support/clients';
 import { describeOnEachServer } from '../support/on-each-server';
 
 // The ground every other integration test stands on: a real server, a real worker, and a
@@ -12,11 +12,7 @@ describeOnEachServer('the %s Debusine server', ({ server, client }) => {
   });
 
   it('runs a noop work request to success', async () => {
-    const created = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const created = await createNoop(client);
     expect(created.task_name).toBe('noop');
     expect(created.workspace).toBe(server.workspaces.default);
     expect(['pending', 'running', 'completed']).toContain(created.status);

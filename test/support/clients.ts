@@ -18,6 +18,11 @@ export function ownerClient(flavour: Flavour): DebusineClient {
   return clientFor(testServer(flavour), 'owner');
 }
 
+/** Starts a noop work request in the client's default workspace: the cheapest real work. */
+export function createNoop(client: DebusineClient): Promise<WorkRequestResponse> {
+  return client.workRequestCreate({ task_name: 'noop', task_data: {}, event_reactions: {} });
+}
+
 /** Polls a work request until it leaves pending/running/blocked, or fails after `ms`. */
 export async function waitForCompletion(
   client: DebusineClient,
