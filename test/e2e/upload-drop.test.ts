@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
@@ -12,6 +13,19 @@ import {
 import { dropFiles } from '../support/drop-files';
 import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
 import { hasServer } from '../support/sandbox';
+
+/**
+ * A draft with a problem cannot be uploaded: its Upload button is disabled (pictured as
+ * `name`); discarding it removes it.
+ */
+async function refusedThenDiscarded(page: Page, draft: Locator, name: string): Promise<void> {
+  await expect(
+    draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
+  ).resolves.toBe(true);
+  await screenshotAndCheckA11y(page, name);
+  await draft.getByRole('button', { name: 'Discard' }).click();
+  await draft.waitFor({ state: 'detached' });
+}
 
 describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
   'dropping and uploading real Debian packages',
@@ -38,12 +52,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       const missing = basename(fx.debs[1] ?? '');
       const row = page.getByTestId('draft-file').filter({ hasText: missing });
       await expect(row.getByTestId('file-problems').textContent()).resolves.toMatch(/\S/);
-      await expect(
-        draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
-      ).resolves.toBe(true);
-      await screenshotAndCheckA11y(page, 'upload-problem-light');
-      await draft.getByRole('button', { name: 'Discard' }).click();
-      await draft.waitFor({ state: 'detached' });
+      await refusedThenDiscarded(page, draft, 'upload-problem-light');
       expect(errors).toEqual([]);
       await page.context().close();
     });
@@ -71,12 +80,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       const problem = row.getByTestId('file-problems');
       await problem.waitFor();
       await expect(problem.textContent()).resolves.toMatch(/has sha256 [0-9a-f]+.*lists/);
-      await expect(
-        draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
-      ).resolves.toBe(true);
-      await screenshotAndCheckA11y(page, 'upload-checksum-problem-light');
-      await draft.getByRole('button', { name: 'Discard' }).click();
-      await draft.waitFor({ state: 'detached' });
+      await refusedThenDiscarded(page, draft, 'upload-checksum-problem-light');
       rmSync(dir, { recursive: true, force: true });
       expect(errors).toEqual([]);
       await page.context().close();
