@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { ownerClient, unique } from '../support/clients';
+import { ownerClient, unique, createNoopTemplate } from '../support/clients';
 import { debusineAdminShell } from '../support/debusine-admin';
 import { appSession, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 import type { TestServer } from '../support/sandbox';
@@ -55,12 +55,7 @@ describe('workflows as a tree', () => {
       if (!server) throw new Error('no server');
       const workspace = server.workspaces.default;
       const name = unique('noop-tpl');
-      const template = await client.workflowTemplateCreate(workspace, {
-        name,
-        task_name: 'noop',
-        task_data: {},
-        priority: 0,
-      });
+      const template = await createNoopTemplate(client, workspace, name);
       templateId = template.id;
       const root = await client.workflowCreate({ template_name: name, workspace, task_data: {} });
       expect(root.task_type).toBe('Workflow');

@@ -6,6 +6,7 @@ import {
   waitForCompletion,
   workerClientFor,
   createNoop,
+  createNoopTemplate,
 } from '../support/clients';
 import { describeOnEachServer } from '../support/on-each-server';
 
@@ -14,12 +15,7 @@ describeOnEachServer('workflows and lookups on the %s server', ({ flavour, serve
 
   it('workflowTemplateCreate, Get, Update, workflowCreate, Delete', async () => {
     const name = unique('tpl');
-    const created = await client.workflowTemplateCreate(workspace, {
-      name,
-      task_name: 'noop',
-      task_data: {},
-      priority: 0,
-    });
+    const created = await createNoopTemplate(client, workspace, name);
     expect(created).toMatchObject({ name, task_name: 'noop', priority: 0, task_data: {} });
     if (flavour === 'current') expect(created.static_parameters).toEqual({});
     else expect(created.workspace).toBe(workspace);
