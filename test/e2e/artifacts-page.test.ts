@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { createBinaryPackage, createSourcePackageFromDsc } from '../../src/main/artifacts';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
 import { clientFor } from '../support/clients';
@@ -14,7 +13,7 @@ import {
   type DebianFixtures,
 } from '../support/debian-fixtures';
 import { hasServer, testServer } from '../support/sandbox';
-import { appSession } from '../support/e2e';
+import { appSession, screenshotAndCheckA11y } from '../support/e2e';
 
 // The artifact page against artifacts the server really has: a source package and a binary
 // package built using it (seeded through main's own API client, looked up through the UI).
@@ -52,8 +51,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
           .getByRole('button', { name: 'Artifacts' })
           .click();
         await page.getByRole('heading', { name: 'Open an artifact' }).waitFor();
-        await screenshot(page, `artifacts-empty-${scheme}`);
-        expect(await seriousA11yViolations(page)).toEqual([]);
+        await screenshotAndCheckA11y(page, `artifacts-empty-${scheme}`);
 
         const lookup = page.getByRole('search').getByLabel('Artifact id or URL');
         await lookup.fill(`${server.webUrl}/${server.scope}/System/artifact/${String(binaryId)}/`);
@@ -71,8 +69,7 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
             .getByText(`debusine artifact download --target-directory . ${String(binaryId)}`)
             .count(),
         ).resolves.toBe(1);
-        await screenshot(page, `artifact-${scheme}`);
-        expect(await seriousA11yViolations(page)).toEqual([]);
+        await screenshotAndCheckA11y(page, `artifact-${scheme}`);
 
         // Follow the relation to the source package, and download it as a tarball.
         await relations.getByRole('button', { name: `#${String(sourceId)}` }).click();

@@ -13,10 +13,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
-import { seriousA11yViolations } from '../support/a11y';
-import { screenshot } from '../support/browser';
 import { dropFiles } from '../support/drop-files';
-import { appSession, goTo } from '../support/e2e';
+import { appSession, goTo, screenshotsInBothThemes } from '../support/e2e';
 import { realPackages, type SourcePackage } from '../support/real-packages';
 import { hasServer, testServer } from '../support/sandbox';
 
@@ -75,16 +73,6 @@ async function completion(page: Page): Promise<string> {
   return (await status.textContent()) ?? '';
 }
 
-/** Screenshots in light and dark, and an axe check in each. */
-async function lookAt(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await screenshot(page, `${name}-${scheme}`);
-    expect(await seriousA11yViolations(page), `${name} (${scheme})`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 /** From the list of workflows: the workflow's tree, every branch open, then the step. */
 async function openStep(page: Page, workflowId: number, task: RegExp): Promise<void> {
   await goTo(page, 'Work requests');
@@ -129,7 +117,7 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
       const packages = page.getByTestId('results-binary-packages');
       await packages.waitFor({ timeout: 60_000 });
       await expect(page.getByTestId('binary-package-row').count()).resolves.toBeGreaterThan(0);
-      await lookAt(page, 'build-results');
+      await screenshotsInBothThemes(page, 'build-results');
 
       // A .deb through the web host's one-time link, checked by dpkg-deb.
       const deb = `${pkg.name}_${pkg.version}_amd64.deb`;
@@ -160,7 +148,7 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
         .getByRole('region', { name: 'Log lines' })
         .getByText('Status: successful', { exact: true })
         .waitFor();
-      await lookAt(page, 'build-results-log');
+      await screenshotsInBothThemes(page, 'build-results-log');
 
       // Lintian's counts, on the lintian step's page.
       await openStep(page, workflowId, /lintian\s*Worker/);
@@ -175,14 +163,14 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
       await expect(
         page.getByRole('table', { name: 'Lintian tags' }).count(),
       ).resolves.toBeGreaterThan(0);
-      await lookAt(page, 'build-results-lintian');
+      await screenshotsInBothThemes(page, 'build-results-lintian');
 
       // Autopkgtest: each test's result, on its step's page.
       await openStep(page, workflowId, /autopkgtest\s*Worker/);
       const greets = page.getByTestId('autopkgtest-row').filter({ hasText: 'greets' });
       await greets.waitFor({ timeout: 60_000 });
       await expect(greets.textContent()).resolves.toMatch(/pass/i);
-      await lookAt(page, 'build-results-autopkgtest');
+      await screenshotsInBothThemes(page, 'build-results-autopkgtest');
       expect(errors).toEqual([]);
       await page.context().close();
     },
@@ -202,7 +190,7 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
       await expect
         .poll(() => page.locator('.wr-page-reason').textContent(), { timeout: 120_000 })
         .toMatch(/make: \*\*\*.*Error/);
-      await lookAt(page, 'build-results-failed-workflow');
+      await screenshotsInBothThemes(page, 'build-results-failed-workflow');
       await goTo(page, 'Work requests');
       await page.getByRole('tab', { name: 'Notifications' }).click();
       const told = page
@@ -210,7 +198,7 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
         .filter({ hasText: /make: \*\*\*.*Error/ })
         .first();
       await told.waitFor({ timeout: 120_000 });
-      await lookAt(page, 'build-results-failure-notifications');
+      await screenshotsInBothThemes(page, 'build-results-failure-notifications');
       // Its "Open log" opens the build log at the line where the build broke, as a click on
       // the desktop notification does.
       await told
@@ -234,7 +222,7 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
           .filter({ hasText: /make: \*\*\*/ })
           .count(),
       ).resolves.toBeGreaterThan(0);
-      await lookAt(page, 'build-results-failed-log');
+      await screenshotsInBothThemes(page, 'build-results-failed-log');
       expect(errors).toEqual([]);
       await page.context().close();
     },

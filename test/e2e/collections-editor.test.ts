@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage, startApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, closePage, goTo, setEditor } from '../support/e2e';
+import { appSession, closePage, goTo, setEditor, screenshotAndCheckA11y } from '../support/e2e';
 
 const WORKSPACE = 'System';
 
@@ -89,8 +88,7 @@ describe.runIf(hasServer('current'))('the collection editor (current server)', (
     await expect(banner.textContent()).resolves.toContain('refused');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe(other.name);
     expect((await client.collectionGet(WORKSPACE, 'debian:suite', name)).id).toBe(saved.id);
-    await screenshot(page, 'collections-refused-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'collections-refused-light');
 
     // Leaving with unsaved changes asks first (dismissed: the editor stays).
     page.once('dialog', (d) => void d.dismiss());
@@ -113,8 +111,7 @@ describe.runIf(hasServer('current'))('the collection editor (current server)', (
       .getByText(/No active items|Items of/)
       .first()
       .waitFor();
-    await screenshot(page, `collections-${scheme}`);
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, `collections-${scheme}`);
     await closePage(page);
   });
 });
@@ -129,8 +126,7 @@ describe.runIf(hasServer('earlier'))('collections on the earlier server (0.11)',
       await page.getByText('Collections: not offered by this server').waitFor();
       await page.getByRole('tab', { name: 'Task configuration' }).click();
       await page.getByText('Task configuration: not offered by this server').waitFor();
-      await screenshot(page, 'collections-earlier-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'collections-earlier-light');
     } finally {
       await browser.close();
       await app.stop();

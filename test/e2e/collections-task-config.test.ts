@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
-import { screenshot } from '../support/browser';
 import { ownerClient, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, closePage, goTo } from '../support/e2e';
+import { appSession, closePage, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 
 const WORKSPACE = 'System';
 const NAME = 'default';
@@ -32,8 +30,7 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
   it('fetches, edits an item, dry-runs (refused, then counted) and pushes', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
     const subject = unique('e2e-subject');
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Task configuration' }).click();
+    await goToTab(page, 'Collections', 'Task configuration');
     await page
       .getByRole('table', { name: 'Task configuration items' })
       .or(page.getByText('No items'))
@@ -61,8 +58,7 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
     await expect(page.getByTestId('count-unchanged').innerText()).resolves.toContain(
       String(before),
     );
-    await screenshot(page, 'task-config-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'task-config-light');
     // Nothing changed on the server yet.
     expect((await client.fetchTaskConfigurationCollection(WORKSPACE, NAME)).items).toHaveLength(
       before,
@@ -84,11 +80,9 @@ describe.runIf(hasServer('current'))('task configuration (current server)', () =
 
   it('looks finished in the dark theme', async () => {
     const { page } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Task configuration' }).click();
+    await goToTab(page, 'Collections', 'Task configuration');
     await page.getByRole('heading', { name: 'Push to the server' }).waitFor();
-    await screenshot(page, 'task-config-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'task-config-dark');
     await closePage(page);
   });
 });

@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { appSession, goTo } from '../support/e2e';
+import { appSession, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 import { ownerClient } from '../support/clients';
 import { seedWaitingStep } from '../support/seed-steps';
 
@@ -22,15 +21,13 @@ describe('the needs-me inbox', () => {
     const unblockId = await seedWaitingStep(server, { kind: 'manual-unblock' });
 
     const { page, errors } = await openPage(session.browser, session.app);
-    await goTo(page, 'Work requests');
-    await page.getByRole('tab', { name: /Needs me/ }).click();
+    await goToTab(page, 'Work requests', /Needs me/);
     const inbox = page.getByTestId('needs-me');
     await inbox.getByTestId(`needs-me-${String(confirmId)}`).waitFor();
     await expect(page.getByTestId('aggregate-state').textContent()).resolves.toMatch(
       /need(s)? input/,
     );
-    await screenshot(page, 'inbox-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'inbox-light');
 
     // Unblock with notes. (0.16 responses do not say a blocked step's unblock strategy, so
     // the inbox cannot single out manual ones; the step is reached through the list.)
@@ -73,8 +70,7 @@ describe('the needs-me inbox', () => {
       unsignedArtifactId: 1,
     });
     const { page, errors } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Work requests');
-    await page.getByRole('tab', { name: /Needs me/ }).click();
+    await goToTab(page, 'Work requests', /Needs me/);
     await page.getByRole('button', { name: `Sign work request ${String(signId)}` }).click();
     const waiting = page.getByTestId('waiting-step');
     await waiting.waitFor();
@@ -84,13 +80,11 @@ describe('the needs-me inbox', () => {
       .getByRole('button', { name: 'Sign with debsign and complete' })
       .or(waiting.getByText(`debusine work-request sign ${String(signId)}`))
       .waitFor();
-    await screenshot(page, 'inbox-sign-page-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'inbox-sign-page-dark');
     await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
     await page.getByRole('tab', { name: /Needs me/ }).click();
     await page.getByTestId('needs-me').waitFor();
-    await screenshot(page, 'inbox-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'inbox-dark');
     // Leave the sandbox tidy: abort the seeded step.
     await client.workRequestAbort(signId);
     expect(errors).toEqual([]);

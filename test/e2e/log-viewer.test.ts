@@ -6,12 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { LocalArtifact } from '../../src/main/artifacts';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
-import { screenshot } from '../support/browser';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
-import { appSession, closePage, goTo } from '../support/e2e';
+import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
 
 const PAYLOAD = '<img src=x onerror="window.__pwned=1">';
 const BUILD_LINES = 50_000;
@@ -99,8 +97,7 @@ describe.runIf(hasServer('current'))('the log viewer', () => {
       );
       // Evaluated as a string: the test's own types have no DOM.
       await expect(page.evaluate('typeof window.__pwned')).resolves.toBe('undefined');
-      await screenshot(page, `log-viewer-hostile-${scheme}`);
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, `log-viewer-hostile-${scheme}`);
       expect(errors).toEqual([]);
       await closePage(page);
     },
@@ -141,8 +138,7 @@ describe.runIf(hasServer('current'))('the log viewer', () => {
       // Only what is near the screen is in the page: the file stays in main.
       await expect(page.getByTestId('log-row').count()).resolves.toBeLessThan(200);
 
-      await screenshot(page, `log-viewer-build-${scheme}`);
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, `log-viewer-build-${scheme}`);
       await page.getByRole('button', { name: `Back to artifact #${String(artifactId)}` }).click();
       await page.getByRole('button', { name: 'Open build.log' }).waitFor();
       expect(errors).toEqual([]);

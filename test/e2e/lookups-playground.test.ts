@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
-import { screenshot } from '../support/browser';
 import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, createEmptyArtifact, closePage, goTo } from '../support/e2e';
+import {
+  appSession,
+  createEmptyArtifact,
+  closePage,
+  screenshotAndCheckA11y,
+  lookUp,
+} from '../support/e2e';
 
 const WORKSPACE = 'System';
 
@@ -21,11 +25,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
 
   it('resolves single and multiple lookups, linking to artifacts and collections', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Lookups' }).click();
-
-    await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);
-    await page.getByRole('button', { name: 'Look up' }).click();
+    await lookUp(page, `${String(artifactId)}@artifacts`);
     const results = page.getByTestId('lookup-results');
     await results.getByRole('button', { name: `Artifact #${String(artifactId)}` }).waitFor();
 
@@ -42,8 +42,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
     await page.getByRole('button', { name: 'Look up' }).click();
     await results.getByRole('button', { name: '_@debian:archive' }).waitFor();
     await expect(results.locator('tbody tr').count()).resolves.toBe(2);
-    await screenshot(page, 'lookups-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'lookups-light');
     await results.getByRole('button', { name: '_@debian:archive' }).click();
     await page.getByRole('heading', { name: '_@debian:archive' }).waitFor();
     await expect(
@@ -55,13 +54,9 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
 
   it('looks finished in the dark theme', async () => {
     const { page } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Lookups' }).click();
-    await page.getByLabel('Lookup expression').fill(`${String(artifactId)}@artifacts`);
-    await page.getByRole('button', { name: 'Look up' }).click();
+    await lookUp(page, `${String(artifactId)}@artifacts`);
     await page.getByTestId('lookup-results').waitFor();
-    await screenshot(page, 'lookups-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'lookups-dark');
     await closePage(page);
   });
 });

@@ -8,11 +8,10 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage, startApp, type RunningApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
-import { ownerClient, waitForCompletion } from '../support/clients';
-import { appSession } from '../support/e2e';
+import { ownerClient, waitForCompletion, createNoop } from '../support/clients';
+import { appSession, screenshotAndCheckA11y } from '../support/e2e';
 import { testServer } from '../support/sandbox';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
@@ -57,8 +56,7 @@ describe('notification settings', () => {
       mode: 0o600,
     });
     await section.scrollIntoViewIfNeeded();
-    await screenshot(page, 'notification-settings-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'notification-settings-light');
 
     // Main kept them: a fresh page shows the same.
     await page.reload();
@@ -97,8 +95,7 @@ describe('notification settings', () => {
     const { page, errors } = await openPage(session.browser, session.app, 'dark');
     await openSettings(page);
     await page.getByTestId('notification-settings').scrollIntoViewIfNeeded();
-    await screenshot(page, 'notification-settings-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'notification-settings-dark');
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -137,16 +134,11 @@ describe('offline banner', () => {
     await expect
       .poll(() => banner.textContent(), { timeout: 30_000 })
       .toMatch(/Next attempt in \d+ s|Reconnecting/);
-    await screenshot(page, 'offline-banner-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'offline-banner-light');
 
     // Work completes while the app cannot hear about it.
     const client = ownerClient('current');
-    const missed = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const missed = await createNoop(client);
     await waitForCompletion(client, missed.id);
     await client.close();
 

@@ -1,11 +1,15 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
-import { screenshot } from '../support/browser';
 import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, createEmptyArtifact, closePage, goTo } from '../support/e2e';
+import {
+  appSession,
+  createEmptyArtifact,
+  closePage,
+  screenshotAndCheckA11y,
+  lookUp,
+} from '../support/e2e';
 
 const WORKSPACE = 'System';
 
@@ -14,10 +18,7 @@ describe.runIf(hasServer('current'))('the relations graph (current server)', () 
   const ids: number[] = [];
 
   async function showGraph(page: Page, id: number): Promise<void> {
-    await goTo(page, 'Collections');
-    await page.getByRole('tab', { name: 'Lookups' }).click();
-    await page.getByLabel('Lookup expression').fill(`${String(id)}@artifacts`);
-    await page.getByRole('button', { name: 'Look up' }).click();
+    await lookUp(page, `${String(id)}@artifacts`);
     await page.getByTestId('lookup-results').getByRole('button', { name: 'Relations' }).click();
   }
 
@@ -54,8 +55,7 @@ describe.runIf(hasServer('current'))('the relations graph (current server)', () 
     await form.getByRole('button', { name: 'Add relation' }).click();
     await form.getByRole('alert').waitFor();
     await page.getByTestId('relations-svg').scrollIntoViewIfNeeded();
-    await screenshot(page, 'relations-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'relations-light');
     expect(errors).toEqual([]);
     await closePage(page);
   });
@@ -64,8 +64,7 @@ describe.runIf(hasServer('current'))('the relations graph (current server)', () 
     const { page } = await openPage(session.browser, session.app, 'dark');
     await showGraph(page, ids[0] ?? 0);
     await page.getByTestId('relations-svg').scrollIntoViewIfNeeded();
-    await screenshot(page, 'relations-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'relations-dark');
     await closePage(page);
   });
 });

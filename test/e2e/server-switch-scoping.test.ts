@@ -6,7 +6,7 @@ import { isDebusineError } from '../../src/shared/errors';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
 import { clientFor } from '../support/clients';
-import { appSession, closePage, createEmptyArtifact, goTo } from '../support/e2e';
+import { appSession, closePage, createEmptyArtifact, goTo, signInWithToken } from '../support/e2e';
 import { hasServer, testServer } from '../support/sandbox';
 
 // An artifact id means a different artifact on each server. The app starts signed in to
@@ -65,12 +65,7 @@ describe.runIf(hasServer('current') && hasServer('earlier'))('switching servers'
     await form.getByLabel('Scope').fill(earlier.scope);
     await form.getByLabel('Name').fill(EARLIER_NAME);
     await form.getByRole('button', { name: 'Add server' }).click();
-    const panel = page.getByTestId('sign-in-panel');
-    await panel.waitFor();
-    await panel.getByText('Paste a token').click();
-    await panel.getByRole('textbox', { name: 'Token' }).fill(earlier.users.owner.token);
-    await panel.getByRole('button', { name: 'Sign in' }).click();
-    await panel.waitFor({ state: 'detached' });
+    await signInWithToken(page, earlier.users.owner.token);
     const switcher = page.getByTestId('server-switcher');
     await switcher.getByText(EARLIER_NAME).waitFor();
 

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
+import { appSession, screenshotAndCheckA11y, signInWithToken } from '../support/e2e';
 import { hasServer, testServer } from '../support/sandbox';
 
 async function goToSettings(page: Page): Promise<void> {
@@ -28,21 +28,11 @@ async function addServer(page: Page, name: string): Promise<void> {
 }
 
 describe.runIf(hasServer('current'))('first start: adding a server and signing in', () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const session = appSession(null);
   const server = testServer('current');
 
-  beforeAll(async () => {
-    app = await startApp(null);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-  });
-
   it('offers presets, adds a server and signs in with a pasted token', async () => {
-    const { page, errors } = await openPage(browser, app, 'light');
+    const { page, errors } = await openPage(session.browser, session.app, 'light');
     // Upload says what to do without a server.
     await page
       .getByRole('navigation', { name: 'Areas' })
@@ -57,26 +47,19 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
       'debusine.debian.net',
     );
     await page.getByTestId('token-store').waitFor();
-    await screenshot(page, 'settings-first-start-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-first-start-light');
 
     await addServer(page, 'sandbox');
-    const panel = page.getByTestId('sign-in-panel');
-    await panel.waitFor();
-    await panel.getByText('Paste a token').click();
-    await panel.getByRole('textbox', { name: 'Token' }).fill(server.users.owner.token);
-    await panel.getByRole('button', { name: 'Sign in' }).click();
-    await panel.waitFor({ state: 'detached' });
+    await signInWithToken(page, server.users.owner.token);
     await page.getByTestId('session-status').getByText(server.users.owner.username).waitFor();
     await page.getByTestId('server-row-sandbox').getByText('Token stored').waitFor();
-    await screenshot(page, 'settings-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-light');
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
   it('switches servers from the top bar and enrolls through the real web UI', async () => {
-    const { page, errors } = await openPage(browser, app, 'dark');
+    const { page, errors } = await openPage(session.browser, session.app, 'dark');
     await goToSettings(page);
     await page.getByRole('button', { name: 'Add server…' }).click();
     await addServer(page, 'enrolled');
@@ -85,8 +68,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     await page.getByTestId('server-switcher').click();
     const menu = page.getByRole('menu', { name: 'Servers' });
     await menu.waitFor();
-    await screenshot(page, 'server-switcher-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'server-switcher-dark');
     await menu.getByRole('menuitemradio', { name: /enrolled/ }).click();
     await page.getByTestId('server-row-enrolled').getByText('Active').waitFor();
 
@@ -101,7 +83,7 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     expect(confirmUrl).toMatch(new RegExp(`^${server.webUrl}/-/enroll/confirm/`));
     await screenshot(page, 'settings-enroll-dark');
 
-    const web = await browser.newPage();
+    const web = await session.browser.newPage();
     try {
       await web.goto(`${server.webUrl}/-/login/`);
       await web.fill('#id_username', server.users.owner.username);
@@ -119,40 +101,34 @@ describe.runIf(hasServer('current'))('first start: adding a server and signing i
     await panel.waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByTestId('server-row-enrolled').getByText('Token stored').waitFor();
     await page.getByTestId('session-status').getByText(server.users.owner.username).waitFor();
-    await screenshot(page, 'settings-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-dark');
     expect(errors).toEqual([]);
     await page.context().close();
   });
 });
 
 describe('first start without a server or a running sandbox', () => {
-  let app: RunningApp;
-  let browser: Browser;
   let emptySandboxHome: string;
-
-  beforeAll(async () => {
-    // The presets look for the sandbox's file here, and find none.
-    emptySandboxHome = mkdtempSync(join(tmpdir(), 'ddt-no-sandbox-'));
-    app = await startApp(null, { DEBUSINE_SANDBOX_HOME: emptySandboxHome });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    rmSync(emptySandboxHome, { recursive: true, force: true });
+  const session = appSession(null, {
+    seed: () => {
+      // The presets look for the sandbox's file here, and find none.
+      emptySandboxHome = mkdtempSync(join(tmpdir(), 'ddt-no-sandbox-'));
+    },
+    env: () => ({ DEBUSINE_SANDBOX_HOME: emptySandboxHome }),
+    close: () => {
+      rmSync(emptySandboxHome, { recursive: true, force: true });
+    },
   });
 
   it('says how to get a local Debusine on the first screen', async () => {
-    const { page, errors } = await openPage(browser, app, 'light');
+    const { page, errors } = await openPage(session.browser, session.app, 'light');
     await goToSettings(page);
     const hint = page.getByTestId('sandbox-hint');
     await hint.waitFor();
     await expect(hint.textContent()).resolves.toContain('npm run sandbox:up');
     await hint.getByRole('button', { name: 'Look again' }).click();
     await hint.getByRole('button', { name: 'Look again' }).waitFor();
-    await screenshot(page, 'settings-first-start-no-sandbox-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'settings-first-start-no-sandbox-light');
     expect(errors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
 import { ownerClient, rejection, unique } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, closePage, goTo, setEditor } from '../support/e2e';
+import { appSession, closePage, goTo, setEditor, screenshotAndCheckA11y } from '../support/e2e';
 
 const WORKSPACE = 'System';
 
@@ -122,12 +122,10 @@ describe.runIf(hasServer('current'))('the template editor (current server)', () 
       .getByRole('button', { name })
       .click();
     await page.getByRole('heading', { name: 'Static parameters' }).waitFor();
-    await screenshot(page, `templates-${scheme}`);
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, `templates-${scheme}`);
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByTestId('template-static-editor').locator('.cm-content').waitFor();
-    await screenshot(page, `templates-edit-${scheme}`);
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, `templates-edit-${scheme}`);
     await closePage(page);
   });
 });
@@ -163,8 +161,7 @@ describe.runIf(hasServer('earlier'))('the template editor (earlier server, 0.11)
     expect((await client.workflowTemplateGet(WORKSPACE, id)).task_data).toEqual({
       result: 'success',
     });
-    await screenshot(page, 'templates-earlier-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'templates-earlier-light');
 
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     await setEditor(page, 'template-task-data-editor', 'result: failure\n');

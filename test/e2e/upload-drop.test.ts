@@ -1,39 +1,44 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/app';
+import { screenshot } from '../support/browser';
 import {
   debianFixtures,
   missingDebianTools,
   type DebianFixtures,
 } from '../support/debian-fixtures';
 import { dropFiles } from '../support/drop-files';
-import { goTo } from '../support/e2e';
+import { appSession, goTo, screenshotAndCheckA11y } from '../support/e2e';
 import { hasServer } from '../support/sandbox';
+
+/**
+ * A draft with a problem cannot be uploaded: its Upload button is disabled (pictured as
+ * `name`); discarding it removes it.
+ */
+async function refusedThenDiscarded(page: Page, draft: Locator, name: string): Promise<void> {
+  await expect(
+    draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
+  ).resolves.toBe(true);
+  await screenshotAndCheckA11y(page, name);
+  await draft.getByRole('button', { name: 'Discard' }).click();
+  await draft.waitFor({ state: 'detached' });
+}
 
 describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
   'dropping and uploading real Debian packages',
   () => {
-    let app: RunningApp;
-    let browser: Browser;
     let fx: DebianFixtures;
-
-    beforeAll(async () => {
-      fx = debianFixtures();
-      app = await startApp('current');
-      browser = await launchBrowser();
-    });
-    afterAll(async () => {
-      await browser.close();
-      await app.stop();
+    const session = appSession('current', {
+      seed: () => {
+        fx = debianFixtures();
+      },
     });
 
     it('shows a broken .changes set’s failing rule next to the file, before sending', async () => {
-      const { page, errors } = await openPage(browser, app, 'light');
+      const { page, errors } = await openPage(session.browser, session.app, 'light');
       await goTo(page, 'Upload');
       // The .changes without the second binary package it lists.
       const broken = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, fx.debs[0] ?? ''];
@@ -47,19 +52,13 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       const missing = basename(fx.debs[1] ?? '');
       const row = page.getByTestId('draft-file').filter({ hasText: missing });
       await expect(row.getByTestId('file-problems').textContent()).resolves.toMatch(/\S/);
-      await expect(
-        draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
-      ).resolves.toBe(true);
-      await screenshot(page, 'upload-problem-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
-      await draft.getByRole('button', { name: 'Discard' }).click();
-      await draft.waitFor({ state: 'detached' });
+      await refusedThenDiscarded(page, draft, 'upload-problem-light');
       expect(errors).toEqual([]);
       await page.context().close();
     });
 
     it('shows a .deb whose content differs from what the .changes lists next to it, before sending', async () => {
-      const { page, errors } = await openPage(browser, app, 'light');
+      const { page, errors } = await openPage(session.browser, session.app, 'light');
       await goTo(page, 'Upload');
       // The same set, with one byte of the second .deb changed: same size, another sha256.
       const dir = mkdtempSync(join(tmpdir(), 'ddt-tampered-'));
@@ -81,24 +80,17 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       const problem = row.getByTestId('file-problems');
       await problem.waitFor();
       await expect(problem.textContent()).resolves.toMatch(/has sha256 [0-9a-f]+.*lists/);
-      await expect(
-        draft.getByRole('button', { name: 'Upload', exact: true }).isDisabled(),
-      ).resolves.toBe(true);
-      await screenshot(page, 'upload-checksum-problem-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
-      await draft.getByRole('button', { name: 'Discard' }).click();
-      await draft.waitFor({ state: 'detached' });
+      await refusedThenDiscarded(page, draft, 'upload-checksum-problem-light');
       rmSync(dir, { recursive: true, force: true });
       expect(errors).toEqual([]);
       await page.context().close();
     });
 
     it('uploads a source package picked with the file input, with progress, then downloads it back', async () => {
-      const { page, errors } = await openPage(browser, app, 'light');
+      const { page, errors } = await openPage(session.browser, session.app, 'light');
       await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
-      await screenshot(page, 'upload-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-light');
       await page.getByTestId('file-input').setInputFiles([fx.dsc, fx.sourceTarball]);
       const draft = page.getByTestId('draft');
       await draft.waitFor();
@@ -143,26 +135,23 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
     });
 
     it('uploads a .changes set dropped on the window', async () => {
-      const { page, errors } = await openPage(browser, app, 'dark');
+      const { page, errors } = await openPage(session.browser, session.app, 'dark');
       const set = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs];
       // Dropped while another area is shown: the window takes it to Upload.
       await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
-      await screenshot(page, 'upload-dark');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-dark');
       await dropFiles(page, set);
       const draft = page.getByTestId('draft');
       await page.getByTestId('draft-ready').waitFor();
       await expect(draft.getByTestId('draft-file').count()).resolves.toBe(set.length);
-      await screenshot(page, 'upload-draft-dark');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'upload-draft-dark');
       await draft.getByRole('button', { name: 'Upload', exact: true }).click();
       await page
         .getByRole('heading', { name: /^#\d+ debian:upload$/ })
         .waitFor({ timeout: 90_000 });
       await expect(page.getByTestId('artifact-file').count()).resolves.toBe(set.length);
-      await screenshot(page, 'artifact-uploaded-dark');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'artifact-uploaded-dark');
       await goTo(page, 'Upload');
       await page.getByTestId('upload-row').first().waitFor();
       await screenshot(page, 'upload-queue-dark');

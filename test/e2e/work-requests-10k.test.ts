@@ -3,12 +3,12 @@
  * in bulk through the sandbox's ORM (bench/lib/seed.ts). No timing assertions: measuring
  * belongs to the bench.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedWorkRequests } from '../../bench/lib/seed';
 import { currentServer } from '../../bench/lib/server';
-import { openPage, startApp, type RunningApp } from '../support/app';
-import { launchBrowser, screenshot } from '../support/browser';
+import { openPage } from '../support/app';
+import { appSession } from '../support/e2e';
+import { screenshot } from '../support/browser';
 
 // Typed by hand: the test project has no DOM types.
 const TO_BOTTOM = (el: { scrollTop: number; scrollHeight: number }): void => {
@@ -16,23 +16,16 @@ const TO_BOTTOM = (el: { scrollTop: number; scrollHeight: number }): void => {
 };
 
 describe('work requests: 10,000 rows', () => {
-  let app: RunningApp;
-  let browser: Browser;
   let total = 0;
-
-  beforeAll(async () => {
-    total = seedWorkRequests(currentServer(), 10_000);
-    app = await startApp('current');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
+  const session = appSession('current', {
+    seed: () => {
+      total = seedWorkRequests(currentServer(), 10_000);
+    },
   });
 
   it('renders few rows at a time and scrolls to the end', async () => {
     expect(total).toBeGreaterThanOrEqual(10_000);
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await page
       .getByRole('navigation', { name: 'Areas' })
       .getByRole('button', { name: 'Work requests' })

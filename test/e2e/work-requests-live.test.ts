@@ -6,16 +6,14 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { appSession, goTo } from '../support/e2e';
+import { appSession, goTo, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 import { ownerClient, waitForCompletion } from '../support/clients';
 import { seedWaitingStep, seedWorkRequestBy } from '../support/seed-steps';
 
 async function goToWorkRequests(page: Page): Promise<void> {
-  await goTo(page, 'Work requests');
-  await page.getByRole('tab', { name: 'All work requests' }).click();
+  await goToTab(page, 'Work requests', 'All work requests');
 }
 
 async function noop(client: DebusineClient, result?: 'failure') {
@@ -67,8 +65,7 @@ describe('work requests, live', () => {
     await page.getByRole('tab', { name: 'Notifications' }).click();
     await page.getByTestId(`notification-${String(ok.id)}`).waitFor({ timeout: 90_000 });
     await page.getByTestId(`notification-${String(bad.id)}`).waitFor({ timeout: 90_000 });
-    await screenshot(page, 'work-requests-notifications-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'work-requests-notifications-light');
 
     // The page of a running work request turns to its result by itself.
     const live = await noop(client);
@@ -110,8 +107,7 @@ describe('work requests, live', () => {
       .click();
     await page.getByTestId('work-request-page').waitFor();
     await expect.poll(() => page.getByTestId('wr-page-status').textContent()).toContain('Failure');
-    await screenshot(page, 'work-request-page-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'work-request-page-light');
     // The CLI equivalent, and the web UI's page of it.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByRole('button', { name: 'Copy CLI command' }).click();
@@ -204,8 +200,7 @@ describe('work requests, live', () => {
     // Text search by id leaves exactly that row.
     await page.getByRole('search').getByRole('searchbox').fill(String(bad.id));
     await expect.poll(() => list.locator('[data-result]').count()).toBe(1);
-    await screenshot(page, 'work-requests-filtered-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'work-requests-filtered-light');
     await page.getByRole('button', { name: /Clear \d+ filters?/ }).click();
     await page.getByRole('button', { name: 'Delete view Failed noops' }).click();
     expect(errors).toEqual([]);
@@ -246,8 +241,7 @@ describe('work requests, live', () => {
         return texts.length > 0 && texts.every((t) => t.includes(owner) && !t.includes(other));
       })
       .toBe(true);
-    await screenshot(page, 'work-requests-mine-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'work-requests-mine-light');
     await mineBox.uncheck();
 
     // The "Mine" saved view does the same; searching a creator's name finds their work.
@@ -278,20 +272,17 @@ describe('work requests, live', () => {
     await goToWorkRequests(page);
     await page.getByTestId('work-request-list').waitFor();
     await page.locator('[data-result]').first().waitFor();
-    await screenshot(page, 'work-requests-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'work-requests-dark');
     await page.locator('[data-result="failure"]').first().getByRole('button').click();
     await page.getByTestId('work-request-page').waitFor();
-    await screenshot(page, 'work-request-page-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'work-request-page-dark');
     await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
     await page.getByRole('tab', { name: 'Notifications' }).click();
     await page
       .getByTestId('recent-notifications')
       .or(page.getByText('No notifications yet'))
       .waitFor();
-    await screenshot(page, 'work-requests-notifications-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'work-requests-notifications-dark');
     expect(errors).toEqual([]);
     await page.context().close();
   });

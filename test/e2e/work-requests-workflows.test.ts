@@ -6,12 +6,11 @@
  * `parent` and `workflow_root`, which is what the tree is built from.
  */
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
-import { ownerClient, unique } from '../support/clients';
+import { ownerClient, unique, createNoopTemplate } from '../support/clients';
 import { debusineAdminShell } from '../support/debusine-admin';
-import { appSession, goTo } from '../support/e2e';
+import { appSession, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 import type { TestServer } from '../support/sandbox';
 
 async function addSteps(server: TestServer, rootId: number): Promise<[number, number]> {
@@ -56,12 +55,7 @@ describe('workflows as a tree', () => {
       if (!server) throw new Error('no server');
       const workspace = server.workspaces.default;
       const name = unique('noop-tpl');
-      const template = await client.workflowTemplateCreate(workspace, {
-        name,
-        task_name: 'noop',
-        task_data: {},
-        priority: 0,
-      });
+      const template = await createNoopTemplate(client, workspace, name);
       templateId = template.id;
       const root = await client.workflowCreate({ template_name: name, workspace, task_data: {} });
       expect(root.task_type).toBe('Workflow');
@@ -70,8 +64,7 @@ describe('workflows as a tree', () => {
       templateId = undefined;
 
       const { page, errors } = await openPage(session.browser, session.app, scheme);
-      await goTo(page, 'Work requests');
-      await page.getByRole('tab', { name: 'Workflows' }).click();
+      await goToTab(page, 'Work requests', 'Workflows');
       const node = page.getByTestId(`workflow-${String(root.id)}`);
       await node.waitFor();
       // The newest workflow starts open; its failed step is expanded, the good one is not.
@@ -84,8 +77,7 @@ describe('workflows as a tree', () => {
       await expect(node.getByTestId(`step-${String(ok)}`).textContent()).resolves.toContain(
         'Success',
       );
-      await screenshot(page, `work-requests-workflows-${scheme}`);
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, `work-requests-workflows-${scheme}`);
 
       // The root's page shows the same tree; a step's page links back to its workflow.
       await node.getByRole('button', { name: `#${String(root.id)}`, exact: true }).click();

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
-import { screenshot } from '../support/browser';
 import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import { appSession, closePage, goTo } from '../support/e2e';
+import { appSession, closePage, screenshotAndCheckA11y, goToTab } from '../support/e2e';
 
 describe.runIf(hasServer('current'))('assets (current server)', () => {
   const client = ownerClient('current');
@@ -16,8 +14,7 @@ describe.runIf(hasServer('current'))('assets (current server)', () => {
 
   it('creates a signing key (refused first), lists it, checks a permission', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
-    await goTo(page, 'Workspaces');
-    await page.getByRole('tab', { name: 'Assets' }).click();
+    await goToTab(page, 'Workspaces', 'Assets');
     const editor = page.getByTestId('asset-data-editor').locator('.cm-content');
     await editor.waitFor();
 
@@ -48,19 +45,16 @@ describe.runIf(hasServer('current'))('assets (current server)', () => {
     await form.getByLabel('Work request id').fill('1');
     await form.getByRole('button', { name: 'Check' }).click();
     await form.getByTestId('problem-banner').waitFor();
-    await screenshot(page, 'assets-light');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'assets-light');
     expect(errors).toEqual([]);
     await closePage(page);
   });
 
   it('looks finished in the dark theme', async () => {
     const { page } = await openPage(session.browser, session.app, 'dark');
-    await goTo(page, 'Workspaces');
-    await page.getByRole('tab', { name: 'Assets' }).click();
+    await goToTab(page, 'Workspaces', 'Assets');
     await page.getByTestId('assets-table').waitFor();
-    await screenshot(page, 'assets-dark');
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, 'assets-dark');
     await closePage(page);
   });
 });

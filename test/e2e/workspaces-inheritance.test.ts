@@ -5,7 +5,7 @@ import { openPage, startApp } from '../support/app';
 import { launchBrowser, screenshot } from '../support/browser';
 import { ownerClient } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
-import { appSession, closePage, goTo } from '../support/e2e';
+import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
 
 async function pickWorkspace(page: Page, workspace: string): Promise<void> {
   const picker = page.getByTestId('workspace-picker');
@@ -90,8 +90,7 @@ describe.runIf(hasServer('current'))('the inheritance editor (current server)', 
     await goTo(page, 'Workspaces');
     await pickWorkspace(page, child);
     await page.getByTestId('server-chain').waitFor();
-    await screenshot(page, `workspaces-${scheme}`);
-    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshotAndCheckA11y(page, `workspaces-${scheme}`);
     await closePage(page);
   });
 });
@@ -104,8 +103,7 @@ describe.runIf(hasServer('earlier'))('workspace inheritance on the earlier serve
       const { page } = await openPage(browser, app);
       await goTo(page, 'Workspaces');
       await page.getByText('Workspace inheritance: not offered by this server').waitFor();
-      await screenshot(page, 'workspaces-earlier-light');
-      expect(await seriousA11yViolations(page)).toEqual([]);
+      await screenshotAndCheckA11y(page, 'workspaces-earlier-light');
     } finally {
       await browser.close();
       await app.stop();

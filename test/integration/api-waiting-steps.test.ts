@@ -8,18 +8,9 @@ import { createUpload } from '../../src/main/artifacts/kinds-debian';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
 import { DebusineClient } from '../../src/main/api/client';
 import { clientFor, waitForCompletion } from '../support/clients';
-import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
+import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testServer, usingExternalServers } from '../support/sandbox';
 import { seedSigningWorkRequest, seedWaitingStep } from '../support/seed-steps';
-
-function have(tool: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Clear-signs a .changes with a throwaway key, as debsign would (gpg --clearsign). */
 function clearSign(file: string): void {

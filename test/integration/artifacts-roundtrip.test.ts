@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
 import { UploadJobStore } from '../../src/main/artifacts/job-store';
 import {
@@ -16,9 +16,8 @@ import type { LocalArtifact } from '../../src/main/artifacts/local-artifact';
 import type { ProgressEvent } from '../../src/main/artifacts/progress';
 import { uploadArtifact } from '../../src/main/artifacts/upload';
 import { DebusineError } from '../../src/shared/errors';
-import { clientFor } from '../support/clients';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
-import { hasServer, testServer, type Flavour } from '../support/sandbox';
+import { describeOnEachServer } from '../support/on-each-server';
 
 const skip = missingDebianTools();
 if (skip) console.warn(`Skipping artifact round trips: ${skip}`);
@@ -41,14 +40,10 @@ function expectSameFiles(artifact: LocalArtifact, dir: string): void {
   for (const [path, local] of artifact.files) expect(sha256(join(dir, path))).toBe(sha256(local));
 }
 
-describe.each<Flavour>(['current', 'earlier'])('artifacts on the %s server', (flavour) => {
-  describe.runIf(hasServer(flavour) && !skip)('', () => {
-    const server = testServer(flavour);
-    const client = clientFor(server);
+describeOnEachServer(
+  'artifacts on the %s server',
+  ({ server, client }) => {
     const fx = debianFixtures();
-    afterAll(async () => {
-      await client.close();
-    });
 
     it('uploads a source package and downloads it back byte-identical', async () => {
       const artifact = await createSourcePackageFromDsc(fx.dsc);
@@ -162,5 +157,6 @@ describe.each<Flavour>(['current', 'earlier'])('artifacts on the %s server', (fl
       expect(remote.data).toMatchObject({ source: 'hello-ddt', filename: basename(fx.buildLog) });
       expectSameFiles(log, dest);
     });
-  });
-});
+  },
+  !skip,
+);

@@ -18,7 +18,7 @@ import {
 } from '../../src/main/watch/completion-watcher';
 import { MemoryResumeStore, ResumeFile } from '../../src/main/watch/resume-state';
 import { WatchList } from '../../src/main/watch/watch-list';
-import { clientFor, waitForCompletion } from '../support/clients';
+import { clientFor, waitForCompletion, createNoop } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
 import { seedWorkRequestBy } from '../support/seed-steps';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
@@ -40,11 +40,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
   });
 
   async function noop(): Promise<number> {
-    const created = await client.workRequestCreate({
-      task_name: 'noop',
-      task_data: {},
-      event_reactions: {},
-    });
+    const created = await createNoop(client);
     return created.id;
   }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DebusineClient } from '../../src/main/api/client';
 import { DebusineError } from '../../src/shared/errors';
-import type { WorkRequestResponse } from '../../src/shared/models';
+import type { WorkflowTemplateData, WorkRequestResponse } from '../../src/shared/models';
 import { SANDBOX_HOME, testServer, type Flavour, type TestServer } from './sandbox';
 
 export function clientFor(
@@ -16,6 +16,25 @@ export function clientFor(
 
 export function ownerClient(flavour: Flavour): DebusineClient {
   return clientFor(testServer(flavour), 'owner');
+}
+
+/** Starts a noop work request in the client's default workspace: the cheapest real work. */
+export function createNoop(client: DebusineClient): Promise<WorkRequestResponse> {
+  return client.workRequestCreate({ task_name: 'noop', task_data: {}, event_reactions: {} });
+}
+
+/** Creates a workflow template named `name` in `workspace` whose workflow is a noop. */
+export function createNoopTemplate(
+  client: DebusineClient,
+  workspace: string,
+  name: string,
+): Promise<WorkflowTemplateData> {
+  return client.workflowTemplateCreate(workspace, {
+    name,
+    task_name: 'noop',
+    task_data: {},
+    priority: 0,
+  });
 }
 
 /** Polls a work request until it leaves pending/running/blocked, or fails after `ms`. */

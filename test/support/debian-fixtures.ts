@@ -39,7 +39,8 @@ export interface DebianFixtures {
   buildLog: string;
 }
 
-function have(tool: string): boolean {
+/** Whether `tool` is a command on this machine's PATH. */
+export function have(tool: string): boolean {
   try {
     execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
     return true;

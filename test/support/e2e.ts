@@ -4,10 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { startApp, type RunningApp } from './app';
-import { launchBrowser } from './browser';
+import { seriousA11yViolations } from './a11y';
+import { launchBrowser, screenshot } from './browser';
 import { unique } from './clients';
 import type { Flavour } from './sandbox';
 
@@ -17,23 +18,24 @@ export interface AppSession {
 }
 
 /**
- * Starts the app (signed in to `flavour`) and a browser before the suite's tests, and stops
- * them after. `seed` runs first; `cleanUp` runs before the browser and app stop, `close`
- * after them.
+ * Starts the app (signed in to `flavour`, or with no server at all for `null`) and a browser
+ * before the suite's tests, and stops them after. `seed` runs first, then `env` is asked for
+ * the app's environment; `cleanUp` runs before the browser and app stop, `close` after them.
  */
 export function appSession(
-  flavour: Flavour,
+  flavour: Flavour | null,
   hooks: {
-    seed?: () => Promise<void>;
+    seed?: () => Promise<void> | void;
+    env?: () => Record<string, string>;
     cleanUp?: () => Promise<void>;
-    close?: () => Promise<void>;
+    close?: () => Promise<void> | void;
   } = {},
 ): AppSession {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     await hooks.seed?.();
-    app = await startApp(flavour);
+    app = await startApp(flavour, hooks.env?.() ?? {});
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -60,9 +62,50 @@ export async function closePage(page: Page): Promise<void> {
   await page.context().close();
 }
 
+/**
+ * Saves a screenshot of the page as `name`, then checks that the page has no serious
+ * accessibility violations: each view the end-to-end tests picture is also checked.
+ */
+export async function screenshotAndCheckA11y(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect(await seriousA11yViolations(page), name).toEqual([]);
+}
+
+/** The same in the light and then the dark theme (`<name>-light`, `<name>-dark`). */
+export async function screenshotsInBothThemes(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await screenshotAndCheckA11y(page, `${name}-${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Signs in on the sign-in panel with a pasted token; returns once the panel has gone. */
+export async function signInWithToken(page: Page, token: string): Promise<void> {
+  const panel = page.getByTestId('sign-in-panel');
+  await panel.waitFor();
+  await panel.getByText('Paste a token').click();
+  await panel.getByRole('textbox', { name: 'Token' }).fill(token);
+  await panel.getByRole('button', { name: 'Sign in' }).click();
+  await panel.waitFor({ state: 'detached' });
+}
+
 /** Opens an area of the app from its navigation. */
 export async function goTo(page: Page, area: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Areas' }).getByRole('button', { name: area }).click();
+}
+
+/** Opens an area of the app, then one of its tabs. */
+export async function goToTab(page: Page, area: string, tab: string | RegExp): Promise<void> {
+  await goTo(page, area);
+  await page.getByRole('tab', { name: tab }).click();
+}
+
+/** Runs a lookup expression in the Collections area's lookup playground. */
+export async function lookUp(page: Page, expression: string): Promise<void> {
+  await goToTab(page, 'Collections', 'Lookups');
+  await page.getByLabel('Lookup expression').fill(expression);
+  await page.getByRole('button', { name: 'Look up' }).click();
 }
 
 /** Replaces the text of a CodeMirror editor (by its test id). */

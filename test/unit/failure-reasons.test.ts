@@ -1,20 +1,17 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { analyseSbuildLog } from '../../src/main/logs/sbuild-log';
 import { explainWorkRequest } from '../../src/main/results/explainer';
-import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { explainFailure, type FailureSources } from '../../src/main/results/failure-reason';
-import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/completion-router';
-import { WatchList } from '../../src/main/watch/watch-list';
 import { DebusineError } from '../../src/shared/errors';
 import {
   artifactResponseSchema,
   type ArtifactResponse,
   type WorkRequestResponse,
 } from '../../src/shared/models';
+import { routerFixture, workRequestSourceOf } from '../support/completion-router';
 import { workRequestFixture as wr } from '../support/work-requests';
 
 // What the sandbox's real tasks produced (fixtures/real-work): a build whose debian/rules
@@ -120,36 +117,15 @@ describe('why a task failed', () => {
 });
 
 describe('failure notifications say why, and open the log at that line', () => {
-  async function setup(requests: WorkRequestResponse[], explained: FailureSources) {
-    const dir = await mkdtemp(join(tmpdir(), 'reasons-'));
-    const watchList = new WatchList(join(dir, 'w.json'));
-    const notifier = new RecordingNotifier();
-    const client = {
-      workRequestGet: (id: number) => {
-        const found = requests.find((r) => r.id === id);
-        return found
-          ? Promise.resolve(found)
-          : Promise.reject(new DebusineError('not-found', 'no'));
-      },
-      // Newest first, as the server lists them; `ids` asks for those only.
-      async *workRequestIter(filters: { ids?: number[] } = {}) {
-        for (const r of [...requests].sort((a, b) => b.id - a.id)) {
-          if (!filters.ids || filters.ids.includes(r.id)) yield await Promise.resolve(r);
-        }
-      },
-    } as unknown as WorkRequestSource & DebusineClient;
+  const setup = (requests: WorkRequestResponse[], explained: FailureSources) => {
+    const client = workRequestSourceOf(requests, { lists: true });
     const explain = (w: WorkRequestResponse) => explainFailure(w, explained);
-    const router = new CompletionRouter({
+    return routerFixture(requests, {
       client,
-      watchList,
-      notifier,
-      siteUrl: 'http://h',
-      openExternal: () => undefined,
       explain,
       explainById: (id) => explainWorkRequest(client, explain, id),
     });
-    return { router, notifier, done: () => rm(dir, { recursive: true, force: true }) };
-  }
+  };
   const event = (id: number, result: string) => ({
     workRequestId: id,
     completedAt: `2026-01-01T00:00:${String(id)}Z`,

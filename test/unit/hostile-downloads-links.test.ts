@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
 import type { FakeFile } from '../support/fake-debusine';
-import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
+import {
+  expectRefused,
+  hostileServer,
+  playground,
+  type Playground,
+  type Refusal,
+} from '../support/hostile-downloads';
 import type { TarEntry } from '../support/tar-build';
 
 const server = hostileServer();
@@ -77,61 +83,62 @@ describe('links in the archive', () => {
   }
 });
 
-describe('links already in the destination', () => {
-  const modes = ['files', 'archive'] as const;
-
-  it.each(modes)('never creates folders through one (%s)', async (via) => {
-    const ground = playground();
-    symlinkSync('../outside', join(ground.dest, 'out'));
-    const id = artifact([
+/** A link the destination holds, what the artifact brings, and how the download is refused. */
+const DESTINATION_LINKS: {
+  name: string;
+  prepare: (ground: Playground) => void;
+  files: FakeFile[];
+  refusal: Refusal;
+  /** What must not exist afterwards, for a link whose target does not exist yet. */
+  absent?: (ground: Playground) => string;
+}[] = [
+  {
+    name: 'never creates folders through one',
+    prepare: (ground) => {
+      symlinkSync('../outside', join(ground.dest, 'out'));
+    },
+    files: [
       { path: 'a.txt', content: 'a' },
       { path: 'out/newdir/deeper/b.txt', content: 'b' },
-    ]);
-    await expectRefused(
-      ground,
-      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via }),
-      {
-        code: 'conflict',
-        rule: 'destination-link',
-        message: /out/,
-      },
-    );
-    expect(existsSync(join(ground.outside, 'newdir'))).toBe(false);
-  });
-
-  it.each(modes)('never writes a file through one (%s)', async (via) => {
-    const ground = playground();
-    symlinkSync('../outside/new.txt', join(ground.dest, 'a.txt'));
-    const id = artifact([
+    ],
+    refusal: { code: 'conflict', rule: 'destination-link', message: /out/ },
+    absent: (ground) => join(ground.outside, 'newdir'),
+  },
+  {
+    name: 'never writes a file through one',
+    prepare: (ground) => {
+      symlinkSync('../outside/new.txt', join(ground.dest, 'a.txt'));
+    },
+    files: [
       { path: 'a.txt', content: 'a' },
       { path: 'b.txt', content: 'b' },
-    ]);
-    await expectRefused(
-      ground,
-      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via }),
-      {
-        code: 'conflict',
-        rule: 'destination-link',
-      },
-    );
-  });
-
-  it.each(modes)('refuses a link to a folder inside the destination too (%s)', async (via) => {
-    const ground = playground();
-    mkdirSync(join(ground.dest, 'real'));
-    symlinkSync('real', join(ground.dest, 'alias'));
-    const id = artifact([
+    ],
+    refusal: { code: 'conflict', rule: 'destination-link' },
+  },
+  {
+    name: 'refuses a link to a folder inside the destination too',
+    prepare: (ground) => {
+      mkdirSync(join(ground.dest, 'real'));
+      symlinkSync('real', join(ground.dest, 'alias'));
+    },
+    files: [
       { path: 'x.txt', content: 'x' },
       { path: 'alias/b.txt', content: 'b' },
-    ]);
-    await expectRefused(
-      ground,
-      () => downloadArtifact(server.fake.transport(), id, ground.dest, { via }),
-      {
-        rule: 'destination-link',
-      },
-    );
-  });
+    ],
+    refusal: { rule: 'destination-link' },
+  },
+];
+
+describe('links already in the destination', () => {
+  for (const via of ['files', 'archive'] as const) {
+    it.each(DESTINATION_LINKS)(`$name (${via})`, async (link) => {
+      const ground = playground();
+      link.prepare(ground);
+      const id = artifact(link.files);
+      await expectRefused(ground, () => server.download(id, ground.dest, via), link.refusal);
+      if (link.absent) expect(existsSync(link.absent(ground))).toBe(false);
+    });
+  }
 
   it('never writes one file through a link at its target', async () => {
     const ground = playground();

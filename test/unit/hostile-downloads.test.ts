@@ -7,8 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
-import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
-import { tarGz } from '../support/tar-build';
+import type { FakeFile } from '../support/fake-debusine';
+import {
+  expectRefused,
+  hostileServer,
+  playground,
+  type Refusal,
+} from '../support/hostile-downloads';
+import { tarGz, type TarEntry } from '../support/tar-build';
 
 const server = hostileServer();
 const artifact = server.artifact;
@@ -122,6 +128,55 @@ const BAD_MEMBERS: [string, string][] = [
   ['a name over 1024 bytes', `${'d/'.repeat(600)}a.txt`],
 ];
 
+/** Archives whose members do not match the files the artifact declares, and the refusal. */
+const MISMATCHES: [string, FakeFile[], TarEntry[], Refusal][] = [
+  [
+    'a member the artifact does not declare',
+    [{ path: 'a.txt', content: 'a' }],
+    [
+      { name: 'a.txt', body: 'a' },
+      { name: 'extra.txt', body: 'x' },
+    ],
+    { rule: 'archive-undeclared', message: /extra\.txt/ },
+  ],
+  [
+    'a member inside a declared file',
+    [{ path: 'a.txt', content: 'a' }],
+    [{ name: 'a.txt/x', body: 'a' }],
+    { rule: 'archive-undeclared' },
+  ],
+  [
+    'a member that appears twice',
+    [{ path: 'a.txt', content: 'a' }],
+    [
+      { name: 'a.txt', body: 'a' },
+      { name: 'a.txt', body: 'a' },
+    ],
+    { rule: 'archive-duplicate', message: /a\.txt/ },
+  ],
+  [
+    'a folder where a file is declared',
+    [
+      { path: 'a.txt', content: '' },
+      { path: 'b.txt', content: 'b' },
+    ],
+    [
+      { name: 'a.txt/', type: '5' },
+      { name: 'b.txt', body: 'b' },
+    ],
+    { rule: 'archive-entry-type', message: /a\.txt/ },
+  ],
+  [
+    'an archive that lacks a declared file',
+    [
+      { path: 'a.txt', content: 'a' },
+      { path: 'b.txt', content: 'b' },
+    ],
+    [{ name: 'a.txt', body: 'a' }],
+    { rule: 'archive-missing', message: /b\.txt/ },
+  ],
+];
+
 describe('an archive whose members are not the artifact', () => {
   for (const mode of ['archive', 'tarball'] as const) {
     it.each(BAD_MEMBERS)(`refuses a member with %s after a good one (${mode})`, async (_n, bad) => {
@@ -140,75 +195,10 @@ describe('an archive whose members are not the artifact', () => {
       });
     });
 
-    it(`refuses a member the artifact does not declare (${mode})`, async () => {
+    it.each(MISMATCHES)(`refuses %s (${mode})`, async (_name, files, members, refusal) => {
       const ground = playground();
-      const id = artifact(
-        [{ path: 'a.txt', content: 'a' }],
-        [
-          { name: 'a.txt', body: 'a' },
-          { name: 'extra.txt', body: 'x' },
-        ],
-      );
-      await expectRefused(ground, () => server.download(id, ground.dest, mode), {
-        rule: 'archive-undeclared',
-        message: /extra\.txt/,
-      });
-    });
-
-    it(`refuses a member inside a declared file (${mode})`, async () => {
-      const ground = playground();
-      const id = artifact([{ path: 'a.txt', content: 'a' }], [{ name: 'a.txt/x', body: 'a' }]);
-      await expectRefused(ground, () => server.download(id, ground.dest, mode), {
-        rule: 'archive-undeclared',
-      });
-    });
-
-    it(`refuses a member that appears twice (${mode})`, async () => {
-      const ground = playground();
-      const id = artifact(
-        [{ path: 'a.txt', content: 'a' }],
-        [
-          { name: 'a.txt', body: 'a' },
-          { name: 'a.txt', body: 'a' },
-        ],
-      );
-      await expectRefused(ground, () => server.download(id, ground.dest, mode), {
-        rule: 'archive-duplicate',
-        message: /a\.txt/,
-      });
-    });
-
-    it(`refuses a folder where a file is declared (${mode})`, async () => {
-      const ground = playground();
-      const id = artifact(
-        [
-          { path: 'a.txt', content: '' },
-          { path: 'b.txt', content: 'b' },
-        ],
-        [
-          { name: 'a.txt/', type: '5' },
-          { name: 'b.txt', body: 'b' },
-        ],
-      );
-      await expectRefused(ground, () => server.download(id, ground.dest, mode), {
-        rule: 'archive-entry-type',
-        message: /a\.txt/,
-      });
-    });
-
-    it(`refuses an archive that lacks a declared file (${mode})`, async () => {
-      const ground = playground();
-      const id = artifact(
-        [
-          { path: 'a.txt', content: 'a' },
-          { path: 'b.txt', content: 'b' },
-        ],
-        [{ name: 'a.txt', body: 'a' }],
-      );
-      await expectRefused(ground, () => server.download(id, ground.dest, mode), {
-        rule: 'archive-missing',
-        message: /b\.txt/,
-      });
+      const id = artifact(files, members);
+      await expectRefused(ground, () => server.download(id, ground.dest, mode), refusal);
     });
 
     it(`refuses a device and a FIFO (${mode})`, async () => {

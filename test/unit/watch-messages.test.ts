@@ -1,15 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
-import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { runCommandHook } from '../../src/main/watch/command-hook';
 import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/completion-router';
 import { completionSocketUrl } from '../../src/main/watch/completion-watcher';
 import { compareTimestamps, processMessage } from '../../src/main/watch/messages';
-import { parseWorkRequestRef, WatchList } from '../../src/main/watch/watch-list';
+import { parseWorkRequestRef } from '../../src/main/watch/watch-list';
+import { routerFixture } from '../support/completion-router';
 import { workRequestFixture } from '../support/work-requests';
 
 describe("the completion websocket's message handler", () => {
@@ -88,37 +85,7 @@ describe('watch list references', () => {
 const wr = workRequestFixture;
 
 describe('the completion router', () => {
-  async function setup(requests: WorkRequestResponse[]) {
-    const dir = await mkdtemp(join(tmpdir(), 'router-'));
-    const watchList = new WatchList(join(dir, 'w.json'));
-    const notifier = new RecordingNotifier();
-    const client: WorkRequestSource = {
-      workRequestGet: (id: number) => {
-        const found = requests.find((r) => r.id === id);
-        return found
-          ? Promise.resolve(found)
-          : Promise.reject(new DebusineError('not-found', 'no'));
-      },
-      workRequestIter: () => [][Symbol.iterator](),
-    } as unknown as WorkRequestSource;
-    const opened: string[] = [];
-    const router = new CompletionRouter({
-      client,
-      watchList,
-      notifier,
-      siteUrl: 'http://h',
-      openExternal: (u) => {
-        opened.push(u);
-      },
-    });
-    return {
-      router,
-      watchList,
-      notifier,
-      opened,
-      done: () => rm(dir, { recursive: true, force: true }),
-    };
-  }
+  const setup = (requests: WorkRequestResponse[]) => routerFixture(requests);
   const event = (id: number, result = 'success') => ({
     workRequestId: id,
     completedAt: `2026-01-01T00:00:0${String(id % 10)}Z`,

@@ -206,39 +206,20 @@ describe('the viewer', () => {
 
   it('steps through matches with Enter, Shift+Enter and F3, and shows main’s count', async () => {
     const searches: { fromLine: number; direction: string; query: string }[] = [];
+    /** Main's answer for the `ordinal`th of the log's three matches, at `line`. */
+    const match = (line: number, ordinal: number): LogSearchResult => ({
+      matches: 3,
+      line,
+      ordinal,
+      wrapped: false,
+      complete: true,
+      searchedLines: 1000,
+    });
     const answers: Record<string, LogSearchResult> = {
-      next0: {
-        matches: 3,
-        line: 40,
-        ordinal: 1,
-        wrapped: false,
-        complete: true,
-        searchedLines: 1000,
-      },
-      next41: {
-        matches: 3,
-        line: 90,
-        ordinal: 2,
-        wrapped: false,
-        complete: true,
-        searchedLines: 1000,
-      },
-      next91: {
-        matches: 3,
-        line: 700,
-        ordinal: 3,
-        wrapped: false,
-        complete: true,
-        searchedLines: 1000,
-      },
-      previous699: {
-        matches: 3,
-        line: 90,
-        ordinal: 2,
-        wrapped: false,
-        complete: true,
-        searchedLines: 1000,
-      },
+      next0: match(40, 1),
+      next41: match(90, 2),
+      next91: match(700, 3),
+      previous699: match(90, 2),
     };
     const fake = fakeLog(1000, undefined, {
       'logs.search': (args) => {

@@ -15,10 +15,10 @@ import type {
   ArtifactResponse,
   FailureReason,
   LintianTags,
-  ServerSummary,
   WorkRequestResponse,
 } from '@shared/contract';
 import { parseLintianAnalysis } from '@shared/results/lintian';
+import { SERVER_A } from './support/server-a';
 import { fakeBridge, type FakeHandlers } from './support/fake-bridge';
 import a405 from '../fixtures/real-work/artifact-405.json';
 import a406 from '../fixtures/real-work/artifact-406.json';
@@ -54,15 +54,6 @@ const artifact = (id: number): ArtifactResponse => {
 };
 const ANALYSIS = JSON.stringify(analysisJson);
 
-const SERVER: ServerSummary = {
-  id: 'server-a',
-  name: 'Server A',
-  apiUrl: 'https://a.example/api',
-  scope: 'debusine',
-  defaultWorkspace: 'System',
-  hasToken: true,
-};
-
 function workRequest(ids: number[], result = 'success'): WorkRequestResponse {
   return {
     id: 77,
@@ -79,7 +70,7 @@ function workRequest(ids: number[], result = 'success'): WorkRequestResponse {
 
 function show(wr: WorkRequestResponse, handlers: FakeHandlers = {}, served = artifact) {
   const fake = fakeBridge({
-    'servers.active': () => SERVER,
+    'servers.active': () => SERVER_A,
     'artifacts.get': ({ id }) => served(id),
     ...handlers,
   });

@@ -14,16 +14,9 @@ import { ArtifactPage } from '@renderer/screens/artifacts/artifact-page';
 import { ServerSwitcher } from '@renderer/shell/server-switcher';
 import type { ArtifactResponse, ServerSummary } from '@shared/contract';
 import { DebusineError } from '@shared/errors';
+import { SERVER_A as A } from './support/server-a';
 import { fakeBridge } from './support/fake-bridge';
 
-const A: ServerSummary = {
-  id: 'server-a',
-  name: 'Server A',
-  apiUrl: 'https://a.example/api',
-  scope: 'debusine',
-  defaultWorkspace: 'System',
-  hasToken: true,
-};
 const B: ServerSummary = {
   ...A,
   id: 'server-b',

@@ -11,17 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { StartWorkflowForm } from '@renderer/kit/start-workflow-form';
 import { fitInitialTaskData } from '@renderer/kit/workflow-template';
-import type { ServerSummary, WorkflowTemplateData, WorkRequestResponse } from '@shared/contract';
+import type { WorkflowTemplateData, WorkRequestResponse } from '@shared/contract';
+import { SERVER_A } from './support/server-a';
 import { fakeBridge } from './support/fake-bridge';
-
-const SERVER: ServerSummary = {
-  id: 'server-a',
-  name: 'Server A',
-  apiUrl: 'https://a.example/api',
-  scope: 'debusine',
-  defaultWorkspace: 'System',
-  hasToken: true,
-};
 
 function template(
   id: number,
@@ -49,7 +41,7 @@ const SBUILD_ANY = template(3, 'ddt-sbuild-open', 'sbuild', 'any');
 
 async function startWith(picked: string): Promise<{ taskData: unknown; started: number[] }> {
   const fake = fakeBridge({
-    'servers.active': () => SERVER,
+    'servers.active': () => SERVER_A,
     'workflowTemplates.list': () => [PIPELINE, SBUILD, SBUILD_ANY],
     'workflows.create': () => ({ id: 900 }) as unknown as WorkRequestResponse,
   });

@@ -10,17 +10,9 @@ import { BridgeProvider } from '@renderer/bridge';
 import { FailureLine } from '@renderer/screens/work-requests/failure-line';
 import { WorkflowSteps } from '@renderer/screens/work-requests/workflow-tree';
 import { useUiStore } from '@renderer/state/ui-store';
-import type { FailureReason, ServerSummary, WorkRequestResponse } from '@shared/contract';
+import type { FailureReason, WorkRequestResponse } from '@shared/contract';
+import { SERVER_A } from './support/server-a';
 import { fakeBridge } from './support/fake-bridge';
-
-const SERVER: ServerSummary = {
-  id: 'server-a',
-  name: 'Server A',
-  apiUrl: 'https://a.example/api',
-  scope: 'debusine',
-  defaultWorkspace: 'System',
-  hasToken: true,
-};
 
 function wr(id: number, result: string, parent: number | null): WorkRequestResponse {
   return {
@@ -50,7 +42,7 @@ afterEach(cleanup);
 describe('failed steps in the tree', () => {
   it('show their reason, asked for failed steps only, and open the log at its line', async () => {
     const fake = fakeBridge({
-      'servers.active': () => SERVER,
+      'servers.active': () => SERVER_A,
       'workRequests.page': () => ({
         items: [wr(11, 'success', 1), wr(10, 'failure', 1), wr(1, 'failure', null)],
         nextCursor: null,
@@ -82,7 +74,7 @@ describe('failed steps in the tree', () => {
 
   it("says on a workflow's row which step failed, at which stage, and why", async () => {
     const fake = fakeBridge({
-      'servers.active': () => SERVER,
+      'servers.active': () => SERVER_A,
       'workRequests.explainFailure': () => REASON,
     });
     render(

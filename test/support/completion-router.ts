@@ -1,0 +1,79 @@
+/**
+ * A CompletionRouter over a server that knows exactly the work requests a test gives, with a
+ * watch list in a fresh temporary directory and a notifier that records: what the router's
+ * unit tests start from, so that each states only what it varies.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DebusineClient } from '../../src/main/api/client';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import {
+  CompletionRouter,
+  type CompletionRouterOptions,
+  type WorkRequestSource,
+} from '../../src/main/watch/completion-router';
+import { WatchList } from '../../src/main/watch/watch-list';
+import { DebusineError } from '../../src/shared/errors';
+import type { WorkRequestResponse } from '../../src/shared/models';
+
+/**
+ * A server whose GET answers `requests` by id and `not-found` otherwise. Its lists are
+ * empty, unless `lists`: then they hold `requests`, newest first as the server lists them,
+ * and `ids` asks for those only.
+ */
+export function workRequestSourceOf(
+  requests: WorkRequestResponse[],
+  options: { lists?: boolean } = {},
+): WorkRequestSource & DebusineClient {
+  const listed = options.lists ? [...requests].sort((a, b) => b.id - a.id) : [];
+  return {
+    workRequestGet: (id: number) => {
+      const found = requests.find((r) => r.id === id);
+      return found ? Promise.resolve(found) : Promise.reject(new DebusineError('not-found', 'no'));
+    },
+    async *workRequestIter(filters: { ids?: number[] } = {}) {
+      for (const r of listed) {
+        if (!filters.ids || filters.ids.includes(r.id)) yield await Promise.resolve(r);
+      }
+    },
+  } as unknown as WorkRequestSource & DebusineClient;
+}
+
+export interface RouterFixture {
+  router: CompletionRouter;
+  watchList: WatchList;
+  notifier: RecordingNotifier;
+  /** The addresses the router asked to open in a browser, in order. */
+  opened: string[];
+  /** Removes the temporary directory. */
+  done: () => Promise<void>;
+}
+
+/** The router over `requests`; `options` adds to or replaces the router's options. */
+export async function routerFixture(
+  requests: WorkRequestResponse[],
+  options: Partial<CompletionRouterOptions> = {},
+): Promise<RouterFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'router-'));
+  const watchList = new WatchList(join(dir, 'w.json'));
+  const notifier = new RecordingNotifier();
+  const opened: string[] = [];
+  const router = new CompletionRouter({
+    client: workRequestSourceOf(requests),
+    watchList,
+    notifier,
+    siteUrl: 'http://h',
+    openExternal: (url) => {
+      opened.push(url);
+    },
+    ...options,
+  });
+  return {
+    router,
+    watchList,
+    notifier,
+    opened,
+    done: () => rm(dir, { recursive: true, force: true }),
+  };
+}
