@@ -5,6 +5,7 @@ import { EmptyState } from '@renderer/components/empty-state';
 import { formatBytes } from '@renderer/components/format';
 import { FileText, FileX } from 'lucide-react';
 import { isTextFile } from '@shared/results/categories';
+import { TableHead } from '@renderer/components/table-head';
 
 type FileEntry = [string, ArtifactResponse['files'][string]];
 
@@ -27,19 +28,15 @@ export function FileTable(props: {
   }
   return (
     <table className="table file-table" aria-label="Files">
-      <thead>
-        <tr>
-          <th scope="col">Path</th>
-          <th scope="col" className="num">
-            Size
-          </th>
-          <th scope="col">Content type</th>
-          <th scope="col">SHA-256</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          'Path',
+          { label: 'Size', className: 'num' },
+          'Content type',
+          'SHA-256',
+          { label: 'Actions', hide: 'visually' },
+        ]}
+      />
       <tbody>
         {props.files.map(([path, file]) => {
           const sha256 = file.checksums.sha256 ?? Object.values(file.checksums)[0] ?? '';

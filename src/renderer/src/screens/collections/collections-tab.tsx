@@ -9,6 +9,7 @@ import { FeatureError } from '@renderer/kit/errors/feature-error';
 import { CollectionDetail } from './collection-detail';
 import { CollectionEditor } from './collection-editor';
 import { useCollectionsUi } from './ui';
+import { TableHead } from '@renderer/components/table-head';
 
 /** The collections of a workspace on the left; the selected one, or the editor, on the right. */
 export function CollectionsTabView(props: { workspace: string }): React.JSX.Element {
@@ -109,18 +110,7 @@ function CollectionTable(props: {
 }): React.JSX.Element {
   return (
     <table className="table list-table" aria-label="Collections">
-      <colgroup>
-        <col style={{ width: '40%' }} />
-        <col />
-        <col style={{ width: 64 }} />
-      </colgroup>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Category</th>
-          <th scope="col">Id</th>
-        </tr>
-      </thead>
+      <TableHead widths={['40%', null, 64]} columns={['Name', 'Category', 'Id']} />
       <tbody>
         {props.collections.map((c) => (
           <tr key={c.id} aria-selected={c.id === props.selectedId}>

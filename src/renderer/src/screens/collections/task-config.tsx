@@ -32,6 +32,7 @@ import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { MappingField } from '@renderer/kit/structured-field';
 import { sameJson, toText } from '@renderer/kit/text';
 import { duplicateNames, itemName, newItem, type TaskConfigItem } from './task-config-model';
+import { TableHead } from '@renderer/components/table-head';
 
 const CATEGORY = 'debusine:task-configuration';
 
@@ -175,18 +176,10 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
             </EmptyState>
           ) : (
             <table className="table list-table" aria-label="Task configuration items">
-              <colgroup>
-                <col />
-                <col style={{ width: 40 }} />
-              </colgroup>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Remove</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                widths={[null, 40]}
+                columns={['Name', { label: 'Remove', hide: 'visually' }]}
+              />
               <tbody>
                 {items.map((item, index) => {
                   const itemLabel = itemName(item);

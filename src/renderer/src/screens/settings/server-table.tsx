@@ -6,6 +6,7 @@ import { serverMutations } from '@renderer/queries/servers';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { EditServerForm } from './add-server';
+import { TableHead } from '@renderer/components/table-head';
 
 /** The server profiles: which is active, which has a token; switch, edit, sign in or out. */
 export function ServerTable(props: {
@@ -23,18 +24,16 @@ export function ServerTable(props: {
   return (
     <>
       <table className="table servers-table" aria-label="Servers">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">API URL</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Default workspace</th>
-            <th scope="col">Sign-in</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Name',
+            'API URL',
+            'Scope',
+            'Default workspace',
+            'Sign-in',
+            { label: 'Actions', hide: 'visually' },
+          ]}
+        />
         <tbody>
           {props.servers.map((server) =>
             editing === server.id ? (

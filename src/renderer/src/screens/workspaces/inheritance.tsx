@@ -36,6 +36,7 @@ import {
   plain,
   type ChainEntry,
 } from './inheritance-model';
+import { TableHead } from '@renderer/components/table-head';
 
 export function InheritanceEditor(props: { workspace: string }): React.JSX.Element {
   const { workspace } = props;
@@ -382,14 +383,7 @@ function ServerChain(props: { chain: WorkspaceInheritanceChain }): React.JSX.Ele
       aria-label="Inheritance chain on the server"
       data-testid="server-chain"
     >
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">Scope</th>
-          <th scope="col">Workspace</th>
-          <th scope="col">Id</th>
-        </tr>
-      </thead>
+      <TableHead columns={['#', 'Scope', 'Workspace', 'Id']} />
       <tbody>
         {props.chain.chain.map((e, i) => (
           <tr key={i}>
