@@ -1,11 +1,10 @@
 import { Library, Plus } from 'lucide-react';
 import { EmptyState } from '@renderer/components/empty-state';
-import { LoadingState } from '@renderer/components/loading-state';
 import { useCollections } from '@renderer/queries/collections';
 import { canLeave } from '@renderer/state/leave-guard';
 import type { CollectionData } from '@shared/contract';
 import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
-import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { featureQuery } from '@renderer/kit/errors/feature-error';
 import { CollectionDetail } from './collection-detail';
 import { CollectionEditor } from './collection-editor';
 import { useCollectionsUi } from './ui';
@@ -18,18 +17,13 @@ export function CollectionsTabView(props: { workspace: string }): React.JSX.Elem
   const editing = useCollectionsUi((s) => s.editing);
   const select = useCollectionsUi((s) => s.select);
 
-  if (list.isPending) return <LoadingState label="Loading collections…" />;
-  if (list.isError) {
-    return (
-      <FeatureError
-        error={list.error}
-        feature="Collections"
-        since="0.13"
-        onRetry={() => void list.refetch()}
-      />
-    );
-  }
-  const collections = list.data;
+  const got = featureQuery(list, {
+    loading: 'Loading collections…',
+    feature: 'Collections',
+    since: '0.13',
+  });
+  if ('view' in got) return got.view;
+  const collections = got.data;
   const current =
     selected?.kind === 'collection' ? collections.find((c) => c.id === selected.id) : undefined;
 
