@@ -18,7 +18,6 @@ export function FileTable(props: {
   /** Opens a text file in the log viewer. */
   onView: (path: string) => void;
 }): React.JSX.Element {
-  const Icon = props.downloadIcon;
   if (props.files.length === 0) {
     return (
       <EmptyState icon={FileX} title="No files">
@@ -55,32 +54,26 @@ export function FileTable(props: {
               <td>
                 <div className="row-actions">
                   <CopyButton text={sha256} label="SHA-256" />
-                  {isTextFile(path) ? (
+                  {[
+                    ...(isTextFile(path)
+                      ? [{ verb: 'Open', Icon: FileText, run: props.onView }]
+                      : []),
+                    { verb: 'Download', Icon: props.downloadIcon, run: props.onDownload },
+                  ].map(({ verb, Icon, run }) => (
                     <button
+                      key={verb}
                       type="button"
                       className="button small"
                       disabled={missing}
-                      aria-label={`Open ${path}`}
+                      aria-label={`${verb} ${path}`}
                       onClick={() => {
-                        props.onView(path);
+                        run(path);
                       }}
                     >
-                      <FileText size={13} aria-hidden="true" />
-                      Open
+                      <Icon size={13} aria-hidden="true" />
+                      {verb}
                     </button>
-                  ) : null}
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={missing}
-                    aria-label={`Download ${path}`}
-                    onClick={() => {
-                      props.onDownload(path);
-                    }}
-                  >
-                    <Icon size={13} aria-hidden="true" />
-                    Download
-                  </button>
+                  ))}
                 </div>
               </td>
             </tr>

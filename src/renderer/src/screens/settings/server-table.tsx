@@ -108,28 +108,33 @@ export function ServerTable(props: {
                         Sign in…
                       </button>
                     )}
-                    <button
-                      type="button"
-                      className="icon-button"
-                      aria-label={`Edit ${server.name}`}
-                      title="Edit"
-                      onClick={() => {
-                        setEditing(server.id);
-                      }}
-                    >
-                      <Pencil size={14} aria-hidden="true" />
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-button"
-                      aria-label={`Remove ${server.name}`}
-                      title="Remove"
-                      onClick={() => {
-                        setRemoving(server);
-                      }}
-                    >
-                      <Trash2 size={14} aria-hidden="true" />
-                    </button>
+                    {[
+                      {
+                        verb: 'Edit',
+                        Icon: Pencil,
+                        run: () => {
+                          setEditing(server.id);
+                        },
+                      },
+                      {
+                        verb: 'Remove',
+                        Icon: Trash2,
+                        run: () => {
+                          setRemoving(server);
+                        },
+                      },
+                    ].map(({ verb, Icon, run }) => (
+                      <button
+                        key={verb}
+                        type="button"
+                        className="icon-button"
+                        aria-label={`${verb} ${server.name}`}
+                        title={verb}
+                        onClick={run}
+                      >
+                        <Icon size={14} aria-hidden="true" />
+                      </button>
+                    ))}
                   </div>
                 </td>
               </tr>
