@@ -10,17 +10,9 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { StartWorkflowForm } from '@renderer/kit/start-workflow-form';
-import type { ServerSummary, WorkflowTemplateData, WorkRequestResponse } from '@shared/contract';
+import type { WorkflowTemplateData, WorkRequestResponse } from '@shared/contract';
+import { SERVER_A } from './support/server-a';
 import { fakeBridge } from './support/fake-bridge';
-
-const SERVER: ServerSummary = {
-  id: 'server-a',
-  name: 'Server A',
-  apiUrl: 'https://a.example/api',
-  scope: 'debusine',
-  defaultWorkspace: 'System',
-  hasToken: true,
-};
 
 const TEMPLATE = {
   id: 7,
@@ -34,7 +26,7 @@ const TEMPLATE = {
 
 function renderForm(): ReturnType<typeof fakeBridge> {
   const fake = fakeBridge({
-    'servers.active': () => SERVER,
+    'servers.active': () => SERVER_A,
     'workflowTemplates.list': () => [TEMPLATE],
     'workflows.create': () => ({ id: 900 }) as unknown as WorkRequestResponse,
   });
