@@ -6,6 +6,7 @@
 import { diffLines } from 'diff';
 import { useMemo } from 'react';
 import './diff-view.css';
+import { TableHead } from './table-head';
 
 interface Row {
   kind: 'same' | 'added' | 'removed' | 'fold';
@@ -84,14 +85,10 @@ export function DiffView(props: {
             <caption className="visually-hidden">
               {props.label}: {added} lines added, {removed} removed
             </caption>
-            <thead className="visually-hidden">
-              <tr>
-                <th scope="col">Old line</th>
-                <th scope="col">New line</th>
-                <th scope="col">Change</th>
-                <th scope="col">Text</th>
-              </tr>
-            </thead>
+            <TableHead
+              className="visually-hidden"
+              columns={['Old line', 'New line', 'Change', 'Text']}
+            />
             <tbody>
               {rows.map((row, i) =>
                 row.kind === 'fold' ? (

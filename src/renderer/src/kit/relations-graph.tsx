@@ -14,6 +14,7 @@ import { isDebusineError } from '@shared/errors';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import './relations-graph.css';
+import { TableHead } from '@renderer/components/table-head';
 
 const TYPES: readonly RelationType[] = ['extends', 'relates-to', 'built-using'];
 
@@ -145,13 +146,7 @@ function RelationList(props: {
   ];
   return (
     <table className="table relations-table" aria-label="Relations" data-testid="relations-list">
-      <thead>
-        <tr>
-          <th scope="col">Direction</th>
-          <th scope="col">Type</th>
-          <th scope="col">Artifact</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Direction', 'Type', 'Artifact']} />
       <tbody>
         {rows.map(({ r, direction, other }) => (
           <tr key={`${String(r.id)}-${direction}`}>

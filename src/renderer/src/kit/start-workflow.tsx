@@ -230,6 +230,27 @@ function kindOf(sample: unknown): Kind {
   return 'json';
 }
 
+/**
+ * What a typed text means for a parameter of this kind: its value, whether it may be sent,
+ * and what is wrong with it. An empty text leaves the parameter out, whatever the kind.
+ */
+function readText(
+  kind: Kind,
+  text: string,
+): { value: unknown; valid: boolean; problem: string | null } {
+  if (text.trim() === '') return { value: undefined, valid: true, problem: null };
+  if (kind === 'number') {
+    const ok = /^-?\d+(\.\d+)?$/.test(text.trim());
+    return { value: ok ? Number(text) : undefined, valid: ok, problem: ok ? null : 'A number.' };
+  }
+  if (kind === 'text') return { value: text, valid: true, problem: null };
+  try {
+    return { value: JSON.parse(text) as unknown, valid: true, problem: null };
+  } catch {
+    return { value: undefined, valid: false, problem: 'Not valid JSON.' };
+  }
+}
+
 function ParameterInput(props: {
   name: string;
   allowed: 'any' | unknown[];
@@ -258,7 +279,19 @@ function ParameterInput(props: {
   const hint =
     fallback !== undefined ? `Template default: ${JSON.stringify(fallback)}` : 'Not set: left out';
   const errors = [...(local ? [local] : []), ...props.errors];
-  const described = `${id}-hint${errors.length ? ` ${id}-error` : ''}`;
+  // What the select, the text area and the input all carry: the label's target, the hint and
+  // errors that describe them.
+  const field = {
+    id,
+    'aria-describedby': `${id}-hint${errors.length ? ` ${id}-error` : ''}`,
+    'aria-invalid': errors.length > 0 || undefined,
+  };
+  const onText = (t: string): void => {
+    setText(t);
+    const read = readText(kind, t);
+    setLocal(read.problem);
+    props.onChange(read.value, read.valid);
+  };
   return (
     <div className="field">
       <label htmlFor={id} className="mono">
@@ -266,11 +299,9 @@ function ParameterInput(props: {
       </label>
       {Array.isArray(allowed) ? (
         <select
-          id={id}
+          {...field}
           className="select mono"
           value={value === undefined ? '' : JSON.stringify(value)}
-          aria-describedby={described}
-          aria-invalid={errors.length > 0 || undefined}
           onChange={(event) => {
             const v = event.target.value;
             props.onChange(v === '' ? undefined : (JSON.parse(v) as unknown), true);
@@ -285,51 +316,22 @@ function ParameterInput(props: {
         </select>
       ) : kind === 'json' ? (
         <textarea
-          id={id}
+          {...field}
           className="textarea mono"
           rows={2}
           value={text}
-          aria-describedby={described}
-          aria-invalid={errors.length > 0 || undefined}
           onChange={(event) => {
-            const t = event.target.value;
-            setText(t);
-            if (t.trim() === '') {
-              setLocal(null);
-              props.onChange(undefined, true);
-              return;
-            }
-            try {
-              props.onChange(JSON.parse(t) as unknown, true);
-              setLocal(null);
-            } catch {
-              setLocal('Not valid JSON.');
-              props.onChange(undefined, false);
-            }
+            onText(event.target.value);
           }}
         />
       ) : (
         <input
-          id={id}
+          {...field}
           className="input mono"
           inputMode={kind === 'number' ? 'numeric' : undefined}
           value={text}
-          aria-describedby={described}
-          aria-invalid={errors.length > 0 || undefined}
           onChange={(event) => {
-            const t = event.target.value;
-            setText(t);
-            if (t.trim() === '') {
-              setLocal(null);
-              props.onChange(undefined, true);
-            } else if (kind === 'number') {
-              const ok = /^-?\d+(\.\d+)?$/.test(t.trim());
-              setLocal(ok ? null : 'A number.');
-              props.onChange(ok ? Number(t) : undefined, ok);
-            } else {
-              setLocal(null);
-              props.onChange(t, true);
-            }
+            onText(event.target.value);
           }}
         />
       )}

@@ -1,5 +1,7 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { ServerOff } from 'lucide-react';
 import { EmptyState } from '@renderer/components/empty-state';
+import { LoadingState } from '@renderer/components/loading-state';
 import { ErrorState } from './error-state';
 import { isUnsupported } from './problem';
 
@@ -28,4 +30,29 @@ export function FeatureError(props: {
     );
   }
   return <ErrorState error={props.error} {...(props.onRetry ? { onRetry: props.onRetry } : {})} />;
+}
+
+/**
+ * Where a view stands on the one query of a feature it is built on: still loading, failed
+ * (shown as FeatureError, with a retry), or its data. A screen returns `view` while there is
+ * one, so that each feature's screen waits and fails the same way.
+ */
+export function featureQuery<T>(
+  query: UseQueryResult<T>,
+  feature: { loading: string; feature: string; since: string },
+): { view: React.JSX.Element } | { data: T } {
+  if (query.isPending) return { view: <LoadingState label={feature.loading} /> };
+  if (query.isError) {
+    return {
+      view: (
+        <FeatureError
+          error={query.error}
+          feature={feature.feature}
+          since={feature.since}
+          onRetry={() => void query.refetch()}
+        />
+      ),
+    };
+  }
+  return { data: query.data };
 }

@@ -5,6 +5,7 @@ import { EmptyState } from '@renderer/components/empty-state';
 import { formatBytes } from '@renderer/components/format';
 import { FileText, FileX } from 'lucide-react';
 import { isTextFile } from '@shared/results/categories';
+import { TableHead } from '@renderer/components/table-head';
 
 type FileEntry = [string, ArtifactResponse['files'][string]];
 
@@ -17,7 +18,6 @@ export function FileTable(props: {
   /** Opens a text file in the log viewer. */
   onView: (path: string) => void;
 }): React.JSX.Element {
-  const Icon = props.downloadIcon;
   if (props.files.length === 0) {
     return (
       <EmptyState icon={FileX} title="No files">
@@ -27,19 +27,15 @@ export function FileTable(props: {
   }
   return (
     <table className="table file-table" aria-label="Files">
-      <thead>
-        <tr>
-          <th scope="col">Path</th>
-          <th scope="col" className="num">
-            Size
-          </th>
-          <th scope="col">Content type</th>
-          <th scope="col">SHA-256</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          'Path',
+          { label: 'Size', className: 'num' },
+          'Content type',
+          'SHA-256',
+          { label: 'Actions', hide: 'visually' },
+        ]}
+      />
       <tbody>
         {props.files.map(([path, file]) => {
           const sha256 = file.checksums.sha256 ?? Object.values(file.checksums)[0] ?? '';
@@ -58,32 +54,26 @@ export function FileTable(props: {
               <td>
                 <div className="row-actions">
                   <CopyButton text={sha256} label="SHA-256" />
-                  {isTextFile(path) ? (
+                  {[
+                    ...(isTextFile(path)
+                      ? [{ verb: 'Open', Icon: FileText, run: props.onView }]
+                      : []),
+                    { verb: 'Download', Icon: props.downloadIcon, run: props.onDownload },
+                  ].map(({ verb, Icon, run }) => (
                     <button
+                      key={verb}
                       type="button"
                       className="button small"
                       disabled={missing}
-                      aria-label={`Open ${path}`}
+                      aria-label={`${verb} ${path}`}
                       onClick={() => {
-                        props.onView(path);
+                        run(path);
                       }}
                     >
-                      <FileText size={13} aria-hidden="true" />
-                      Open
+                      <Icon size={13} aria-hidden="true" />
+                      {verb}
                     </button>
-                  ) : null}
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={missing}
-                    aria-label={`Download ${path}`}
-                    onClick={() => {
-                      props.onDownload(path);
-                    }}
-                  >
-                    <Icon size={13} aria-hidden="true" />
-                    Download
-                  </button>
+                  ))}
                 </div>
               </td>
             </tr>

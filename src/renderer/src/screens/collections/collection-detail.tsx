@@ -8,6 +8,7 @@ import type { CollectionData } from '@shared/contract';
 import { DetailPane } from '@renderer/kit/detail-pane';
 import { useConfirmedDelete } from '@renderer/kit/editor-state';
 import { useCollectionsUi } from './ui';
+import { TableHead } from '@renderer/components/table-head';
 
 function formatRetention(days: number | null | undefined): string {
   if (days === null || days === undefined) return 'unlimited';
@@ -93,18 +94,7 @@ function CollectionItems(props: {
         <p className="muted">No active items.</p>
       ) : (
         <table className="table list-table" aria-label={`Items of ${collection.name}`}>
-          <colgroup>
-            <col style={{ width: '38%' }} />
-            <col style={{ width: '22%' }} />
-            <col />
-          </colgroup>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Category</th>
-              <th scope="col">Data</th>
-            </tr>
-          </thead>
+          <TableHead widths={['38%', '22%', null]} columns={['Name', 'Category', 'Data']} />
           <tbody>
             {items.data.map((item) => (
               <tr key={item.name}>

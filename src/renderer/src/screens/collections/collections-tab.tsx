@@ -1,14 +1,14 @@
 import { Library, Plus } from 'lucide-react';
 import { EmptyState } from '@renderer/components/empty-state';
-import { LoadingState } from '@renderer/components/loading-state';
 import { useCollections } from '@renderer/queries/collections';
 import { canLeave } from '@renderer/state/leave-guard';
 import type { CollectionData } from '@shared/contract';
 import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
-import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { featureQuery } from '@renderer/kit/errors/feature-error';
 import { CollectionDetail } from './collection-detail';
 import { CollectionEditor } from './collection-editor';
 import { useCollectionsUi } from './ui';
+import { TableHead } from '@renderer/components/table-head';
 
 /** The collections of a workspace on the left; the selected one, or the editor, on the right. */
 export function CollectionsTabView(props: { workspace: string }): React.JSX.Element {
@@ -17,18 +17,13 @@ export function CollectionsTabView(props: { workspace: string }): React.JSX.Elem
   const editing = useCollectionsUi((s) => s.editing);
   const select = useCollectionsUi((s) => s.select);
 
-  if (list.isPending) return <LoadingState label="Loading collections…" />;
-  if (list.isError) {
-    return (
-      <FeatureError
-        error={list.error}
-        feature="Collections"
-        since="0.13"
-        onRetry={() => void list.refetch()}
-      />
-    );
-  }
-  const collections = list.data;
+  const got = featureQuery(list, {
+    loading: 'Loading collections…',
+    feature: 'Collections',
+    since: '0.13',
+  });
+  if ('view' in got) return got.view;
+  const collections = got.data;
   const current =
     selected?.kind === 'collection' ? collections.find((c) => c.id === selected.id) : undefined;
 
@@ -109,18 +104,7 @@ function CollectionTable(props: {
 }): React.JSX.Element {
   return (
     <table className="table list-table" aria-label="Collections">
-      <colgroup>
-        <col style={{ width: '40%' }} />
-        <col />
-        <col style={{ width: 64 }} />
-      </colgroup>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Category</th>
-          <th scope="col">Id</th>
-        </tr>
-      </thead>
+      <TableHead widths={['40%', null, 64]} columns={['Name', 'Category', 'Id']} />
       <tbody>
         {props.collections.map((c) => (
           <tr key={c.id} aria-selected={c.id === props.selectedId}>

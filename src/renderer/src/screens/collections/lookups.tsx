@@ -13,6 +13,7 @@ import { problemOf } from '@renderer/kit/errors/problem';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { StructuredField } from '@renderer/kit/structured-field';
 import { useCollectionsUi } from './ui';
+import { TableHead } from '@renderer/components/table-head';
 
 const EXPECT_TYPES = ['artifact', 'collection', 'artifact-or-promise', 'bare', 'any'] as const;
 type ExpectType = (typeof EXPECT_TYPES)[number];
@@ -212,15 +213,7 @@ function LookupResults(props: { results: LookupResult[] }): React.JSX.Element {
         </h2>
       </div>
       <table className="table" aria-label="Lookup results" data-testid="lookup-results">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Type</th>
-            <th scope="col">Result</th>
-            <th scope="col">Collection item</th>
-            <th scope="col">In</th>
-          </tr>
-        </thead>
+        <TableHead columns={['#', 'Type', 'Result', 'Collection item', 'In']} />
         <tbody>
           {props.results.map((r, index) => {
             const look = TYPE_LOOK[r.result_type];

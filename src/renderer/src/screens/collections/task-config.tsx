@@ -16,7 +16,6 @@ import {
 import { useId, useMemo, useState } from 'react';
 import { DiffView } from '@renderer/components/diff-view';
 import { EmptyState } from '@renderer/components/empty-state';
-import { LoadingState } from '@renderer/components/loading-state';
 import {
   collectionMutations,
   collectionQueries,
@@ -27,11 +26,12 @@ import { useUnsavedChanges } from '@renderer/state/leave-guard';
 import type { TaskConfigurationUpdateResults } from '@shared/contract';
 import { problemOf, type Problem } from '@renderer/kit/errors/problem';
 import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
-import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { featureQuery } from '@renderer/kit/errors/feature-error';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { MappingField } from '@renderer/kit/structured-field';
 import { sameJson, toText } from '@renderer/kit/text';
 import { duplicateNames, itemName, newItem, type TaskConfigItem } from './task-config-model';
+import { TableHead } from '@renderer/components/table-head';
 
 const CATEGORY = 'debusine:task-configuration';
 
@@ -120,17 +120,12 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
     },
   });
 
-  if (fetched.isPending) return <LoadingState label="Fetching the task configuration…" />;
-  if (fetched.isError) {
-    return (
-      <FeatureError
-        error={fetched.error}
-        feature="Task configuration"
-        since="0.12"
-        onRetry={() => void fetched.refetch()}
-      />
-    );
-  }
+  const got = featureQuery(fetched, {
+    loading: 'Fetching the task configuration…',
+    feature: 'Task configuration',
+    since: '0.12',
+  });
+  if ('view' in got) return got.view;
 
   const change = (next: TaskConfigItem[]): void => {
     setEdited(next);
@@ -175,18 +170,10 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
             </EmptyState>
           ) : (
             <table className="table list-table" aria-label="Task configuration items">
-              <colgroup>
-                <col />
-                <col style={{ width: 40 }} />
-              </colgroup>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Remove</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                widths={[null, 40]}
+                columns={['Name', { label: 'Remove', hide: 'visually' }]}
+              />
               <tbody>
                 {items.map((item, index) => {
                   const itemLabel = itemName(item);

@@ -6,6 +6,7 @@ import { serverMutations } from '@renderer/queries/servers';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { EditServerForm } from './add-server';
+import { TableHead } from '@renderer/components/table-head';
 
 /** The server profiles: which is active, which has a token; switch, edit, sign in or out. */
 export function ServerTable(props: {
@@ -23,18 +24,16 @@ export function ServerTable(props: {
   return (
     <>
       <table className="table servers-table" aria-label="Servers">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">API URL</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Default workspace</th>
-            <th scope="col">Sign-in</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Name',
+            'API URL',
+            'Scope',
+            'Default workspace',
+            'Sign-in',
+            { label: 'Actions', hide: 'visually' },
+          ]}
+        />
         <tbody>
           {props.servers.map((server) =>
             editing === server.id ? (
@@ -109,28 +108,33 @@ export function ServerTable(props: {
                         Sign in…
                       </button>
                     )}
-                    <button
-                      type="button"
-                      className="icon-button"
-                      aria-label={`Edit ${server.name}`}
-                      title="Edit"
-                      onClick={() => {
-                        setEditing(server.id);
-                      }}
-                    >
-                      <Pencil size={14} aria-hidden="true" />
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-button"
-                      aria-label={`Remove ${server.name}`}
-                      title="Remove"
-                      onClick={() => {
-                        setRemoving(server);
-                      }}
-                    >
-                      <Trash2 size={14} aria-hidden="true" />
-                    </button>
+                    {[
+                      {
+                        verb: 'Edit',
+                        Icon: Pencil,
+                        run: () => {
+                          setEditing(server.id);
+                        },
+                      },
+                      {
+                        verb: 'Remove',
+                        Icon: Trash2,
+                        run: () => {
+                          setRemoving(server);
+                        },
+                      },
+                    ].map(({ verb, Icon, run }) => (
+                      <button
+                        key={verb}
+                        type="button"
+                        className="icon-button"
+                        aria-label={`${verb} ${server.name}`}
+                        title={verb}
+                        onClick={run}
+                      >
+                        <Icon size={14} aria-hidden="true" />
+                      </button>
+                    ))}
                   </div>
                 </td>
               </tr>

@@ -1,13 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { LoadingState } from '@renderer/components/loading-state';
+import { lazyArea } from '@renderer/components/lazy-area';
 
-// Loaded when the area opens: the editor brings CodeMirror, YAML and diff.
-const Screen = lazy(() => import('./templates-screen').then((m) => ({ default: m.TemplatesArea })));
-
-export function TemplatesScreen(): React.JSX.Element {
-  return (
-    <Suspense fallback={<LoadingState label="Loading the template editor…" />}>
-      <Screen />
-    </Suspense>
-  );
-}
+export const TemplatesScreen = lazyArea(
+  () => import('./templates-screen').then((m) => m.TemplatesArea),
+  'Loading the template editor…',
+);

@@ -20,6 +20,7 @@ import { isCurrentForm } from '@renderer/kit/workflow-template';
 import { TemplateEditor } from './template-editor';
 import '@renderer/kit/kit.css';
 import './templates.css';
+import { TableHead } from '@renderer/components/table-head';
 
 type Mode = 'view' | 'edit' | 'new' | 'start';
 
@@ -126,20 +127,10 @@ function Templates(props: { workspace: string }): React.JSX.Element {
           )
         ) : (
           <table className="table list-table" aria-label="Workflow templates">
-            <colgroup>
-              <col style={{ width: '38%' }} />
-              <col />
-              <col style={{ width: 64 }} />
-              <col style={{ width: 52 }} />
-            </colgroup>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Workflow</th>
-                <th scope="col">Priority</th>
-                <th scope="col">Id</th>
-              </tr>
-            </thead>
+            <TableHead
+              widths={['38%', null, 64, 52]}
+              columns={['Name', 'Workflow', 'Priority', 'Id']}
+            />
             <tbody>
               {templates.map((t) => (
                 <tr key={t.id} aria-selected={t.id === selectedId}>

@@ -4,6 +4,7 @@ import { autopkgtestResults } from '@shared/results/autopkgtest';
 import { isTextFile } from '@shared/results/categories';
 import { formatBytes } from '@renderer/components/format';
 import { useUiStore } from '@renderer/state/ui-store';
+import { TableHead } from '@renderer/components/table-head';
 
 function OpenLogButton(props: {
   artifactId: number;
@@ -96,13 +97,7 @@ export function AutopkgtestResult(props: {
         <p className="muted">The artifact names no test result.</p>
       ) : (
         <table className="result-table" aria-label="Autopkgtest results">
-          <thead>
-            <tr>
-              <th scope="col">Test</th>
-              <th scope="col">Result</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Test', 'Result', 'Details']} />
           <tbody>
             {results.map((r) => (
               <tr key={r.name} data-testid="autopkgtest-row">

@@ -9,6 +9,7 @@ import {
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import { useLintianTags } from '@renderer/queries/results';
+import { TableHead } from '@renderer/components/table-head';
 
 /** The chip's class: only lintian's own severities get a color of theirs. */
 function severityClass(severity: string): string {
@@ -98,14 +99,7 @@ export function LintianResult(props: { artifact: ArtifactResponse }): React.JSX.
             <p className="muted">No tag matches.</p>
           ) : (
             <table className="result-table" aria-label="Lintian tags">
-              <thead>
-                <tr>
-                  <th scope="col">Severity</th>
-                  <th scope="col">Tag</th>
-                  <th scope="col">Package</th>
-                  <th scope="col">Note</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Severity', 'Tag', 'Package', 'Note']} />
               <tbody>
                 {shown.map((tag, i) => (
                   <tr key={i} data-testid="lintian-tag-row">

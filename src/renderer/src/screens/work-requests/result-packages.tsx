@@ -5,6 +5,7 @@ import { binaryPackageRows } from '@shared/results/binary-packages';
 import { useBridge } from '@renderer/bridge';
 import { formatBytes } from '@renderer/components/format';
 import { saveArtifactFile, saveArtifactFiles } from '@renderer/kit/download-file';
+import { TableHead } from '@renderer/components/table-head';
 
 /** Binary packages: one row per .deb, each downloadable, and all of them at once. */
 export function BinaryPackagesResult(props: {
@@ -28,16 +29,16 @@ export function BinaryPackagesResult(props: {
   return (
     <div className="result-packages">
       <table className="result-table" aria-label="Binary packages">
-        <thead>
-          <tr>
-            <th scope="col">Package</th>
-            <th scope="col">Version</th>
-            <th scope="col">Architecture</th>
-            <th scope="col">Size</th>
-            <th scope="col">Installed size</th>
-            <th scope="col" aria-label="Download" />
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Package',
+            'Version',
+            'Architecture',
+            'Size',
+            'Installed size',
+            { label: 'Download', hide: 'aria' },
+          ]}
+        />
         <tbody>
           {rows.map((row) => (
             <tr key={`${String(row.artifactId)}/${row.file}`} data-testid="binary-package-row">

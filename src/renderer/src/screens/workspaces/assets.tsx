@@ -20,6 +20,7 @@ import { FeatureError } from '@renderer/kit/errors/feature-error';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { StructuredField } from '@renderer/kit/structured-field';
 import { isPlainObject, sameJson } from '@renderer/kit/text';
+import { TableHead } from '@renderer/components/table-head';
 
 /**
  * The asset categories Debusine servers know, each with a starting point for its data (the
@@ -137,24 +138,10 @@ function AssetList(props: { filters: Filters; header: React.ReactNode }): React.
             </EmptyState>
           ) : (
             <table className="table list-table" aria-label="Assets" data-testid="assets-table">
-              <colgroup>
-                <col style={{ width: 60 }} />
-                <col style={{ width: '24%' }} />
-                <col style={{ width: '14%' }} />
-                <col />
-                <col style={{ width: 110 }} />
-                <col style={{ width: 130 }} />
-              </colgroup>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Category</th>
-                  <th scope="col">Workspace</th>
-                  <th scope="col">Data</th>
-                  <th scope="col">Work request</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
+              <TableHead
+                widths={[60, '24%', '14%', null, 110, 130]}
+                columns={['Id', 'Category', 'Workspace', 'Data', 'Work request', 'Created']}
+              />
               <tbody>
                 {list.data.map((a) => (
                   <tr key={a.id}>

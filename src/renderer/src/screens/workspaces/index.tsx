@@ -1,15 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { LoadingState } from '@renderer/components/loading-state';
+import { lazyArea } from '@renderer/components/lazy-area';
 
-// Loaded when the area opens: the editors bring CodeMirror, YAML and diff.
-const Screen = lazy(() =>
-  import('./workspaces-screen').then((m) => ({ default: m.WorkspacesArea })),
+export const WorkspacesScreen = lazyArea(
+  () => import('./workspaces-screen').then((m) => m.WorkspacesArea),
+  'Loading the workspace editor…',
 );
-
-export function WorkspacesScreen(): React.JSX.Element {
-  return (
-    <Suspense fallback={<LoadingState label="Loading the workspace editor…" />}>
-      <Screen />
-    </Suspense>
-  );
-}

@@ -16,13 +16,12 @@ import {
   Undo2,
 } from 'lucide-react';
 import { useId, useMemo, useRef, useState } from 'react';
-import { LoadingState } from '@renderer/components/loading-state';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
 import { workspaceMutations, workspaceQueries } from '@renderer/queries/workspaces';
 import { useUnsavedChanges } from '@renderer/state/leave-guard';
 import type { WorkspaceInheritanceChain } from '@shared/contract';
 import { problemOf, type Problem } from '@renderer/kit/errors/problem';
-import { FeatureError } from '@renderer/kit/errors/feature-error';
+import { featureQuery } from '@renderer/kit/errors/feature-error';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { ReviewDialog } from '@renderer/kit/review-dialog';
 import { sameJson, toText } from '@renderer/kit/text';
@@ -36,22 +35,17 @@ import {
   plain,
   type ChainEntry,
 } from './inheritance-model';
+import { TableHead } from '@renderer/components/table-head';
 
 export function InheritanceEditor(props: { workspace: string }): React.JSX.Element {
   const { workspace } = props;
   const chain = useServerQuery((scope) => workspaceQueries.inheritance(scope, workspace));
-  if (chain.isPending) return <LoadingState label="Loading the inheritance chain…" />;
-  if (chain.isError) {
-    return (
-      <FeatureError
-        error={chain.error}
-        feature="Workspace inheritance"
-        since="0.12"
-        onRetry={() => void chain.refetch()}
-      />
-    );
-  }
-  return <ChainEditor workspace={workspace} server={chain.data} />;
+  const got = featureQuery(chain, {
+    loading: 'Loading the inheritance chain…',
+    feature: 'Workspace inheritance',
+    since: '0.12',
+  });
+  return 'view' in got ? got.view : <ChainEditor workspace={workspace} server={got.data} />;
 }
 
 function ChainEditor(props: {
@@ -382,14 +376,7 @@ function ServerChain(props: { chain: WorkspaceInheritanceChain }): React.JSX.Ele
       aria-label="Inheritance chain on the server"
       data-testid="server-chain"
     >
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">Scope</th>
-          <th scope="col">Workspace</th>
-          <th scope="col">Id</th>
-        </tr>
-      </thead>
+      <TableHead columns={['#', 'Scope', 'Workspace', 'Id']} />
       <tbody>
         {props.chain.chain.map((e, i) => (
           <tr key={i}>
