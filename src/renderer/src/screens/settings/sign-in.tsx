@@ -2,6 +2,7 @@ import { ExternalLink, Globe, KeyRound, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import type { EnrollStarted, ServerProfile } from '@shared/contract';
 import { DebusineError } from '@shared/errors';
+import { MutateButton } from '@renderer/components/mutate-button';
 import { useBridge } from '@renderer/bridge';
 import { useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations } from '@renderer/queries/servers';
@@ -145,16 +146,9 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
       </p>
       {failure ? <ErrorState error={failure} /> : null}
       {start.isError ? <ErrorState error={start.error} /> : null}
-      <button
-        type="button"
-        className="button primary"
-        disabled={start.isPending}
-        onClick={() => {
-          start.mutate(props.server.id);
-        }}
-      >
+      <MutateButton className="button primary" mutation={start} input={props.server.id}>
         {start.isPending ? 'Starting…' : 'Start enrollment'}
-      </button>
+      </MutateButton>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { CircleCheck, CircleX, Hand, PenLine } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
+import { MutateButton } from '@renderer/components/mutate-button';
 import { CopyButton } from '@renderer/components/copy-button';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { workRequestMutations, workRequestQueries } from '@renderer/queries/work-requests';
@@ -34,6 +35,7 @@ function DecideStep(props: {
   const [notes, setNotes] = useState('');
   const notesId = useId();
   const decide = useMutationOf(workRequestMutations.decide);
+  const decision = (accept: boolean) => ({ id: wr.id, kind, accept, notes: notes.trim() });
   return (
     <section className="wr-callout" aria-labelledby={`${notesId}-title`} data-testid="waiting-step">
       <Hand size={18} aria-hidden="true" className="tone-attention" />
@@ -58,28 +60,14 @@ function DecideStep(props: {
           }}
         />
         <div className="dialog-actions" style={{ justifyContent: 'flex-start', marginTop: 0 }}>
-          <button
-            type="button"
-            className="button primary"
-            disabled={decide.isPending}
-            onClick={() => {
-              decide.mutate({ id: wr.id, kind, accept: true, notes: notes.trim() });
-            }}
-          >
+          <MutateButton className="button primary" mutation={decide} input={decision(true)}>
             <CircleCheck size={14} aria-hidden="true" />
             {kind === 'confirm' ? 'Confirm' : 'Accept and unblock'}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={decide.isPending}
-            onClick={() => {
-              decide.mutate({ id: wr.id, kind, accept: false, notes: notes.trim() });
-            }}
-          >
+          </MutateButton>
+          <MutateButton className="button" mutation={decide} input={decision(false)}>
             <CircleX size={14} aria-hidden="true" />
             Reject
-          </button>
+          </MutateButton>
         </div>
         {decide.error ? (
           <p className="inline-error" role="alert">
@@ -128,19 +116,12 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
         </p>
         {availability.data?.available ? (
           <>
-            <button
-              type="button"
-              className="button primary"
-              disabled={sign.isPending}
-              onClick={() => {
-                sign.mutate(wr.id);
-              }}
-            >
+            <MutateButton className="button primary" mutation={sign} input={wr.id}>
               <PenLine size={14} aria-hidden="true" />
               {sign.isPending
                 ? 'Signing… (check for a passphrase prompt)'
                 : 'Sign with debsign and complete'}
-            </button>
+            </MutateButton>
             {sign.data ? (
               <p role="status">
                 Signed: artifact{' '}
