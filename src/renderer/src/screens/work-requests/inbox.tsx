@@ -1,3 +1,4 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Bell, CircleCheck, Hand, Hourglass, PenLine } from 'lucide-react';
 import { EmptyState } from '@renderer/components/empty-state';
 import { ErrorState } from '@renderer/kit/errors/error-state';
@@ -14,54 +15,74 @@ const ASK = {
   unblock: { icon: Hourglass, text: 'Waits to be unblocked', action: 'Review…' },
 } as const;
 
+/**
+ * A list of cards over one query: its loading, error and empty states, then `children` with
+ * the loaded items (never empty).
+ */
+function CardList<T>(props: {
+  query: UseQueryResult<T[]>;
+  loading: string;
+  empty: React.ReactNode;
+  children: (items: T[]) => React.ReactNode;
+}): React.ReactNode {
+  const { query } = props;
+  if (query.isPending) return <LoadingState label={props.loading} />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.data.length === 0) return props.empty;
+  return props.children(query.data);
+}
+
 /** "Needs me": steps waiting for the user's input or signature. */
 export function NeedsMeInbox(): React.JSX.Element {
   const query = useNeedsMe();
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
-  if (query.isPending) return <LoadingState label="Looking for steps that need you…" />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (query.data.length === 0) {
-    return (
-      <EmptyState icon={CircleCheck} title="Nothing needs you">
-        Steps that wait for your signature, confirmation or a manual unblock appear here.
-      </EmptyState>
-    );
-  }
   return (
-    <ul className="wr-cards" aria-label="Steps that need you" data-testid="needs-me">
-      {query.data.map((wr) => {
-        const ask = ASK[waitingKind(wr) ?? 'unblock'];
-        const Icon = ask.icon;
-        return (
-          <li key={wr.id} className="wr-card" data-testid={`needs-me-${String(wr.id)}`}>
-            <Icon size={18} aria-hidden="true" className="tone-attention" />
-            <div className="wr-card-main">
-              <div className="wr-card-title">
-                <span>{ask.text}</span>
-                <span className="mono muted">#{wr.id}</span>
-              </div>
-              <div className="wr-card-meta">
-                {wr.task_name} ({wr.task_type}) in {wr.workspace}
-                {rootOf(wr) ? ` · workflow #${String(rootOf(wr))}` : ''} · waiting since{' '}
-                <TimeAgo iso={wr.started_at ?? wr.created_at} />
-              </div>
-            </div>
-            <div className="wr-card-actions">
-              <button
-                type="button"
-                className="button small primary"
-                aria-label={`${ask.action.replace('…', '')} work request ${String(wr.id)}`}
-                onClick={() => {
-                  openWorkRequest(wr.id);
-                }}
-              >
-                {ask.action}
-              </button>
-            </div>
-          </li>
-        );
-      })}
-    </ul>
+    <CardList
+      query={query}
+      loading="Looking for steps that need you…"
+      empty={
+        <EmptyState icon={CircleCheck} title="Nothing needs you">
+          Steps that wait for your signature, confirmation or a manual unblock appear here.
+        </EmptyState>
+      }
+    >
+      {(items) => (
+        <ul className="wr-cards" aria-label="Steps that need you" data-testid="needs-me">
+          {items.map((wr) => {
+            const ask = ASK[waitingKind(wr) ?? 'unblock'];
+            const Icon = ask.icon;
+            return (
+              <li key={wr.id} className="wr-card" data-testid={`needs-me-${String(wr.id)}`}>
+                <Icon size={18} aria-hidden="true" className="tone-attention" />
+                <div className="wr-card-main">
+                  <div className="wr-card-title">
+                    <span>{ask.text}</span>
+                    <span className="mono muted">#{wr.id}</span>
+                  </div>
+                  <div className="wr-card-meta">
+                    {wr.task_name} ({wr.task_type}) in {wr.workspace}
+                    {rootOf(wr) ? ` · workflow #${String(rootOf(wr))}` : ''} · waiting since{' '}
+                    <TimeAgo iso={wr.started_at ?? wr.created_at} />
+                  </div>
+                </div>
+                <div className="wr-card-actions">
+                  <button
+                    type="button"
+                    className="button small primary"
+                    aria-label={`${ask.action.replace('…', '')} work request ${String(wr.id)}`}
+                    onClick={() => {
+                      openWorkRequest(wr.id);
+                    }}
+                  >
+                    {ask.action}
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </CardList>
   );
 }
 
@@ -69,47 +90,54 @@ export function NeedsMeInbox(): React.JSX.Element {
 export function RecentNotifications(): React.JSX.Element {
   const query = useRecentNotifications();
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
-  if (query.isPending) return <LoadingState label="Loading notifications…" />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (query.data.length === 0) {
-    return (
-      <EmptyState icon={Bell} title="No notifications yet">
-        When watched work finishes, its notification is listed here as well. Choose what notifies in
-        Settings.
-      </EmptyState>
-    );
-  }
   return (
-    <ul className="wr-cards" aria-label="Recent notifications" data-testid="recent-notifications">
-      {query.data.map((n) => (
-        <li
-          key={`${String(n.workRequestId)}-${n.shownAt}`}
-          className="wr-card"
-          data-testid={`notification-${String(n.workRequestId)}`}
+    <CardList
+      query={query}
+      loading="Loading notifications…"
+      empty={
+        <EmptyState icon={Bell} title="No notifications yet">
+          When watched work finishes, its notification is listed here as well. Choose what notifies
+          in Settings.
+        </EmptyState>
+      }
+    >
+      {(items) => (
+        <ul
+          className="wr-cards"
+          aria-label="Recent notifications"
+          data-testid="recent-notifications"
         >
-          <span className="wr-card-status">
-            <StatusBadge status="completed" result={n.result} />
-          </span>
-          <div className="wr-card-main">
-            <div className="wr-card-title">{n.title}</div>
-            <div className="wr-card-meta">
-              {n.body} · <TimeAgo iso={n.shownAt} />
-            </div>
-          </div>
-          <div className="wr-card-actions">
-            <button
-              type="button"
-              className="button small"
-              aria-label={`Open work request ${String(n.workRequestId)}`}
-              onClick={() => {
-                openWorkRequest(n.workRequestId);
-              }}
+          {items.map((n) => (
+            <li
+              key={`${String(n.workRequestId)}-${n.shownAt}`}
+              className="wr-card"
+              data-testid={`notification-${String(n.workRequestId)}`}
             >
-              Open <span className="mono">#{n.workRequestId}</span>
-            </button>
-          </div>
-        </li>
-      ))}
-    </ul>
+              <span className="wr-card-status">
+                <StatusBadge status="completed" result={n.result} />
+              </span>
+              <div className="wr-card-main">
+                <div className="wr-card-title">{n.title}</div>
+                <div className="wr-card-meta">
+                  {n.body} · <TimeAgo iso={n.shownAt} />
+                </div>
+              </div>
+              <div className="wr-card-actions">
+                <button
+                  type="button"
+                  className="button small"
+                  aria-label={`Open work request ${String(n.workRequestId)}`}
+                  onClick={() => {
+                    openWorkRequest(n.workRequestId);
+                  }}
+                >
+                  Open <span className="mono">#{n.workRequestId}</span>
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </CardList>
   );
 }
