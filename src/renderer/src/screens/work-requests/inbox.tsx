@@ -1,11 +1,11 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Bell, CircleCheck, Hand, Hourglass, PenLine } from 'lucide-react';
+import { OpenButton } from '@renderer/kit/open-button';
 import { EmptyState } from '@renderer/components/empty-state';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
-import { useUiStore } from '@renderer/state/ui-store';
 import { rootOf, waitingKind } from './model';
 import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
 
@@ -35,7 +35,6 @@ function CardList<T>(props: {
 /** "Needs me": steps waiting for the user's input or signature. */
 export function NeedsMeInbox(): React.JSX.Element {
   const query = useNeedsMe();
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   return (
     <CardList
       query={query}
@@ -66,16 +65,14 @@ export function NeedsMeInbox(): React.JSX.Element {
                   </div>
                 </div>
                 <div className="wr-card-actions">
-                  <button
-                    type="button"
+                  <OpenButton
+                    kind="work-request"
+                    id={wr.id}
                     className="button small primary"
                     aria-label={`${ask.action.replace('…', '')} work request ${String(wr.id)}`}
-                    onClick={() => {
-                      openWorkRequest(wr.id);
-                    }}
                   >
                     {ask.action}
-                  </button>
+                  </OpenButton>
                 </div>
               </li>
             );
@@ -89,7 +86,6 @@ export function NeedsMeInbox(): React.JSX.Element {
 /** The notifications main showed (or, without a desktop, would have shown). */
 export function RecentNotifications(): React.JSX.Element {
   const query = useRecentNotifications();
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   return (
     <CardList
       query={query}
@@ -123,16 +119,14 @@ export function RecentNotifications(): React.JSX.Element {
                 </div>
               </div>
               <div className="wr-card-actions">
-                <button
-                  type="button"
+                <OpenButton
+                  kind="work-request"
+                  id={n.workRequestId}
                   className="button small"
                   aria-label={`Open work request ${String(n.workRequestId)}`}
-                  onClick={() => {
-                    openWorkRequest(n.workRequestId);
-                  }}
                 >
                   Open <span className="mono">#{n.workRequestId}</span>
-                </button>
+                </OpenButton>
               </div>
             </li>
           ))}

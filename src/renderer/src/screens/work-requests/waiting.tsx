@@ -1,11 +1,11 @@
 import { CircleCheck, CircleX, Hand, PenLine } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
+import { OpenButton } from '@renderer/kit/open-button';
 import { MutateButton } from '@renderer/components/mutate-button';
 import { CopyButton } from '@renderer/components/copy-button';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { workRequestMutations, workRequestQueries } from '@renderer/queries/work-requests';
-import { useUiStore } from '@renderer/state/ui-store';
 import { cliCommand, waitingKind } from './model';
 
 function errorText(error: unknown): string {
@@ -82,7 +82,6 @@ function DecideStep(props: {
 /** External signing: debsign here when main has it, otherwise the CLI's way. */
 function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
-  const openArtifact = useUiStore((s) => s.openArtifact);
   const titleId = useId();
   const availability = useAppQuery(workRequestQueries.signingAvailable);
   const unsigned = wr.task_data.unsigned;
@@ -98,17 +97,7 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
           {typeof unsigned === 'number' ? (
             <>
               {' '}
-              (artifact{' '}
-              <button
-                type="button"
-                className="link-button mono"
-                onClick={() => {
-                  openArtifact(unsigned);
-                }}
-              >
-                #{unsigned}
-              </button>
-              )
+              (artifact <OpenButton kind="artifact" id={unsigned} className="link-button mono" />)
             </>
           ) : null}{' '}
           must be signed with your OpenPGP key (debsign), uploaded, and the step completed. Only the
@@ -125,15 +114,11 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
             {sign.data ? (
               <p role="status">
                 Signed: artifact{' '}
-                <button
-                  type="button"
+                <OpenButton
+                  kind="artifact"
+                  id={sign.data.signedArtifactId}
                   className="link-button mono"
-                  onClick={() => {
-                    openArtifact(sign.data.signedArtifactId);
-                  }}
-                >
-                  #{sign.data.signedArtifactId}
-                </button>{' '}
+                />{' '}
                 uploaded and the step completed.
               </p>
             ) : null}
