@@ -7,22 +7,15 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ServerSummary } from '@shared/contract';
 import { BridgeProvider } from '@renderer/bridge';
 import { CommandPalette } from '@renderer/shell/command-palette';
 import { usePaletteRegistry } from '@renderer/state/palette';
 import { useUiStore } from '@renderer/state/ui-store';
 import { fakeBridge } from './support/fake-bridge';
+import { serverSummary } from './support/server-summary';
 
-const A: ServerSummary = {
-  id: 'server-a',
-  name: 'Server A',
-  apiUrl: 'https://a.example/api',
-  scope: 'debusine',
-  defaultWorkspace: 'System',
-  hasToken: true,
-};
-const B: ServerSummary = { ...A, id: 'server-b', name: 'Server B', scope: 'other' };
+const A = serverSummary();
+const B = serverSummary({ id: 'server-b', name: 'Server B', scope: 'other' });
 
 function renderPalette(): void {
   const fake = fakeBridge({

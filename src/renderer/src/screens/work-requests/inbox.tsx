@@ -16,20 +16,58 @@ const ASK = {
 } as const;
 
 /**
- * A list of cards over one query: its loading, error and empty states, then `children` with
- * the loaded items (never empty).
+ * A list of cards over one query: its loading, error and empty states, then the cards that
+ * `children` makes of the loaded items (never none).
  */
 function CardList<T>(props: {
   query: UseQueryResult<T[]>;
   loading: string;
   empty: React.ReactNode;
+  label: string;
+  testId: string;
   children: (items: T[]) => React.ReactNode;
 }): React.ReactNode {
   const { query } = props;
   if (query.isPending) return <LoadingState label={props.loading} />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return props.empty;
-  return props.children(query.data);
+  return (
+    <ul className="wr-cards" aria-label={props.label} data-testid={props.testId}>
+      {props.children(query.data)}
+    </ul>
+  );
+}
+
+/** One card: what it is about, and a button (named by `actionLabel`) that opens its work. */
+function Card(props: {
+  testId: string;
+  lead: React.ReactNode;
+  title: React.ReactNode;
+  meta: React.ReactNode;
+  workRequestId: number;
+  actionClass: string;
+  actionLabel: string;
+  action: React.ReactNode;
+}): React.JSX.Element {
+  return (
+    <li className="wr-card" data-testid={props.testId}>
+      {props.lead}
+      <div className="wr-card-main">
+        <div className="wr-card-title">{props.title}</div>
+        <div className="wr-card-meta">{props.meta}</div>
+      </div>
+      <div className="wr-card-actions">
+        <OpenButton
+          kind="work-request"
+          id={props.workRequestId}
+          className={props.actionClass}
+          aria-label={props.actionLabel}
+        >
+          {props.action}
+        </OpenButton>
+      </div>
+    </li>
+  );
 }
 
 /** "Needs me": steps waiting for the user's input or signature. */
@@ -44,41 +82,39 @@ export function NeedsMeInbox(): React.JSX.Element {
           Steps that wait for your signature, confirmation or a manual unblock appear here.
         </EmptyState>
       }
+      label="Steps that need you"
+      testId="needs-me"
     >
-      {(items) => (
-        <ul className="wr-cards" aria-label="Steps that need you" data-testid="needs-me">
-          {items.map((wr) => {
-            const ask = ASK[waitingKind(wr) ?? 'unblock'];
-            const Icon = ask.icon;
-            return (
-              <li key={wr.id} className="wr-card" data-testid={`needs-me-${String(wr.id)}`}>
-                <Icon size={18} aria-hidden="true" className="tone-attention" />
-                <div className="wr-card-main">
-                  <div className="wr-card-title">
-                    <span>{ask.text}</span>
-                    <span className="mono muted">#{wr.id}</span>
-                  </div>
-                  <div className="wr-card-meta">
-                    {wr.task_name} ({wr.task_type}) in {wr.workspace}
-                    {rootOf(wr) ? ` · workflow #${String(rootOf(wr))}` : ''} · waiting since{' '}
-                    <TimeAgo iso={wr.started_at ?? wr.created_at} />
-                  </div>
-                </div>
-                <div className="wr-card-actions">
-                  <OpenButton
-                    kind="work-request"
-                    id={wr.id}
-                    className="button small primary"
-                    aria-label={`${ask.action.replace('…', '')} work request ${String(wr.id)}`}
-                  >
-                    {ask.action}
-                  </OpenButton>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      {(items) =>
+        items.map((wr) => {
+          const ask = ASK[waitingKind(wr) ?? 'unblock'];
+          const Icon = ask.icon;
+          return (
+            <Card
+              key={wr.id}
+              testId={`needs-me-${String(wr.id)}`}
+              lead={<Icon size={18} aria-hidden="true" className="tone-attention" />}
+              title={
+                <>
+                  <span>{ask.text}</span>
+                  <span className="mono muted">#{wr.id}</span>
+                </>
+              }
+              meta={
+                <>
+                  {wr.task_name} ({wr.task_type}) in {wr.workspace}
+                  {rootOf(wr) ? ` · workflow #${String(rootOf(wr))}` : ''} · waiting since{' '}
+                  <TimeAgo iso={wr.started_at ?? wr.created_at} />
+                </>
+              }
+              workRequestId={wr.id}
+              actionClass="button small primary"
+              actionLabel={`${ask.action.replace('…', '')} work request ${String(wr.id)}`}
+              action={ask.action}
+            />
+          );
+        })
+      }
     </CardList>
   );
 }
@@ -96,42 +132,36 @@ export function RecentNotifications(): React.JSX.Element {
           in Settings.
         </EmptyState>
       }
+      label="Recent notifications"
+      testId="recent-notifications"
     >
-      {(items) => (
-        <ul
-          className="wr-cards"
-          aria-label="Recent notifications"
-          data-testid="recent-notifications"
-        >
-          {items.map((n) => (
-            <li
-              key={`${String(n.workRequestId)}-${n.shownAt}`}
-              className="wr-card"
-              data-testid={`notification-${String(n.workRequestId)}`}
-            >
+      {(items) =>
+        items.map((n) => (
+          <Card
+            key={`${String(n.workRequestId)}-${n.shownAt}`}
+            testId={`notification-${String(n.workRequestId)}`}
+            lead={
               <span className="wr-card-status">
                 <StatusBadge status="completed" result={n.result} />
               </span>
-              <div className="wr-card-main">
-                <div className="wr-card-title">{n.title}</div>
-                <div className="wr-card-meta">
-                  {n.body} · <TimeAgo iso={n.shownAt} />
-                </div>
-              </div>
-              <div className="wr-card-actions">
-                <OpenButton
-                  kind="work-request"
-                  id={n.workRequestId}
-                  className="button small"
-                  aria-label={`Open work request ${String(n.workRequestId)}`}
-                >
-                  Open <span className="mono">#{n.workRequestId}</span>
-                </OpenButton>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+            }
+            title={n.title}
+            meta={
+              <>
+                {n.body} · <TimeAgo iso={n.shownAt} />
+              </>
+            }
+            workRequestId={n.workRequestId}
+            actionClass="button small"
+            actionLabel={`Open work request ${String(n.workRequestId)}`}
+            action={
+              <>
+                Open <span className="mono">#{n.workRequestId}</span>
+              </>
+            }
+          />
+        ))
+      }
     </CardList>
   );
 }
