@@ -1,4 +1,4 @@
-import { ExternalLink, Globe, KeyRound, X } from 'lucide-react';
+import { ExternalLink, Globe, KeyRound, X, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import type { EnrollStarted, ServerProfile } from '@shared/contract';
 import { DebusineError } from '@shared/errors';
@@ -8,8 +8,14 @@ import { useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations } from '@renderer/queries/servers';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
+import { SegmentedOption } from './segmented-option';
 
 type Method = 'enroll' | 'token';
+
+const METHODS: readonly { id: Method; label: string; icon: LucideIcon }[] = [
+  { id: 'enroll', label: 'Enroll with the web browser', icon: Globe },
+  { id: 'token', label: 'Paste a token', icon: KeyRound },
+];
 
 /**
  * Signs in to a server: enrollment (the app shows a challenge, the user confirms it on the
@@ -35,30 +41,18 @@ export function SignInPanel(props: {
         </button>
       </div>
       <div role="radiogroup" aria-label="How to sign in" className="segmented">
-        <label className="segmented-option">
-          <input
-            type="radio"
+        {METHODS.map((choice) => (
+          <SegmentedOption
+            key={choice.id}
             name={`${id}-method`}
-            checked={method === 'enroll'}
-            onChange={() => {
-              setMethod('enroll');
+            checked={method === choice.id}
+            icon={choice.icon}
+            label={choice.label}
+            onSelect={() => {
+              setMethod(choice.id);
             }}
           />
-          <Globe size={14} aria-hidden="true" />
-          <span>Enroll with the web browser</span>
-        </label>
-        <label className="segmented-option">
-          <input
-            type="radio"
-            name={`${id}-method`}
-            checked={method === 'token'}
-            onChange={() => {
-              setMethod('token');
-            }}
-          />
-          <KeyRound size={14} aria-hidden="true" />
-          <span>Paste a token</span>
-        </label>
+        ))}
       </div>
       {method === 'enroll' ? (
         <Enroll server={props.server} onDone={props.onDone} />
