@@ -1,6 +1,6 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
 import { useUiStore, type ThemePreference } from '@renderer/state/ui-store';
-import { SegmentedOption } from './segmented-option';
+import { SegmentedOptions } from './segmented-options';
 
 const CHOICES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[] = [
   { id: 'system', label: 'System', icon: Monitor },
@@ -19,19 +19,13 @@ export function AppearanceSection(): React.JSX.Element {
         <span id="settings-theme-label" className="segmented-label">
           Theme
         </span>
-        {CHOICES.map((choice) => (
-          <SegmentedOption
-            key={choice.id}
-            name="theme"
-            value={choice.id}
-            checked={theme === choice.id}
-            icon={choice.icon}
-            label={choice.label}
-            onSelect={() => {
-              setTheme(choice.id);
-            }}
-          />
-        ))}
+        <SegmentedOptions
+          name="theme"
+          formValues
+          options={CHOICES}
+          value={theme}
+          onChange={setTheme}
+        />
       </div>
       <p className="field-hint">
         System follows your desktop&apos;s light or dark setting and changes with it.

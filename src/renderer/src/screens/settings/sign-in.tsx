@@ -8,7 +8,7 @@ import { useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations } from '@renderer/queries/servers';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
-import { SegmentedOption } from './segmented-option';
+import { SegmentedOptions } from './segmented-options';
 
 type Method = 'enroll' | 'token';
 
@@ -41,18 +41,12 @@ export function SignInPanel(props: {
         </button>
       </div>
       <div role="radiogroup" aria-label="How to sign in" className="segmented">
-        {METHODS.map((choice) => (
-          <SegmentedOption
-            key={choice.id}
-            name={`${id}-method`}
-            checked={method === choice.id}
-            icon={choice.icon}
-            label={choice.label}
-            onSelect={() => {
-              setMethod(choice.id);
-            }}
-          />
-        ))}
+        <SegmentedOptions
+          name={`${id}-method`}
+          options={METHODS}
+          value={method}
+          onChange={setMethod}
+        />
       </div>
       {method === 'enroll' ? (
         <Enroll server={props.server} onDone={props.onDone} />
