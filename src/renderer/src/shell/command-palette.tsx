@@ -9,6 +9,7 @@ import {
   Server,
   ServerCog,
   Sun,
+  type LucideIcon,
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
@@ -18,11 +19,60 @@ import { artifactIdFrom } from '@renderer/kit/artifact-id';
 import { AREA_INFO } from './areas';
 import { usePaletteRegistry, type Intent } from '@renderer/state/palette';
 
-const THEMES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[] = [
+const THEMES: readonly { id: ThemePreference; label: string; icon: LucideIcon }[] = [
   { id: 'system', label: 'Theme: follow the system', icon: Monitor },
   { id: 'light', label: 'Theme: light', icon: Sun },
   { id: 'dark', label: 'Theme: dark', icon: Moon },
 ];
+
+/** Actions that open an area and ask it for something (a file dialog, a form). */
+const ASK_ACTIONS: readonly {
+  value: string;
+  area: 'upload' | 'artifacts' | 'settings';
+  intent: Intent;
+  icon: LucideIcon;
+  label: string;
+}[] = [
+  {
+    value: 'upload choose files to upload pick',
+    area: 'upload',
+    intent: { kind: 'upload.pick' },
+    icon: FilePlus2,
+    label: 'Choose files to upload…',
+  },
+  {
+    value: 'artifact look up open by id or url',
+    area: 'artifacts',
+    intent: { kind: 'artifacts.lookup' },
+    icon: Search,
+    label: 'Look up an artifact by id or URL…',
+  },
+  {
+    value: 'server add a server sign in enroll token',
+    area: 'settings',
+    intent: { kind: 'settings.add-server' },
+    icon: ServerCog,
+    label: 'Add a server…',
+  },
+];
+
+/** One line of the palette; `value` is what typing matches, `hint` a muted note after it. */
+function PaletteItem(props: {
+  value: string;
+  icon: LucideIcon;
+  label: React.ReactNode;
+  hint?: string | undefined;
+  onSelect: () => void;
+}): React.JSX.Element {
+  const Icon = props.icon;
+  return (
+    <Command.Item value={props.value} onSelect={props.onSelect} className="palette-item">
+      <Icon size={15} aria-hidden="true" />
+      <span>{props.label}</span>
+      {props.hint !== undefined ? <span className="palette-hint">{props.hint}</span> : null}
+    </Command.Item>
+  );
+}
 
 /** Every action of the app, reachable by typing (Ctrl/Cmd+K). */
 export function CommandPalette(): React.JSX.Element | null {
@@ -81,73 +131,50 @@ export function CommandPalette(): React.JSX.Element | null {
         <Command.Empty className="palette-empty">No matching command.</Command.Empty>
         {typedId !== null ? (
           <Command.Group heading="Artifact">
-            <Command.Item
+            <PaletteItem
               value={`open artifact ${search}`}
+              icon={Boxes}
+              label={<>Open artifact {typedId}</>}
               onSelect={run(() => {
                 openArtifact(typedId);
               })}
-              className="palette-item"
-            >
-              <Boxes size={15} aria-hidden="true" />
-              <span>Open artifact {typedId}</span>
-            </Command.Item>
+            />
           </Command.Group>
         ) : null}
         {Object.entries(groups).map(([owner, group]) => (
           <Command.Group key={owner} heading={group.heading}>
-            {group.commands.map((command) => {
-              const Icon = command.icon;
-              return (
-                <Command.Item
-                  key={command.id}
-                  value={`${group.heading} ${command.label}`}
-                  onSelect={run(command.run)}
-                  className="palette-item"
-                >
-                  <Icon size={15} aria-hidden="true" />
-                  <span>{command.label}</span>
-                  {command.hint ? <span className="palette-hint">{command.hint}</span> : null}
-                </Command.Item>
-              );
-            })}
+            {group.commands.map((command) => (
+              <PaletteItem
+                key={command.id}
+                value={`${group.heading} ${command.label}`}
+                icon={command.icon}
+                label={command.label}
+                // An empty hint shows no note, as a missing one does.
+                hint={command.hint === '' ? undefined : command.hint}
+                onSelect={run(command.run)}
+              />
+            ))}
           </Command.Group>
         ))}
         <Command.Group heading="Actions">
-          <Command.Item
-            value="upload choose files to upload pick"
-            onSelect={goAndAsk('upload', { kind: 'upload.pick' })}
-            className="palette-item"
-          >
-            <FilePlus2 size={15} aria-hidden="true" />
-            <span>Choose files to upload…</span>
-          </Command.Item>
-          <Command.Item
-            value="artifact look up open by id or url"
-            onSelect={goAndAsk('artifacts', { kind: 'artifacts.lookup' })}
-            className="palette-item"
-          >
-            <Search size={15} aria-hidden="true" />
-            <span>Look up an artifact by id or URL…</span>
-          </Command.Item>
-          <Command.Item
-            value="server add a server sign in enroll token"
-            onSelect={goAndAsk('settings', { kind: 'settings.add-server' })}
-            className="palette-item"
-          >
-            <ServerCog size={15} aria-hidden="true" />
-            <span>Add a server…</span>
-          </Command.Item>
+          {ASK_ACTIONS.map((action) => (
+            <PaletteItem
+              key={action.intent.kind}
+              value={action.value}
+              icon={action.icon}
+              label={action.label}
+              onSelect={goAndAsk(action.area, action.intent)}
+            />
+          ))}
           {active?.hasToken ? (
-            <Command.Item
+            <PaletteItem
               value={`sign out of ${active.name}`}
+              icon={LogOut}
+              label={<>Sign out of {active.name}</>}
               onSelect={run(() => {
                 signOut.mutate(active.id);
               })}
-              className="palette-item"
-            >
-              <LogOut size={15} aria-hidden="true" />
-              <span>Sign out of {active.name}</span>
-            </Command.Item>
+            />
           ) : null}
         </Command.Group>
         {servers.data && servers.data.length > 1 ? (
@@ -155,57 +182,45 @@ export function CommandPalette(): React.JSX.Element | null {
             {servers.data
               .filter((s) => !s.active)
               .map((profile) => (
-                <Command.Item
+                <PaletteItem
                   key={profile.id}
                   value={`switch server ${profile.name} ${profile.apiUrl}`}
+                  icon={Server}
+                  label={<>Switch to {profile.name}</>}
+                  hint={profile.scope ?? ''}
                   onSelect={run(() => {
                     switchTo.mutate(profile.id);
                   })}
-                  className="palette-item"
-                >
-                  <Server size={15} aria-hidden="true" />
-                  <span>Switch to {profile.name}</span>
-                  <span className="palette-hint">{profile.scope ?? ''}</span>
-                </Command.Item>
+                />
               ))}
           </Command.Group>
         ) : null}
         <Command.Group heading="Go to">
-          {AREA_INFO.map((info) => {
-            const Icon = info.icon;
-            return (
-              <Command.Item
-                key={info.id}
-                value={`go ${info.label} ${info.description}`}
-                onSelect={run(() => {
-                  setArea(info.id);
-                })}
-                className="palette-item"
-              >
-                <Icon size={15} aria-hidden="true" />
-                <span>{info.label}</span>
-                <span className="palette-hint">{info.description}</span>
-              </Command.Item>
-            );
-          })}
+          {AREA_INFO.map((info) => (
+            <PaletteItem
+              key={info.id}
+              value={`go ${info.label} ${info.description}`}
+              icon={info.icon}
+              label={info.label}
+              hint={info.description}
+              onSelect={run(() => {
+                setArea(info.id);
+              })}
+            />
+          ))}
         </Command.Group>
         <Command.Group heading="Appearance">
-          {THEMES.map((theme) => {
-            const Icon = theme.icon;
-            return (
-              <Command.Item
-                key={theme.id}
-                value={theme.label}
-                onSelect={run(() => {
-                  setTheme(theme.id);
-                })}
-                className="palette-item"
-              >
-                <Icon size={15} aria-hidden="true" />
-                <span>{theme.label}</span>
-              </Command.Item>
-            );
-          })}
+          {THEMES.map((theme) => (
+            <PaletteItem
+              key={theme.id}
+              value={theme.label}
+              icon={theme.icon}
+              label={theme.label}
+              onSelect={run(() => {
+                setTheme(theme.id);
+              })}
+            />
+          ))}
         </Command.Group>
       </Command.List>
     </Command.Dialog>

@@ -1,9 +1,9 @@
 import { CircleCheck, CloudOff, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionState } from '@shared/contract';
+import { OpenButton } from '@renderer/kit/open-button';
 import { useBridge } from '@renderer/bridge';
 import { StatusBadge } from '@renderer/components/status-badge';
-import { useUiStore } from '@renderer/state/ui-store';
 import { useConnection } from '@renderer/queries/session';
 import { useSecondsUntil } from './use-session';
 import './offline-banner.css';
@@ -23,7 +23,6 @@ const CATCH_UP_MS = 30_000;
  */
 export function OfflineBanner(): React.JSX.Element | null {
   const bridge = useBridge();
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   const connection = useConnection();
   const state = connection.data;
   const down = state ? DOWN.has(state.status) : false;
@@ -90,15 +89,7 @@ export function OfflineBanner(): React.JSX.Element | null {
           <ul>
             {missed.slice(0, 6).map((m) => (
               <li key={m.id}>
-                <button
-                  type="button"
-                  className="link-button mono"
-                  onClick={() => {
-                    openWorkRequest(m.id);
-                  }}
-                >
-                  #{m.id}
-                </button>{' '}
+                <OpenButton kind="work-request" id={m.id} className="link-button mono" />{' '}
                 <StatusBadge status="completed" result={m.result} />
               </li>
             ))}

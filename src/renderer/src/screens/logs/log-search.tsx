@@ -81,6 +81,12 @@ export function countLabel(result: LogSearchResult | null): string {
   return `${String(result.ordinal)} of ${result.matches.toLocaleString('en')}${soFar}`;
 }
 
+/** The search's on/off options, each a flag of the query. */
+const OPTIONS = [
+  { flag: 'regex', label: 'Regular expression', icon: Regex },
+  { flag: 'caseSensitive', label: 'Match case', icon: CaseSensitive },
+] as const;
+
 /** The previous/next buttons: the same control, one direction each. */
 const STEPS = [
   { direction: 'previous', label: 'Previous match', keys: 'Shift+Enter, Shift+F3', Icon: ArrowUp },
@@ -118,22 +124,17 @@ export const SearchBar = forwardRef<
           props.onStep(event.shiftKey ? 'previous' : 'next');
         }}
       />
-      <ToggleButton
-        label="Regular expression"
-        icon={Regex}
-        on={state.query.regex}
-        onToggle={() => {
-          state.setQuery({ ...state.query, regex: !state.query.regex });
-        }}
-      />
-      <ToggleButton
-        label="Match case"
-        icon={CaseSensitive}
-        on={state.query.caseSensitive}
-        onToggle={() => {
-          state.setQuery({ ...state.query, caseSensitive: !state.query.caseSensitive });
-        }}
-      />
+      {OPTIONS.map(({ flag, label: name, icon }) => (
+        <ToggleButton
+          key={flag}
+          label={name}
+          icon={icon}
+          on={state.query[flag]}
+          onToggle={() => {
+            state.setQuery({ ...state.query, [flag]: !state.query[flag] });
+          }}
+        />
+      ))}
       <span id={`${id}-count`} className="log-count muted" aria-live="polite">
         {state.error ?? (state.busy ? 'Searching…' : label)}
       </span>

@@ -1,5 +1,6 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
 import { useUiStore, type ThemePreference } from '@renderer/state/ui-store';
+import { SegmentedOptions } from './segmented-options';
 
 const CHOICES: readonly { id: ThemePreference; label: string; icon: typeof Sun }[] = [
   { id: 'system', label: 'System', icon: Monitor },
@@ -18,24 +19,13 @@ export function AppearanceSection(): React.JSX.Element {
         <span id="settings-theme-label" className="segmented-label">
           Theme
         </span>
-        {CHOICES.map((choice) => {
-          const Icon = choice.icon;
-          return (
-            <label key={choice.id} className="segmented-option">
-              <input
-                type="radio"
-                name="theme"
-                value={choice.id}
-                checked={theme === choice.id}
-                onChange={() => {
-                  setTheme(choice.id);
-                }}
-              />
-              <Icon size={14} aria-hidden="true" />
-              <span>{choice.label}</span>
-            </label>
-          );
-        })}
+        <SegmentedOptions
+          name="theme"
+          formValues
+          options={CHOICES}
+          value={theme}
+          onChange={setTheme}
+        />
       </div>
       <p className="field-hint">
         System follows your desktop&apos;s light or dark setting and changes with it.

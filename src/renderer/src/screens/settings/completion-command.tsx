@@ -1,4 +1,5 @@
 import type { NotificationSettings } from '@shared/contract';
+import { MutateButton } from '@renderer/components/mutate-button';
 import { useBridge } from '@renderer/bridge';
 import { useMutationOf } from '@renderer/queries/hooks';
 import { notificationMutations } from '@renderer/queries/notifications';
@@ -41,27 +42,13 @@ export function CompletionCommand(props: { settings: NotificationSettings }): Re
       ) : null}
       {desktop ? (
         <div className="ns-row">
-          <button
-            type="button"
-            className="button small"
-            disabled={change.isPending}
-            onClick={() => {
-              change.mutate('choose');
-            }}
-          >
+          <MutateButton className="button small" mutation={change} input="choose">
             {hook === null ? 'Choose a program…' : 'Choose another program…'}
-          </button>
+          </MutateButton>
           {hook !== null ? (
-            <button
-              type="button"
-              className="button small"
-              disabled={change.isPending}
-              onClick={() => {
-                change.mutate('remove');
-              }}
-            >
+            <MutateButton className="button small" mutation={change} input="remove">
               Stop running it
-            </button>
+            </MutateButton>
           ) : null}
         </div>
       ) : (

@@ -1,3 +1,4 @@
+import { CheckField } from '@renderer/components/check-field';
 import { BellOff, BellRing } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { NotificationSettings, RequestArgs } from '@shared/contract';
@@ -146,14 +147,13 @@ function Form(props: {
             Comma-separated workspace names; used with “Everything in workspaces”.
           </span>
         </div>
-        <label className="ns-option">
-          <input
-            type="checkbox"
-            checked={settings.failuresOnly}
-            onChange={(e) => {
-              save({ failuresOnly: e.target.checked });
-            }}
-          />
+        <CheckField
+          className="ns-option"
+          checked={settings.failuresOnly}
+          onCheckedChange={(failuresOnly) => {
+            save({ failuresOnly });
+          }}
+        >
           <span>
             Failures only
             <br />
@@ -161,7 +161,7 @@ function Form(props: {
               Notify only for failure, error and temporary failure; successes stay quiet.
             </span>
           </span>
-        </label>
+        </CheckField>
         <p className="field-hint" data-testid="burst-hint">
           When many finish at once (after a night offline, say), the first three notify and the rest
           arrive as one summary. Every one is listed under Work requests › Notifications.

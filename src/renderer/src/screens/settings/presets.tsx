@@ -1,5 +1,6 @@
 import { FileCog, FlaskConical, Globe } from 'lucide-react';
 import type { ServerPreset } from '@shared/contract';
+import { MutateButton } from '@renderer/components/mutate-button';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations, serverQueries } from '@renderer/queries/servers';
@@ -57,16 +58,9 @@ export function PresetList(props: { firstStart: boolean }): React.JSX.Element | 
               <span className="preset-token muted">
                 {preset.hasToken ? 'Token included' : 'Sign in after adding'}
               </span>
-              <button
-                type="button"
-                className="button"
-                disabled={add.isPending}
-                onClick={() => {
-                  add.mutate(preset.presetId);
-                }}
-              >
+              <MutateButton className="button" mutation={add} input={preset.presetId}>
                 Add {preset.name}
-              </button>
+              </MutateButton>
             </li>
           );
         })}

@@ -1,14 +1,21 @@
-import { ExternalLink, Globe, KeyRound, X } from 'lucide-react';
+import { ExternalLink, Globe, KeyRound, X, type LucideIcon } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import type { EnrollStarted, ServerProfile } from '@shared/contract';
 import { DebusineError } from '@shared/errors';
+import { MutateButton } from '@renderer/components/mutate-button';
 import { useBridge } from '@renderer/bridge';
 import { useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations } from '@renderer/queries/servers';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
+import { SegmentedOptions } from './segmented-options';
 
 type Method = 'enroll' | 'token';
+
+const METHODS: readonly { id: Method; label: string; icon: LucideIcon }[] = [
+  { id: 'enroll', label: 'Enroll with the web browser', icon: Globe },
+  { id: 'token', label: 'Paste a token', icon: KeyRound },
+];
 
 /**
  * Signs in to a server: enrollment (the app shows a challenge, the user confirms it on the
@@ -34,30 +41,12 @@ export function SignInPanel(props: {
         </button>
       </div>
       <div role="radiogroup" aria-label="How to sign in" className="segmented">
-        <label className="segmented-option">
-          <input
-            type="radio"
-            name={`${id}-method`}
-            checked={method === 'enroll'}
-            onChange={() => {
-              setMethod('enroll');
-            }}
-          />
-          <Globe size={14} aria-hidden="true" />
-          <span>Enroll with the web browser</span>
-        </label>
-        <label className="segmented-option">
-          <input
-            type="radio"
-            name={`${id}-method`}
-            checked={method === 'token'}
-            onChange={() => {
-              setMethod('token');
-            }}
-          />
-          <KeyRound size={14} aria-hidden="true" />
-          <span>Paste a token</span>
-        </label>
+        <SegmentedOptions
+          name={`${id}-method`}
+          options={METHODS}
+          value={method}
+          onChange={setMethod}
+        />
       </div>
       {method === 'enroll' ? (
         <Enroll server={props.server} onDone={props.onDone} />
@@ -145,16 +134,9 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
       </p>
       {failure ? <ErrorState error={failure} /> : null}
       {start.isError ? <ErrorState error={start.error} /> : null}
-      <button
-        type="button"
-        className="button primary"
-        disabled={start.isPending}
-        onClick={() => {
-          start.mutate(props.server.id);
-        }}
-      >
+      <MutateButton className="button primary" mutation={start} input={props.server.id}>
         {start.isPending ? 'Starting…' : 'Start enrollment'}
-      </button>
+      </MutateButton>
     </div>
   );
 }

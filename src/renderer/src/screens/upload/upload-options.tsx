@@ -1,3 +1,4 @@
+import { CheckField } from '@renderer/components/check-field';
 import { useAppQuery } from '@renderer/queries/hooks';
 import { uploadQueries } from '@renderer/queries/uploads';
 
@@ -92,15 +93,12 @@ export function UploadOptions(props: {
           </>
         ) : null}
       </div>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={props.allowRemote}
-          disabled={props.busy}
-          onChange={(event) => {
-            props.onAllowRemote(event.target.checked);
-          }}
-        />
+      <CheckField
+        className="check"
+        checked={props.allowRemote}
+        disabled={props.busy}
+        onCheckedChange={props.onAllowRemote}
+      >
         <span>
           Allow remote files
           <span className="field-hint block">
@@ -108,7 +106,7 @@ export function UploadOptions(props: {
             has them.
           </span>
         </span>
-      </label>
+      </CheckField>
     </fieldset>
   );
 }

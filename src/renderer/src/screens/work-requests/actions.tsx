@@ -2,6 +2,7 @@ import { Ban, Eye, EyeOff, ExternalLink, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
 import { linkHref } from '@shared/models';
+import { MutateButton } from '@renderer/components/mutate-button';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { CopyButton } from '@renderer/components/copy-button';
 import { useMutationOf } from '@renderer/queries/hooks';
@@ -34,20 +35,18 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
   return (
     <>
       <div className="wr-actions" role="toolbar" aria-label="Work request actions">
-        <button
-          type="button"
+        <MutateButton
           className="button"
-          disabled={!canRetry(wr) || retry.isPending}
+          mutation={retry}
+          input={wr.id}
+          disabled={!canRetry(wr)}
           title={
             canRetry(wr) ? undefined : 'Only aborted or unsuccessful work requests can be retried'
           }
-          onClick={() => {
-            retry.mutate(wr.id);
-          }}
         >
           <RotateCcw size={14} aria-hidden="true" />
           {retry.isPending ? 'Retrying…' : 'Retry'}
-        </button>
+        </MutateButton>
         <button
           type="button"
           className="button"
@@ -62,18 +61,16 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
         </button>
         <PriorityControl wr={wr} />
         <span className="sep" aria-hidden="true" />
-        <button
-          type="button"
+        <MutateButton
           className="button"
           aria-pressed={watched}
-          disabled={toggleWatch.isPending || watch.isPending}
-          onClick={() => {
-            toggleWatch.mutate({ id: wr.id, watched, label: wr.task_name });
-          }}
+          mutation={toggleWatch}
+          input={{ id: wr.id, watched, label: wr.task_name }}
+          disabled={watch.isPending}
         >
           {watched ? <EyeOff size={14} aria-hidden="true" /> : <Eye size={14} aria-hidden="true" />}
           {watched ? 'Unwatch' : 'Watch'}
-        </button>
+        </MutateButton>
         <button
           type="button"
           className="button"

@@ -1,7 +1,8 @@
 import { Bookmark, Search, X } from 'lucide-react';
 import { useState } from 'react';
+import { CheckField } from '@renderer/components/check-field';
 import { TASK_TYPES, WORK_REQUEST_RESULTS, WORK_REQUEST_STATUSES } from '@shared/models';
-import { activeFilterCount, useViewsStore } from './views-store';
+import { activeFilterCount, useViewsStore, type ListFilters } from './views-store';
 
 function label(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1);
@@ -39,6 +40,23 @@ function FilterSelect(props: {
   );
 }
 
+/** The filters chosen from a list; each is "" for "any". */
+type SelectField = 'status' | 'result' | 'taskType' | 'taskName' | 'workspace';
+
+/** One select of the bar: which filter it sets and what it offers ([value, label]). */
+interface SelectFilter {
+  field: SelectField;
+  label: string;
+  any: string;
+  options: readonly (readonly [string, string])[];
+}
+
+function patchOf(field: SelectField, value: string): Partial<ListFilters> {
+  const patch: Partial<ListFilters> = {};
+  patch[field] = value;
+  return patch;
+}
+
 /** Filters, text search and saved views above the list. */
 export function FiltersBar(props: {
   taskNames: string[];
@@ -50,6 +68,38 @@ export function FiltersBar(props: {
   const setFilters = useViewsStore((s) => s.setFilters);
   const clearFilters = useViewsStore((s) => s.clearFilters);
   const count = activeFilterCount(filters);
+  const selects: readonly SelectFilter[] = [
+    {
+      field: 'status',
+      label: 'Status',
+      any: 'Any status',
+      options: WORK_REQUEST_STATUSES.map((s) => [s, label(s)]),
+    },
+    {
+      field: 'result',
+      label: 'Result',
+      any: 'Any result',
+      options: WORK_REQUEST_RESULTS.filter((r) => r !== '').map((r) => [r, label(r)]),
+    },
+    {
+      field: 'taskType',
+      label: 'Task type',
+      any: 'Any type',
+      options: TASK_TYPES.map((t) => [t, t]),
+    },
+    {
+      field: 'taskName',
+      label: 'Task',
+      any: 'Any task',
+      options: seen(props.taskNames, filters.taskName),
+    },
+    {
+      field: 'workspace',
+      label: 'Workspace',
+      any: 'Any workspace',
+      options: seen(props.workspaces, filters.workspace),
+    },
+  ];
   return (
     <div className="wr-filters" role="search" aria-label="Filter work requests">
       <span className="wr-search">
@@ -65,76 +115,39 @@ export function FiltersBar(props: {
           }}
         />
       </span>
-      <FilterSelect
-        label="Status"
-        any="Any status"
-        value={filters.status}
-        options={WORK_REQUEST_STATUSES.map((s) => [s, label(s)])}
-        onChange={(status) => {
-          setFilters({ status });
-        }}
-      />
-      <FilterSelect
-        label="Result"
-        any="Any result"
-        value={filters.result}
-        options={WORK_REQUEST_RESULTS.filter((r) => r !== '').map((r) => [r, label(r)])}
-        onChange={(result) => {
-          setFilters({ result });
-        }}
-      />
-      <FilterSelect
-        label="Task type"
-        any="Any type"
-        value={filters.taskType}
-        options={TASK_TYPES.map((t) => [t, t])}
-        onChange={(taskType) => {
-          setFilters({ taskType });
-        }}
-      />
-      <FilterSelect
-        label="Task"
-        any="Any task"
-        value={filters.taskName}
-        options={seen(props.taskNames, filters.taskName)}
-        onChange={(taskName) => {
-          setFilters({ taskName });
-        }}
-      />
-      <FilterSelect
-        label="Workspace"
-        any="Any workspace"
-        value={filters.workspace}
-        options={seen(props.workspaces, filters.workspace)}
-        onChange={(workspace) => {
-          setFilters({ workspace });
-        }}
-      />
-      <label className="wr-check">
-        <input
-          type="checkbox"
-          checked={filters.rootOnly}
-          onChange={(e) => {
-            setFilters({ rootOnly: e.target.checked });
+      {selects.map((select) => (
+        <FilterSelect
+          key={select.field}
+          label={select.label}
+          any={select.any}
+          value={filters[select.field]}
+          options={select.options}
+          onChange={(value) => {
+            setFilters(patchOf(select.field, value));
           }}
         />
+      ))}
+      <CheckField
+        className="wr-check"
+        checked={filters.rootOnly}
+        onCheckedChange={(rootOnly) => {
+          setFilters({ rootOnly });
+        }}
+      >
         Root workflows only
-      </label>
-      <label
+      </CheckField>
+      <CheckField
         className="wr-check"
         title={props.mineUnavailable ?? 'Only work requests you created'}
         data-unavailable={props.mineUnavailable !== undefined && !filters.mine}
+        checked={filters.mine}
+        disabled={props.mineUnavailable !== undefined && !filters.mine}
+        onCheckedChange={(mine) => {
+          setFilters({ mine });
+        }}
       >
-        <input
-          type="checkbox"
-          checked={filters.mine}
-          disabled={props.mineUnavailable !== undefined && !filters.mine}
-          onChange={(e) => {
-            setFilters({ mine: e.target.checked });
-          }}
-        />
         Mine
-      </label>
+      </CheckField>
       {count > 0 ? (
         <button type="button" className="button small ghost" onClick={clearFilters}>
           <X size={13} aria-hidden="true" />

@@ -1,11 +1,13 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Bell, CircleCheck, Hand, Hourglass, PenLine, ScrollText } from 'lucide-react';
 import type { FailureReason } from '@shared/results/failure';
+import { useUiStore } from '@renderer/state/ui-store';
+import { OpenButton } from '@renderer/kit/open-button';
 import { EmptyState } from '@renderer/components/empty-state';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
-import { useUiStore } from '@renderer/state/ui-store';
 import { rootOf, waitingKind } from './model';
 import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
 
@@ -15,130 +17,177 @@ const ASK = {
   unblock: { icon: Hourglass, text: 'Waits to be unblocked', action: 'Review…' },
 } as const;
 
+/**
+ * A list of cards over one query: its loading, error and empty states, then the cards that
+ * `children` makes of the loaded items (never none).
+ */
+function CardList<T>(props: {
+  query: UseQueryResult<T[]>;
+  loading: string;
+  empty: React.ReactNode;
+  label: string;
+  testId: string;
+  children: (items: T[]) => React.ReactNode;
+}): React.ReactNode {
+  const { query } = props;
+  if (query.isPending) return <LoadingState label={props.loading} />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.data.length === 0) return props.empty;
+  return (
+    <ul className="wr-cards" aria-label={props.label} data-testid={props.testId}>
+      {props.children(query.data)}
+    </ul>
+  );
+}
+
+/** One card: what it is about, and a button (named by `actionLabel`) that opens its work. */
+function Card(props: {
+  testId: string;
+  lead: React.ReactNode;
+  title: React.ReactNode;
+  meta: React.ReactNode;
+  workRequestId: number;
+  actionClass: string;
+  actionLabel: string;
+  action: React.ReactNode;
+  /** Buttons before the one that opens the work request. */
+  more?: React.ReactNode;
+}): React.JSX.Element {
+  return (
+    <li className="wr-card" data-testid={props.testId}>
+      {props.lead}
+      <div className="wr-card-main">
+        <div className="wr-card-title">{props.title}</div>
+        <div className="wr-card-meta">{props.meta}</div>
+      </div>
+      <div className="wr-card-actions">
+        {props.more}
+        <OpenButton
+          kind="work-request"
+          id={props.workRequestId}
+          className={props.actionClass}
+          aria-label={props.actionLabel}
+        >
+          {props.action}
+        </OpenButton>
+      </div>
+    </li>
+  );
+}
+
 /** "Needs me": steps waiting for the user's input or signature. */
 export function NeedsMeInbox(): React.JSX.Element {
   const query = useNeedsMe();
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
-  if (query.isPending) return <LoadingState label="Looking for steps that need you…" />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (query.data.length === 0) {
-    return (
-      <EmptyState icon={CircleCheck} title="Nothing needs you">
-        Steps that wait for your signature, confirmation or a manual unblock appear here.
-      </EmptyState>
-    );
-  }
   return (
-    <ul className="wr-cards" aria-label="Steps that need you" data-testid="needs-me">
-      {query.data.map((wr) => {
-        const ask = ASK[waitingKind(wr) ?? 'unblock'];
-        const Icon = ask.icon;
-        return (
-          <li key={wr.id} className="wr-card" data-testid={`needs-me-${String(wr.id)}`}>
-            <Icon size={18} aria-hidden="true" className="tone-attention" />
-            <div className="wr-card-main">
-              <div className="wr-card-title">
-                <span>{ask.text}</span>
-                <span className="mono muted">#{wr.id}</span>
-              </div>
-              <div className="wr-card-meta">
-                {wr.task_name} ({wr.task_type}) in {wr.workspace}
-                {rootOf(wr) ? ` · workflow #${String(rootOf(wr))}` : ''} · waiting since{' '}
-                <TimeAgo iso={wr.started_at ?? wr.created_at} />
-              </div>
-            </div>
-            <div className="wr-card-actions">
-              <button
-                type="button"
-                className="button small primary"
-                aria-label={`${ask.action.replace('…', '')} work request ${String(wr.id)}`}
-                onClick={() => {
-                  openWorkRequest(wr.id);
-                }}
-              >
-                {ask.action}
-              </button>
-            </div>
-          </li>
-        );
-      })}
-    </ul>
+    <CardList
+      query={query}
+      loading="Looking for steps that need you…"
+      empty={
+        <EmptyState icon={CircleCheck} title="Nothing needs you">
+          Steps that wait for your signature, confirmation or a manual unblock appear here.
+        </EmptyState>
+      }
+      label="Steps that need you"
+      testId="needs-me"
+    >
+      {(items) =>
+        items.map((wr) => {
+          const ask = ASK[waitingKind(wr) ?? 'unblock'];
+          const Icon = ask.icon;
+          return (
+            <Card
+              key={wr.id}
+              testId={`needs-me-${String(wr.id)}`}
+              lead={<Icon size={18} aria-hidden="true" className="tone-attention" />}
+              title={
+                <>
+                  <span>{ask.text}</span>
+                  <span className="mono muted">#{wr.id}</span>
+                </>
+              }
+              meta={
+                <>
+                  {wr.task_name} ({wr.task_type}) in {wr.workspace}
+                  {rootOf(wr) ? ` · workflow #${String(rootOf(wr))}` : ''} · waiting since{' '}
+                  <TimeAgo iso={wr.started_at ?? wr.created_at} />
+                </>
+              }
+              workRequestId={wr.id}
+              actionClass="button small primary"
+              actionLabel={`${ask.action.replace('…', '')} work request ${String(wr.id)}`}
+              action={ask.action}
+            />
+          );
+        })
+      }
+    </CardList>
   );
 }
 
 /** The notifications main showed (or, without a desktop, would have shown). */
 export function RecentNotifications(): React.JSX.Element {
   const query = useRecentNotifications();
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
-  const openLog = useUiStore((s) => s.openLog);
-  if (query.isPending) return <LoadingState label="Loading notifications…" />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (query.data.length === 0) {
-    return (
-      <EmptyState icon={Bell} title="No notifications yet">
-        When watched work finishes, its notification is listed here as well. Choose what notifies in
-        Settings.
-      </EmptyState>
-    );
-  }
   return (
-    <ul className="wr-cards" aria-label="Recent notifications" data-testid="recent-notifications">
-      {query.data.map((n) => (
-        <li
-          key={`${String(n.workRequestId)}-${n.shownAt}`}
-          className="wr-card"
-          data-testid={`notification-${String(n.workRequestId)}`}
-        >
-          <span className="wr-card-status">
-            <StatusBadge status="completed" result={n.result} />
-          </span>
-          <div className="wr-card-main">
-            <div className="wr-card-title">{n.title}</div>
-            <div className="wr-card-meta">
-              {n.body} · <TimeAgo iso={n.shownAt} />
-            </div>
-          </div>
-          <div className="wr-card-actions">
-            {n.reason?.log ? (
+    <CardList
+      query={query}
+      loading="Loading notifications…"
+      empty={
+        <EmptyState icon={Bell} title="No notifications yet">
+          When watched work finishes, its notification is listed here as well. Choose what notifies
+          in Settings.
+        </EmptyState>
+      }
+      label="Recent notifications"
+      testId="recent-notifications"
+    >
+      {(items) =>
+        items.map((n) => (
+          <Card
+            key={`${String(n.workRequestId)}-${n.shownAt}`}
+            testId={`notification-${String(n.workRequestId)}`}
+            lead={
+              <span className="wr-card-status">
+                <StatusBadge status="completed" result={n.result} />
+              </span>
+            }
+            title={n.title}
+            meta={
+              <>
+                {n.body} · <TimeAgo iso={n.shownAt} />
+              </>
+            }
+            workRequestId={n.workRequestId}
+            more={
               // The line the desktop notification opens: where the build broke.
-              <OpenLogButton
-                reason={n.reason}
-                log={n.reason.log}
-                onOpen={(log) => {
-                  openLog({ ...log, workRequestId: n.reason?.workRequestId ?? n.workRequestId });
-                }}
-              />
-            ) : null}
-            <button
-              type="button"
-              className="button small"
-              aria-label={`Open work request ${String(n.workRequestId)}`}
-              onClick={() => {
-                openWorkRequest(n.workRequestId);
-              }}
-            >
-              Open <span className="mono">#{n.workRequestId}</span>
-            </button>
-          </div>
-        </li>
-      ))}
-    </ul>
+              n.reason?.log ? <OpenLogButton reason={n.reason} log={n.reason.log} /> : null
+            }
+            actionClass="button small"
+            actionLabel={`Open work request ${String(n.workRequestId)}`}
+            action={
+              <>
+                Open <span className="mono">#{n.workRequestId}</span>
+              </>
+            }
+          />
+        ))
+      }
+    </CardList>
   );
 }
 
 function OpenLogButton(props: {
   reason: FailureReason;
   log: NonNullable<FailureReason['log']>;
-  onOpen: (log: NonNullable<FailureReason['log']>) => void;
 }): React.JSX.Element {
-  const { log } = props;
+  const openLog = useUiStore((s) => s.openLog);
+  const { reason, log } = props;
   return (
     <button
       type="button"
       className="button small"
-      aria-label={`Open the log of work request ${String(props.reason.workRequestId)} at line ${String(log.line + 1)}`}
+      aria-label={`Open the log of work request ${String(reason.workRequestId)} at line ${String(log.line + 1)}`}
       onClick={() => {
-        props.onOpen(log);
+        openLog({ ...log, workRequestId: reason.workRequestId });
       }}
     >
       <ScrollText size={13} aria-hidden="true" />

@@ -1,5 +1,6 @@
 import { ArrowLeft, GitBranch } from 'lucide-react';
 import type { WorkRequestResponse } from '@shared/contract';
+import { OpenButton } from '@renderer/kit/open-button';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { formatDateTime, formatDuration } from '@renderer/components/format';
 import { JsonView } from '@renderer/components/json-view';
@@ -134,18 +135,11 @@ export function WorkRequestPage(props: { id: number }): React.JSX.Element {
 }
 
 function WorkRequestLink(props: { id: number; label?: string }): React.JSX.Element {
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   return (
-    <button
-      type="button"
-      className="link-button"
-      onClick={() => {
-        openWorkRequest(props.id);
-      }}
-    >
+    <OpenButton kind="work-request" id={props.id} className="link-button">
       {props.label ? `${props.label} ` : ''}
       <span className="mono">#{props.id}</span>
-    </button>
+    </OpenButton>
   );
 }
 

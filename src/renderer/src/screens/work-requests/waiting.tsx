@@ -1,10 +1,11 @@
 import { CircleCheck, CircleX, Hand, PenLine } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
+import { OpenButton } from '@renderer/kit/open-button';
+import { MutateButton } from '@renderer/components/mutate-button';
 import { CopyButton } from '@renderer/components/copy-button';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { workRequestMutations, workRequestQueries } from '@renderer/queries/work-requests';
-import { useUiStore } from '@renderer/state/ui-store';
 import { cliCommand, waitingKind } from './model';
 
 function errorText(error: unknown): string {
@@ -34,6 +35,7 @@ function DecideStep(props: {
   const [notes, setNotes] = useState('');
   const notesId = useId();
   const decide = useMutationOf(workRequestMutations.decide);
+  const decision = (accept: boolean) => ({ id: wr.id, kind, accept, notes: notes.trim() });
   return (
     <section className="wr-callout" aria-labelledby={`${notesId}-title`} data-testid="waiting-step">
       <Hand size={18} aria-hidden="true" className="tone-attention" />
@@ -58,28 +60,14 @@ function DecideStep(props: {
           }}
         />
         <div className="dialog-actions" style={{ justifyContent: 'flex-start', marginTop: 0 }}>
-          <button
-            type="button"
-            className="button primary"
-            disabled={decide.isPending}
-            onClick={() => {
-              decide.mutate({ id: wr.id, kind, accept: true, notes: notes.trim() });
-            }}
-          >
+          <MutateButton className="button primary" mutation={decide} input={decision(true)}>
             <CircleCheck size={14} aria-hidden="true" />
             {kind === 'confirm' ? 'Confirm' : 'Accept and unblock'}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={decide.isPending}
-            onClick={() => {
-              decide.mutate({ id: wr.id, kind, accept: false, notes: notes.trim() });
-            }}
-          >
+          </MutateButton>
+          <MutateButton className="button" mutation={decide} input={decision(false)}>
             <CircleX size={14} aria-hidden="true" />
             Reject
-          </button>
+          </MutateButton>
         </div>
         {decide.error ? (
           <p className="inline-error" role="alert">
@@ -94,7 +82,6 @@ function DecideStep(props: {
 /** External signing: debsign here when main has it, otherwise the CLI's way. */
 function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
-  const openArtifact = useUiStore((s) => s.openArtifact);
   const titleId = useId();
   const availability = useAppQuery(workRequestQueries.signingAvailable);
   const unsigned = wr.task_data.unsigned;
@@ -110,17 +97,7 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
           {typeof unsigned === 'number' ? (
             <>
               {' '}
-              (artifact{' '}
-              <button
-                type="button"
-                className="link-button mono"
-                onClick={() => {
-                  openArtifact(unsigned);
-                }}
-              >
-                #{unsigned}
-              </button>
-              )
+              (artifact <OpenButton kind="artifact" id={unsigned} className="link-button mono" />)
             </>
           ) : null}{' '}
           must be signed with your OpenPGP key (debsign), uploaded, and the step completed. Only the
@@ -128,31 +105,20 @@ function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element {
         </p>
         {availability.data?.available ? (
           <>
-            <button
-              type="button"
-              className="button primary"
-              disabled={sign.isPending}
-              onClick={() => {
-                sign.mutate(wr.id);
-              }}
-            >
+            <MutateButton className="button primary" mutation={sign} input={wr.id}>
               <PenLine size={14} aria-hidden="true" />
               {sign.isPending
                 ? 'Signing… (check for a passphrase prompt)'
                 : 'Sign with debsign and complete'}
-            </button>
+            </MutateButton>
             {sign.data ? (
               <p role="status">
                 Signed: artifact{' '}
-                <button
-                  type="button"
+                <OpenButton
+                  kind="artifact"
+                  id={sign.data.signedArtifactId}
                   className="link-button mono"
-                  onClick={() => {
-                    openArtifact(sign.data.signedArtifactId);
-                  }}
-                >
-                  #{sign.data.signedArtifactId}
-                </button>{' '}
+                />{' '}
                 uploaded and the step completed.
               </p>
             ) : null}

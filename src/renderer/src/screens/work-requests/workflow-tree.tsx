@@ -1,12 +1,12 @@
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
+import { OpenButton } from '@renderer/kit/open-button';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { formatDuration } from '@renderer/components/format';
 import { LoadingState } from '@renderer/components/loading-state';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
-import { useUiStore } from '@renderer/state/ui-store';
 import { FailureLine } from './failure-line';
 import { isFailed, taskSummary } from './model';
 import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
@@ -80,7 +80,6 @@ export function NodeLead(props: {
   onToggle: (() => void) | undefined;
 }): React.JSX.Element {
   const { wr, open } = props;
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   return (
     <>
       {props.onToggle ? (
@@ -103,15 +102,7 @@ export function NodeLead(props: {
       <span className="wr-node-status">
         <StatusBadge status={wr.status} result={wr.result} />
       </span>
-      <button
-        type="button"
-        className="link-button wr-id"
-        onClick={() => {
-          openWorkRequest(wr.id);
-        }}
-      >
-        #{wr.id}
-      </button>
+      <OpenButton kind="work-request" id={wr.id} className="link-button wr-id" />
     </>
   );
 }
@@ -122,7 +113,6 @@ function StepNode(props: {
   childMap: Children;
 }): React.JSX.Element {
   const { wr, depth, childMap } = props;
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   // A step is never drawn under itself, however the server links it.
   const kids = (childMap.get(wr.id) ?? []).filter((k) => k.id !== wr.id && depth < 20);
   const failed = isFailed(wr);
@@ -178,15 +168,9 @@ function StepNode(props: {
               {wr.artifacts.length ? wr.artifacts.map((a) => `#${String(a)}`).join(' ') : '—'}
             </dd>
           </dl>
-          <button
-            type="button"
-            className="button small"
-            onClick={() => {
-              openWorkRequest(wr.id);
-            }}
-          >
+          <OpenButton kind="work-request" id={wr.id} className="button small">
             Open step #{wr.id}
-          </button>
+          </OpenButton>
         </div>
       ) : null}
     </li>
