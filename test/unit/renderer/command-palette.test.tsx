@@ -12,10 +12,10 @@ import { CommandPalette } from '@renderer/shell/command-palette';
 import { usePaletteRegistry } from '@renderer/state/palette';
 import { useUiStore } from '@renderer/state/ui-store';
 import { fakeBridge } from './support/fake-bridge';
-import { serverSummary } from './support/server-summary';
+import { SERVER_A } from './support/server-a';
 
-const A = serverSummary();
-const B = serverSummary({ id: 'server-b', name: 'Server B', scope: 'other' });
+const A = SERVER_A;
+const B = { ...SERVER_A, id: 'server-b', name: 'Server B', scope: 'other' };
 
 function renderPalette(): void {
   const fake = fakeBridge({
