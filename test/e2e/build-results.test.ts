@@ -190,6 +190,10 @@ describe.runIf(realWork !== null)('a real build, uploaded and read in the app', 
       await expect
         .poll(() => page.locator('.wr-page-reason').textContent(), { timeout: 120_000 })
         .toMatch(/make: \*\*\*.*Error/);
+      // The tree of steps: the failed step's own one-line reason.
+      const stepReason = page.locator('.wr-node-reason [data-testid^="failure-"]').first();
+      await stepReason.waitFor({ timeout: 60_000 });
+      await expect(stepReason.textContent()).resolves.toMatch(/^build: make: \*\*\*.*Error 1$/);
       await screenshotsInBothThemes(page, 'build-results-failed-workflow');
       await goTo(page, 'Work requests');
       await page.getByRole('tab', { name: 'Notifications' }).click();
