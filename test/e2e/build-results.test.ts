@@ -48,6 +48,8 @@ async function uploadAndStart(page: Page, pkg: SourcePackage, template: string):
   const form = page.getByTestId('start-workflow-form');
   await form.waitFor();
   await form.getByLabel('Template').selectOption(template);
+  // The new artifact fills the template's parameter that takes one.
+  await screenshotsInBothThemes(page, `build-results-start-${template}`);
   await form.getByRole('button', { name: 'Start workflow' }).click();
   // Starting opens the workflow's page, with its tree of steps.
   await page.getByTestId('work-request-page').waitFor({ timeout: 60_000 });
