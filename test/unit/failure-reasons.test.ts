@@ -166,6 +166,31 @@ describe('failure notifications say why, and open the log at that line', () => {
     await t.done();
   });
 
+  it('asks the server only about what the user watches, not every failure of a workspace', async () => {
+    // A big workflow aborted, or failing, elsewhere in a watched workspace: many failed
+    // workflows whose steps the app did not see. Each question would cost the server a list.
+    const others = [50, 51, 52].map((id) =>
+      wr(id, { task_type: 'Workflow', task_name: 'qa', result: 'failure' }),
+    );
+    const asked: number[] = [];
+    const t = await routerFixture(others, {
+      filter: { mode: 'workspace', workspaces: [] },
+      explain: () => Promise.resolve(null),
+      explainById: (id) => {
+        asked.push(id);
+        return Promise.resolve(null);
+      },
+    });
+    for (const w of others) await t.router.handleCompletion(event(w.id, 'failure'));
+    expect(t.notifier.shown).toHaveLength(3);
+    expect(asked).toEqual([]);
+    // A watched one is asked about.
+    await t.router.watch(50);
+    await t.router.handleCompletion({ ...event(50, 'failure'), completedAt: 'later' });
+    expect(asked).toEqual([50]);
+    await t.done();
+  });
+
   it('a workflow that failed while the app was away still names its failed step', async () => {
     const root = wr(30, { task_type: 'Workflow', task_name: 'debian_pipeline', result: 'failure' });
     const t = await setup(

@@ -297,7 +297,10 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#notified.add(key);
     const { notifier } = this.#options;
     const reason = failed(event.result)
-      ? ((await this.#reasons?.reasonFor(event.workRequestId)) ?? null)
+      ? ((await this.#reasons?.reasonFor(
+          event.workRequestId,
+          this.#options.watchList.has(event.workRequestId),
+        )) ?? null)
       : null;
     const notification = completionNotification(
       event,

@@ -53,12 +53,15 @@ export class FailureReasons {
 
   /**
    * The explanation of this failed task or workflow, if one comes in time: the one started
-   * when it (or, for a workflow, its first failed step) completed, else one asked of the
-   * server now.
+   * when it (or, for a workflow, its first failed step) completed, else, with `askServer`,
+   * one asked of the server now. Asking costs the server a read of the work request and,
+   * for a workflow, a list of the worker tasks newer than it: the router asks only for
+   * what the user watches, never for every failure of a workspace (aborting a big
+   * workflow fails dozens of sub-workflows at once).
    */
-  async reasonFor(id: number): Promise<FailureReason | null> {
+  async reasonFor(id: number, askServer: boolean): Promise<FailureReason | null> {
     let pending = this.#reasons.get(id) ?? this.#rootReasons.get(id);
-    if (!pending && this.#explainById) {
+    if (!pending && askServer && this.#explainById) {
       pending = this.#caught(this.#explainById(id));
       this.#reasons.set(id, pending);
     }
