@@ -72,6 +72,10 @@ describe('the start form after an upload', () => {
   it('fills source_artifact for a debian_pipeline template', async () => {
     const { taskData } = await startWith('ddt-pipeline');
     expect(taskData).toEqual({ source_artifact: 42 });
+    // The field's hint says what happens to it as it is: sent, not "left out".
+    const field = screen.getByLabelText('source_artifact');
+    const hint = document.getElementById(field.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toBe('Sent with the workflow');
   });
 
   it('fills input.source_artifact for an sbuild template', async () => {

@@ -276,8 +276,16 @@ function ParameterInput(props: {
   );
   const [text, setText] = useState(initialText);
   const [local, setLocal] = useState<string | null>(null);
+  // What happens to the parameter as the field is now.
+  const defaultText = fallback === undefined ? null : JSON.stringify(fallback);
   const hint =
-    fallback !== undefined ? `Template default: ${JSON.stringify(fallback)}` : 'Not set: left out';
+    value === undefined
+      ? defaultText === null
+        ? 'Not set: left out'
+        : `Template default: ${defaultText}`
+      : defaultText === null
+        ? 'Sent with the workflow'
+        : `Sent in place of the template default, ${defaultText}`;
   const errors = [...(local ? [local] : []), ...props.errors];
   // What the select, the text area and the input all carry: the label's target, the hint and
   // errors that describe them.
