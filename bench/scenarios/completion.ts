@@ -56,8 +56,6 @@ export async function completionLatency(ctx: BenchContext): Promise<void> {
     client: ctx.client,
     watchList,
     notifier,
-    siteUrl: ctx.server.webUrl,
-    openExternal: () => undefined,
   });
   const events: CompletionEvent[] = [];
   const watcher = new CompletionWatcher({

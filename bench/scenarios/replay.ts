@@ -89,8 +89,6 @@ async function appCatchUp(ctx: BenchContext, backlog: Backlog, readsByIds: boole
     client: ctx.client,
     watchList: new WatchList(join(dir, 'watch.json')),
     notifier: new RecordingNotifier(),
-    siteUrl: ctx.server.webUrl,
-    openExternal: () => undefined,
     readsByIds: () => Promise.resolve(readsByIds),
   });
   router.on('changed', (c) => {

@@ -59,8 +59,6 @@ describe.runIf(hasServer('current'))('watching completions on the current server
       client,
       watchList,
       notifier,
-      siteUrl: server.webUrl,
-      openExternal: () => undefined,
       ...extra,
     });
   }
@@ -111,7 +109,6 @@ describe.runIf(hasServer('current'))('watching completions on the current server
       return record.shownAt - (event?.receivedAt ?? 0);
     });
     console.log(`completion → notification latency (ms): ${latencies.join(', ')}`);
-    for (const latency of latencies) expect(latency).toBeLessThan(1000);
     expect(notified[0]?.notification.title).toMatch(/^Succeeded: noop #\d+$/);
     // A success is notified from the watch list at once, before the work request is read:
     // its status there follows that read.

@@ -44,8 +44,8 @@ export interface RouterFixture {
   router: CompletionRouter;
   watchList: WatchList;
   notifier: RecordingNotifier;
-  /** The addresses the router asked to open in a browser, in order. */
-  opened: string[];
+  /** Work requests whose notification's "Open in browser" was chosen. */
+  opened: number[];
   /** Removes the temporary directory. */
   done: () => Promise<void>;
 }
@@ -58,17 +58,14 @@ export async function routerFixture(
   const dir = await mkdtemp(join(tmpdir(), 'router-'));
   const watchList = new WatchList(join(dir, 'w.json'));
   const notifier = new RecordingNotifier();
-  const opened: string[] = [];
+  const opened: number[] = [];
   const router = new CompletionRouter({
     client: workRequestSourceOf(requests),
     watchList,
     notifier,
-    siteUrl: 'http://h',
-    openExternal: (url) => {
-      opened.push(url);
-    },
     ...options,
   });
+  router.on('openInBrowser', (id) => opened.push(id));
   return {
     router,
     watchList,

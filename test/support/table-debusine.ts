@@ -70,6 +70,10 @@ export interface TableClient {
   waitReads(): number;
 }
 
+function closedError(): DebusineError {
+  return new DebusineError('network', 'The client was closed');
+}
+
 /**
  * Answers from `table` (read at each call, so a test changes what the server has by
  * changing the table): a GET by id, and the list with its filters applied, newest first.
@@ -81,6 +85,8 @@ export function tableClient(
   more: Partial<Record<keyof DebusineClient, unknown>> = {},
 ): TableClient {
   const lists: WorkRequestFilters[] = [];
+  // A real client's requests fail once it is closed (its connection pool is gone).
+  let closed = false;
   const client = {
     ...more,
     apiUrl,
@@ -88,6 +94,7 @@ export function tableClient(
     serverRevision: () => Promise.resolve({ features: { workRequestFilters: true } }),
     whoami: () => Promise.resolve({ user: 'alice', auth: true }),
     workRequestGet: (id: number) => {
+      if (closed) return Promise.reject(closedError());
       const found = table.get(id);
       return found
         ? Promise.resolve(found)
@@ -96,6 +103,7 @@ export function tableClient(
     async *workRequestIter(filters: WorkRequestFilters = {}) {
       lists.push({ ...filters });
       await Promise.resolve();
+      if (closed) throw closedError();
       const ids = filters.ids ? new Set(filters.ids) : undefined;
       const all = [...table.values()].sort((a, b) => b.id - a.id);
       for (const wr of all) {
@@ -105,7 +113,10 @@ export function tableClient(
         yield wr;
       }
     },
-    close: () => Promise.resolve(),
+    close: () => {
+      closed = true;
+      return Promise.resolve();
+    },
   };
   return {
     client: client as unknown as DebusineClient,

@@ -176,8 +176,6 @@ describe('the command file, edited by hand', () => {
       } as unknown as WorkRequestSource,
       watchList: new WatchList(join(dir, 'watch.json')),
       notifier: new RecordingNotifier(),
-      siteUrl: 'http://h',
-      openExternal: () => undefined,
       commandHook: async () => {
         const hook = await commands.current();
         reads++;

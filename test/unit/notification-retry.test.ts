@@ -55,6 +55,8 @@ interface Running {
   service: AppService;
   events: EventMessage[];
   told: string[];
+  /** The addresses handed to the system browser, in order. */
+  browsed: string[];
   notifier: RecordingNotifier;
   server: CompletionSocket;
   table: Map<number, WorkRequestResponse>;
@@ -77,6 +79,7 @@ async function start(retryFails?: DebusineError): Promise<Running> {
   const events: EventMessage[] = [];
   hub.listen((m) => events.push(m));
   const told: string[] = [];
+  const browsed: string[] = [];
   const service = createService({
     dataDir,
     tokens: new FileTokenStore(dataDir),
@@ -86,6 +89,10 @@ async function start(retryFails?: DebusineError): Promise<Running> {
       transport: 'electron',
       platform: 'darwin',
       tell: (title, detail) => told.push(`${title}: ${detail}`),
+      openExternal: (url) => {
+        browsed.push(url);
+        return Promise.resolve();
+      },
     },
     emit: hub.emit.bind(hub),
     env: {
@@ -100,6 +107,7 @@ async function start(retryFails?: DebusineError): Promise<Running> {
     service,
     events,
     told,
+    browsed,
     notifier,
     server,
     table,
@@ -223,6 +231,36 @@ describe('Notifications and links of another server', { timeout: 60_000 }, () =>
     told.handlers.onClick();
     await expect.poll(() => navigations(r)).toEqual([{ kind: 'work-request', id: 10 }]);
     expect(r.service.session.active()?.id).not.toBe(other.id);
+  });
+
+  it('"Open in browser" opens the page of the server that showed the notification', async () => {
+    const r = await start();
+    const first = r.service.session.active();
+    if (!first) throw new Error('no server');
+    const failed = await failTen(r);
+    const other = await switchToAnother(r);
+
+    failed.handlers.onAction('open-in-browser');
+    await expect
+      .poll(() => r.browsed, { timeout: 10_000 })
+      .toEqual([`${new URL(first.apiUrl).origin}/debusine/System/work-request/10/`]);
+    // The browser shows it; the app stays where the user put it.
+    expect(r.service.session.active()?.id).toBe(other.id);
+  });
+
+  it('"Open in browser" that cannot be done says why on the desktop', async () => {
+    const r = await start();
+    const failed = await failTen(r);
+    // The server no longer has it (deleted by its expiry, say).
+    r.table.delete(10);
+
+    failed.handlers.onAction('open-in-browser');
+    const told = await r.notifier.waitFor((n) => n.title.includes('browser'), 10_000);
+    expect(told.notification).toMatchObject({
+      title: 'Could not open work request #10 in the browser',
+      body: 'No work request 10',
+    });
+    expect(r.browsed).toEqual([]);
   });
 
   it('opens a web link on the server it names, switching to it', async () => {

@@ -168,8 +168,6 @@ describe('CompletionWatcher with a backlog', () => {
       client: source,
       watchList: new WatchList(join(dir, 'watch.json')),
       notifier: new RecordingNotifier(),
-      siteUrl: 'http://h',
-      openExternal: () => undefined,
       readsByIds: () => Promise.resolve(filtersByIds),
     });
     const changed: number[] = [];

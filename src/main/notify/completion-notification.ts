@@ -5,7 +5,12 @@
  */
 import type { FailureReason } from '../results/failure-reason';
 import { completionKey } from '../watch/messages';
-import type { CompletionNotification, DesktopNotification, NotificationAction } from './notifier';
+import type {
+  CompletionNotification,
+  DesktopNotification,
+  NotificationAction,
+  NotificationActionId,
+} from './notifier';
 
 /** One completion, as the websocket or a catch-up read reports it. */
 export interface Completion {
@@ -78,16 +83,22 @@ export function completionNotification(
 }
 
 /**
- * The answer to a notification's Retry button when the server refused the retry (or could
- * not be reached): which work request, and why, as the error says it.
+ * The answer to a notification's button (Retry, Open in browser) when it could not be done
+ * (the server refused, could not be reached, or sent a page of another site): which work
+ * request, and why, as the error says it. Nobody waits for the button's answer elsewhere.
  */
-export function retryFailedNotification(
+export function actionFailedNotification(
+  action: NotificationActionId,
   workRequestId: number,
   reason: string,
 ): DesktopNotification {
+  const id = String(workRequestId);
   return {
-    key: `retry-failed-${String(workRequestId)}`,
-    title: `Could not retry work request #${String(workRequestId)}`,
+    key: `${action}-failed-${id}`,
+    title:
+      action === 'retry'
+        ? `Could not retry work request #${id}`
+        : `Could not open work request #${id} in the browser`,
     body: reason,
     workRequestId,
     actions: [],

@@ -9,14 +9,15 @@ import type { ServiceHandlers } from '../bridge/dispatch';
 import type { DebusineClient } from '../api/client';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
-import { retryFailedNotification } from '../notify/completion-notification';
+import { actionFailedNotification } from '../notify/completion-notification';
 import { NotificationGate } from '../notify/gate';
-import type { Notifier } from '../notify/notifier';
+import type { NotificationActionId, Notifier } from '../notify/notifier';
 import { explainWorkRequest, type Explain } from '../results/explainer';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
 import { ResumeFile } from '../watch/resume-state';
 import { WatchList, type WatchItem } from '../watch/watch-list';
+import { workRequestWebPage } from '../watch/web-page';
 import type { Destination } from './navigation';
 import type { ConnectionState, NotificationPreferences, WatchEntry } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
@@ -40,7 +41,12 @@ interface Stack {
 }
 
 /** The router's events that answer a click or a button of a notification it showed. */
-const NOTIFICATION_ANSWERS = new Set<string | symbol>(['open', 'openLog', 'retry']);
+const NOTIFICATION_ANSWERS = new Set<string | symbol>([
+  'open',
+  'openLog',
+  'retry',
+  'openInBrowser',
+]);
 
 function entryOf(item: WatchItem): WatchEntry {
   return {
@@ -167,8 +173,6 @@ export class WatchService {
       watchList: list,
       notifier: this.gate,
       filter: settings,
-      siteUrl: client.http.siteUrl,
-      openExternal: this.#openExternal,
       readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
       commandHook: () => this.commands.current(),
     };
@@ -226,6 +230,9 @@ export class WatchService {
     router.on('retry', (id) => {
       void this.#retryFromNotification(id, profileId);
     });
+    router.on('openInBrowser', (id) => {
+      void this.#openInBrowserFromNotification(id, profileId);
+    });
     list.on('changed', (data) => {
       this.#emit('watch.changed', { workRequestIds: data.items.map((i) => i.id) });
     });
@@ -276,14 +283,45 @@ export class WatchService {
       }
       await this.#retry(id);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.#notifier.show(retryFailedNotification(id, reason), {
-        onClick: () => {
-          this.#navigate({ target: { kind: 'work-request', id }, server: { profileId } });
-        },
-        onAction: () => undefined,
-      });
+      this.#tellActionFailed('retry', id, profileId, error);
     }
+  }
+
+  /**
+   * "Open in browser" on a notification: the page of the server that showed it, read with
+   * a client of its own. The router's client is closed once the app moves to another
+   * server, and the active server's would name another work request by the same number.
+   */
+  async #openInBrowserFromNotification(id: number, profileId: string): Promise<void> {
+    try {
+      const client = await this.#session.clientFor(profileId).catch((error: unknown) => {
+        if (!(error instanceof DebusineError && error.code === 'not-found')) throw error;
+        throw new DebusineError('not-found', `It is on ${this.#profileName(profileId)}.`);
+      });
+      try {
+        await this.#openExternal(await workRequestWebPage(client, client.http.siteUrl, id));
+      } finally {
+        await client.close();
+      }
+    } catch (error) {
+      this.#tellActionFailed('open-in-browser', id, profileId, error);
+    }
+  }
+
+  /** A notification button that could not do its work says so, as the button was reached. */
+  #tellActionFailed(
+    action: NotificationActionId,
+    id: number,
+    profileId: string,
+    error: unknown,
+  ): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.#notifier.show(actionFailedNotification(action, id, reason), {
+      onClick: () => {
+        this.#navigate({ target: { kind: 'work-request', id }, server: { profileId } });
+      },
+      onAction: () => undefined,
+    });
   }
 
   /** A profile's name as the user gave it, or a plain word once it has been removed. */

@@ -21,7 +21,6 @@ import { NeedsInputWatch } from './needs-input';
 import { failed, FailureReasons } from './failure-reasons';
 import { ReadAhead } from './read-ahead';
 import { reportProblem } from './report';
-import { workRequestWebPage } from './web-page';
 import type { CompletionEvent, CompletionWatcher } from './completion-watcher';
 import type {
   CompletionRouterEvents,
@@ -330,18 +329,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       onClick: onClick ?? (() => this.emit('open', id)),
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
-        else void this.#openInBrowser(id);
+        else this.emit('openInBrowser', id);
       },
     };
-  }
-
-  async #openInBrowser(id: number): Promise<void> {
-    try {
-      const { client, siteUrl } = this.#options;
-      await this.#options.openExternal(await workRequestWebPage(client, siteUrl, id));
-    } catch (error) {
-      reportProblem(this, toError(error));
-    }
   }
 
   async #runHook(event: CompletionEvent): Promise<void> {

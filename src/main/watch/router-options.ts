@@ -18,9 +18,6 @@ export interface CompletionRouterOptions {
   client: WorkRequestSource;
   watchList: WatchList;
   notifier: Notifier<CompletionNotification>;
-  /** The server's site root, for "open in browser" (HttpTransport.siteUrl). */
-  siteUrl: string;
-  openExternal: (url: string) => void | Promise<void>;
   /** What notifies at first (setFilter changes it); without it, the watch list only. */
   filter?: NotifyFilter;
   /**
@@ -71,6 +68,12 @@ export interface CompletionRouterEvents {
   openLog: [NonNullable<FailureReason['log']> & { workRequestId: number }];
   /** The user chose "Retry" on a notification. */
   retry: [number];
+  /**
+   * The user chose "Open in browser" on a notification. The listener opens the page with a
+   * client of the server that showed it: the app may have moved to another server since,
+   * and closed this router's client.
+   */
+  openInBrowser: [number];
   command: [{ workRequestId: number; run?: CommandRun; error?: DebusineError }];
   error: [DebusineError];
 }
