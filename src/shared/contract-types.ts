@@ -210,6 +210,11 @@ export interface NotificationRecord {
    * the desktop notification said; opening it opens the log there. Null when unknown.
    */
   reason: FailureReason | null;
+  /**
+   * The server profile whose watcher showed it (null: none named). Work request ids are per
+   * server: the app lists the active server's notifications only.
+   */
+  serverId: string | null;
 }
 
 /** A file main holds on the renderer's behalf: the id is all the renderer gets. */

@@ -1,9 +1,10 @@
 /**
  * A Debusine made of two parts, for tests of what the app does with completions: a local
  * WebSocket server standing in for the completion websocket (its messages as the real one
- * sends them; on each new connection it sends again every completion it sent before, as
- * the real one does for `completed_at_since` after an outage), and a client that answers
- * from a table of work requests and counts the list reads.
+ * sends them; on each new connection it sends again the completions it sent before, all of
+ * them, or with `completed_at_since` those completed at that time or later, as the real
+ * one does after an outage), and a client that answers from a table of work requests and
+ * counts the list reads.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -26,12 +27,16 @@ export interface CompletionSocket {
 export async function completionSocket(): Promise<CompletionSocket> {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await once(wss, 'listening');
-  const sent: string[] = [];
+  const sent: { completedAt: number; message: string }[] = [];
   let connections = 0;
-  wss.on('connection', (socket) => {
+  wss.on('connection', (socket, request) => {
     connections++;
+    const since = new URL(request.url ?? '/', 'http://h').searchParams.get('completed_at_since');
+    const from = since === null ? -Infinity : Date.parse(since);
     socket.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
-    for (const message of sent) socket.send(message);
+    for (const { completedAt, message } of sent) {
+      if (completedAt >= from) socket.send(message);
+    }
   });
   const { port } = wss.address() as AddressInfo;
   return {
@@ -47,7 +52,7 @@ export async function completionSocket(): Promise<CompletionSocket> {
         completed_at: completedAt,
         result,
       });
-      sent.push(message);
+      sent.push({ completedAt: Date.parse(completedAt), message });
       for (const client of wss.clients) client.send(message);
     },
     dropClients() {
@@ -68,6 +73,8 @@ export interface TableClient {
   lists: WorkRequestFilters[];
   /** List reads of running Wait steps so far. */
   waitReads(): number;
+  /** Another client of the same server (what the app's client factory makes each time). */
+  open(): DebusineClient;
 }
 
 function closedError(): DebusineError {
@@ -85,41 +92,45 @@ export function tableClient(
   more: Partial<Record<keyof DebusineClient, unknown>> = {},
 ): TableClient {
   const lists: WorkRequestFilters[] = [];
-  // A real client's requests fail once it is closed (its connection pool is gone).
-  let closed = false;
-  const client = {
-    ...more,
-    apiUrl,
-    http: { siteUrl: apiUrl.replace(/\/api$/, '') },
-    serverRevision: () => Promise.resolve({ features: { workRequestFilters: true } }),
-    whoami: () => Promise.resolve({ user: 'alice', auth: true }),
-    workRequestGet: (id: number) => {
-      if (closed) return Promise.reject(closedError());
-      const found = table.get(id);
-      return found
-        ? Promise.resolve(found)
-        : Promise.reject(new DebusineError('not-found', `No work request ${String(id)}`));
-    },
-    async *workRequestIter(filters: WorkRequestFilters = {}) {
-      lists.push({ ...filters });
-      await Promise.resolve();
-      if (closed) throw closedError();
-      const ids = filters.ids ? new Set(filters.ids) : undefined;
-      const all = [...table.values()].sort((a, b) => b.id - a.id);
-      for (const wr of all) {
-        if (ids && !ids.has(wr.id)) continue;
-        if (filters.status !== undefined && wr.status !== filters.status) continue;
-        if (filters.taskType !== undefined && wr.task_type !== filters.taskType) continue;
-        yield wr;
-      }
-    },
-    close: () => {
-      closed = true;
-      return Promise.resolve();
-    },
+  const open = (): DebusineClient => {
+    // A real client's requests fail once it is closed (its connection pool is gone).
+    let closed = false;
+    const client = {
+      ...more,
+      apiUrl,
+      http: { siteUrl: apiUrl.replace(/\/api$/, '') },
+      serverRevision: () => Promise.resolve({ features: { workRequestFilters: true } }),
+      whoami: () => Promise.resolve({ user: 'alice', auth: true }),
+      workRequestGet: (id: number) => {
+        if (closed) return Promise.reject(closedError());
+        const found = table.get(id);
+        return found
+          ? Promise.resolve(found)
+          : Promise.reject(new DebusineError('not-found', `No work request ${String(id)}`));
+      },
+      async *workRequestIter(filters: WorkRequestFilters = {}) {
+        lists.push({ ...filters });
+        await Promise.resolve();
+        if (closed) throw closedError();
+        const ids = filters.ids ? new Set(filters.ids) : undefined;
+        const all = [...table.values()].sort((a, b) => b.id - a.id);
+        for (const wr of all) {
+          if (ids && !ids.has(wr.id)) continue;
+          if (filters.status !== undefined && wr.status !== filters.status) continue;
+          if (filters.taskType !== undefined && wr.task_type !== filters.taskType) continue;
+          yield wr;
+        }
+      },
+      close: () => {
+        closed = true;
+        return Promise.resolve();
+      },
+    };
+    return client as unknown as DebusineClient;
   };
   return {
-    client: client as unknown as DebusineClient,
+    client: open(),
+    open,
     lists,
     waitReads: () => lists.filter((f) => f.status === 'running' && f.taskType === 'Wait').length,
   };

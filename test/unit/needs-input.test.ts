@@ -121,7 +121,7 @@ async function start(w: World): Promise<Running> {
       DEBUSINE_DESKTOP_CLI_CONFIG: join(w.dataDir, 'none.ini'),
       DEBUSINE_SANDBOX_HOME: join(w.dataDir, 'none'),
     },
-    createClient: () => w.api.client,
+    createClient: () => w.api.open(),
   });
   let closed = false;
   const close = async (): Promise<void> => {

@@ -37,6 +37,7 @@ describe('the notification gate in a burst', () => {
   let inner: RecordingNotifier;
   let events: EventMessage[];
   let opened: number;
+  let openedLists: (string | null)[];
   let clicked: number[];
   let gate: NotificationGate;
 
@@ -51,13 +52,15 @@ describe('the notification gate in a burst', () => {
     inner = new RecordingNotifier();
     events = [];
     opened = 0;
+    openedLists = [];
     clicked = [];
     gate = new NotificationGate({
       inner,
       settings: () => settings,
       recorded: (record) => events.push({ event: 'notification.shown', payload: record }),
-      openList: () => {
+      openList: (source) => {
         opened++;
+        openedLists.push(source);
       },
     });
   });
@@ -152,5 +155,40 @@ describe('the notification gate in a burst', () => {
       body: `Failed: noop #4\nSucceeded: noop #5\nFailed: noop #6\nand ${String(held - 3)} more`,
       workRequestId: total,
     });
+  });
+
+  it("sums up one server's burst at a time, each summary opening its own server's list", () => {
+    const a = gate.forSource('server-a');
+    const b = gate.forSource('server-b');
+    const handlers = { onClick: () => undefined, onAction: () => undefined };
+    for (let id = 1; id <= BURST_LIMIT + 3; id++) a.show(notification(id), handlers);
+    // The app moved to server B, whose watcher notifies while A's burst is held.
+    b.show(notification(101), handlers);
+    b.show(notification(102), handlers);
+    vi.advanceTimersByTime(BURST_QUIET_MS);
+
+    const titles = inner.shown.map((s) => s.notification.title);
+    expect(titles).toEqual([
+      'Succeeded: noop #1',
+      'Succeeded: noop #2',
+      'Succeeded: noop #3',
+      '3 more work requests finished',
+      '2 more work requests finished',
+    ]);
+    expect(inner.shown[3]?.notification.body).not.toContain('#101');
+    inner.shown[3]?.handlers.onClick();
+    inner.shown[4]?.handlers.onClick();
+    expect(openedLists).toEqual(['server-a', 'server-b']);
+    // Each record names the server whose watcher showed it.
+    expect(gate.recent.map((r) => [r.workRequestId, r.serverId])).toEqual([
+      [102, 'server-b'],
+      [101, 'server-b'],
+      [6, 'server-a'],
+      [5, 'server-a'],
+      [4, 'server-a'],
+      [3, 'server-a'],
+      [2, 'server-a'],
+      [1, 'server-a'],
+    ]);
   });
 });

@@ -263,6 +263,35 @@ describe('Notifications and links of another server', { timeout: 60_000 }, () =>
     expect(r.browsed).toEqual([]);
   });
 
+  it("the app's list shows the active server's notifications; a burst's summary opens its own list", async () => {
+    const r = await start();
+    const first = r.service.session.active();
+    if (!first) throw new Error('no server');
+    const ids = [10, 11, 12, 13, 14, 15];
+    for (const id of ids.slice(1)) {
+      r.table.set(id, workRequest(id));
+      await r.service.handlers['watch.add']({ workRequestId: id, label: null });
+    }
+    // All six fail at once: past the burst limit, the rest are summed up in one notification.
+    for (const id of ids) {
+      r.table.set(id, workRequest(id, { status: 'completed', result: 'failure' }));
+      r.server.complete(id, `2026-01-01T00:00:${String(id)}Z`, 'failure');
+    }
+    const summary = await r.notifier.waitFor((n) => n.title.includes('more work requests'), 10_000);
+    const recent = async () =>
+      (await r.service.handlers['notifications.recent'](undefined)).map((n) => n.workRequestId);
+    expect((await recent()).sort()).toEqual(ids);
+
+    // On another server, #10 is another work request, or none: its list starts empty.
+    await switchToAnother(r);
+    expect(await recent()).toEqual([]);
+    r.events.length = 0;
+    summary.handlers.onClick();
+    await expect.poll(() => navigations(r)).toEqual([{ kind: 'work-requests' }]);
+    expect(r.service.session.active()?.id).toBe(first.id);
+    expect((await recent()).sort()).toEqual(ids);
+  });
+
   it('opens a web link on the server it names, switching to it', async () => {
     const r = await start();
     const other = await switchToAnother(r);

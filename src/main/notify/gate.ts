@@ -29,8 +29,8 @@ export interface NotificationGateOptions {
   settings: () => NotificationPreferences;
   /** A notification passed the gate (shown or held for a summary): tell the renderer. */
   recorded: (record: NotificationRecord) => void;
-  /** A burst's summary was clicked: show the work request list. */
-  openList?: () => void;
+  /** A burst's summary was clicked: show the work request list of the server it came from. */
+  openList?: (source: string | null) => void;
 }
 
 /** Wraps the host's notifier: applies the settings, holds bursts back, and records. */
@@ -38,7 +38,7 @@ export class NotificationGate implements Notifier<CompletionNotification> {
   readonly #inner: Notifier;
   readonly #settings: () => NotificationPreferences;
   readonly #recorded: (record: NotificationRecord) => void;
-  readonly #openList: () => void;
+  readonly #openList: (source: string | null) => void;
   readonly recent: NotificationRecord[] = [];
   /** When the desktop notifications of the last BURST_WINDOW_MS were shown. */
   #shownAt: number[] = [];
@@ -57,19 +57,36 @@ export class NotificationGate implements Notifier<CompletionNotification> {
     return this.#inner.supportsActions;
   }
 
+  /** The gate as the notifier of one server's watcher: what it shows is marked as that server's. */
+  forSource(source: string): Notifier<CompletionNotification> {
+    return {
+      supportsActions: this.supportsActions,
+      show: (notification, handlers) => {
+        this.show(notification, handlers, source);
+      },
+    };
+  }
+
   /**
    * Shows a notification unless snoozed or filtered out, and records it for the app's
    * list. A burst (the completions replayed after a night offline, a big workflow's
    * end) does not flood the desktop: past BURST_LIMIT within BURST_WINDOW_MS, the rest
-   * are shown as one summary once they stop coming; each is still recorded.
+   * are shown as one summary once they stop coming; each is still recorded. `source`: the
+   * server profile that showed it; a burst sums up one server's notifications only, so
+   * that its summary opens the list where they are.
    */
-  show(notification: CompletionNotification, handlers: NotificationHandlers): void {
+  show(
+    notification: CompletionNotification,
+    handlers: NotificationHandlers,
+    source: string | null = null,
+  ): void {
     if (this.#filtered(notification)) return;
+    if (this.#held && this.#held.source !== source) this.#flush();
     const now = Date.now();
     this.#shownAt = this.#shownAt.filter((at) => now - at < BURST_WINDOW_MS);
     if (this.#held || this.#shownAt.length >= BURST_LIMIT) {
       if (this.#held) this.#held.add(notification);
-      else this.#held = new Burst(notification, handlers);
+      else this.#held = new Burst(notification, handlers, source);
       clearTimeout(this.#quiet);
       this.#quiet = setTimeout(() => {
         this.#flush();
@@ -87,6 +104,7 @@ export class NotificationGate implements Notifier<CompletionNotification> {
       rootId: notification.rootId,
       reason: notification.reason,
       shownAt: new Date(now).toISOString(),
+      serverId: source,
     };
     this.recent.unshift(record);
     this.recent.splice(RECENT_LIMIT);
@@ -123,7 +141,12 @@ export class NotificationGate implements Notifier<CompletionNotification> {
       this.#inner.show(held.first.notification, held.first.handlers);
       return;
     }
-    this.#inner.show(held.summary(), { onClick: this.#openList, onAction: () => undefined });
+    this.#inner.show(held.summary(), {
+      onClick: () => {
+        this.#openList(held.source);
+      },
+      onAction: () => undefined,
+    });
   }
 }
 
@@ -139,7 +162,11 @@ class Burst {
   readonly #titles: string[] = [];
   #newest: DesktopNotification;
 
-  constructor(notification: CompletionNotification, handlers: NotificationHandlers) {
+  constructor(
+    notification: CompletionNotification,
+    handlers: NotificationHandlers,
+    readonly source: string | null,
+  ) {
     this.first = { notification, handlers };
     this.#newest = notification;
     this.#count(notification);

@@ -58,6 +58,6 @@ export function notificationHandlers(
       await watch.commands.remove();
       return settings();
     },
-    'notifications.recent': () => Promise.resolve([...watch.gate.recent]),
+    'notifications.recent': () => Promise.resolve(watch.recentNotifications()),
   };
 }

@@ -19,7 +19,12 @@ import { ResumeFile } from '../watch/resume-state';
 import { WatchList, type WatchItem } from '../watch/watch-list';
 import { workRequestWebPage } from '../watch/web-page';
 import type { Destination } from './navigation';
-import type { ConnectionState, NotificationPreferences, WatchEntry } from '../../shared/contract';
+import type {
+  ConnectionState,
+  NotificationPreferences,
+  NotificationRecord,
+  WatchEntry,
+} from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 import { CompletionCommandFile } from './completion-command';
@@ -119,8 +124,9 @@ export class WatchService {
       recorded: (record) => {
         this.#emit('notification.shown', record);
       },
-      openList: () => {
-        this.#navigate({ target: { kind: 'work-requests' }, server: null });
+      openList: (source) => {
+        const server = source === null ? null : { profileId: source };
+        this.#navigate({ target: { kind: 'work-requests' }, server });
       },
     });
   }
@@ -132,6 +138,15 @@ export class WatchService {
   /** The router of the active server, to watch what the app starts; undefined when signed out. */
   get router(): CompletionRouter | undefined {
     return this.#stack?.router;
+  }
+
+  /**
+   * The notifications shown for the active server, newest first: another server's would
+   * name its work requests by numbers that mean others here.
+   */
+  recentNotifications(): NotificationRecord[] {
+    const active = this.#session.activeProfile()?.id ?? null;
+    return this.gate.recent.filter((record) => record.serverId === active);
   }
 
   get watchList(): WatchList | undefined {
@@ -171,7 +186,7 @@ export class WatchService {
     const routerOptions: CompletionRouterOptions = {
       client,
       watchList: list,
-      notifier: this.gate,
+      notifier: this.gate.forSource(profile.id),
       filter: settings,
       readsByIds: async () => (await client.serverRevision()).features.workRequestFilters,
       commandHook: () => this.commands.current(),

@@ -13,9 +13,13 @@ import { BridgeProvider } from '@renderer/bridge';
 import { RecentNotifications } from '@renderer/screens/work-requests/inbox';
 import { useUiStore } from '@renderer/state/ui-store';
 import { fakeBridge } from './support/fake-bridge';
+import { SERVER_A } from './support/server-a';
 
 function renderWith(recent: () => NotificationRecord[] | Promise<NotificationRecord[]>): void {
-  const fake = fakeBridge({ 'notifications.recent': recent });
+  const fake = fakeBridge({
+    'servers.active': () => SERVER_A,
+    'notifications.recent': recent,
+  });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
@@ -58,6 +62,7 @@ describe('RecentNotifications', () => {
         shownAt: new Date().toISOString(),
         rootId: null,
         reason: null,
+        serverId: SERVER_A.id,
       },
     ]);
     const card = await screen.findByTestId('notification-42');
@@ -82,6 +87,7 @@ describe('RecentNotifications', () => {
           why: 'build: make: *** [debian/rules:4: build-arch] Error 1',
           log: { artifactId: 7, path: 'hello_1.0_amd64.build', line: 172 },
         },
+        serverId: SERVER_A.id,
       },
     ]);
     await screen.findByTestId('notification-40');

@@ -19,7 +19,6 @@ import { sessionQueries } from './session';
 import { updateJob, uploadQueries } from './uploads';
 import { workRequestKeys } from './work-request-keys';
 import { catchUpLists, liveRows } from './work-request-rows';
-import { workRequestQueries } from './work-requests';
 
 /** Keys of app data, by prefix. */
 const SERVERS: QueryKey = serverQueries.list.key.slice(0, 2);
@@ -107,7 +106,7 @@ function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)
       invalidate(uploadQueries.jobs.key);
     }),
     bridge.on('notification.shown', () => {
-      invalidate(workRequestQueries.recentNotifications.key);
+      invalidate(workRequestKeys.notifications(scope()));
     }),
     bridge.on('enroll.finished', (event) => {
       // A confirmed enrollment signed in: what was read may now read differently.

@@ -26,6 +26,8 @@ export const workRequestKeys = {
     queryKey[2] === 'list' && (queryKey[3] as { view?: unknown } | undefined)?.view === 'pages',
   detail: (scope: Scope, id: number): QueryKey => [scope, 'workRequests', 'detail', id],
   watch: (scope: Scope): QueryKey => [scope, 'watch'],
+  /** The notifications main showed for this server. */
+  notifications: (scope: Scope): QueryKey => [scope, 'notifications', 'recent'],
 };
 
 /** The first page of a paged list: the filters, as `workRequests.page` takes them. */

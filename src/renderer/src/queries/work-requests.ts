@@ -9,7 +9,7 @@ import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
 import type { BridgeClient, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
 import { APP, PENDING, defineMutation, defineQuery, type Scope } from './define';
-import { useAppQuery, useScope, useServerQuery } from './hooks';
+import { useScope, useServerQuery } from './hooks';
 import { catchUpLists, liveRows, loadedRows } from './work-request-rows';
 import { firstPageArgs, workRequestKeys, type ServerFilters } from './work-request-keys';
 
@@ -64,10 +64,12 @@ export const workRequestQueries = {
     ),
   watchList: (scope: Scope) =>
     defineQuery(workRequestKeys.watch(scope), (bridge) => bridge.watch.list()),
-  /** The notifications main showed: the app's records, refreshed when it shows one. */
-  recentNotifications: defineQuery([APP, 'notifications', 'recent'], (bridge) =>
-    bridge.notifications.recent(),
-  ),
+  /**
+   * The notifications main showed for the active server (work request ids are per
+   * server), refreshed when it shows one.
+   */
+  recentNotifications: (scope: Scope) =>
+    defineQuery(workRequestKeys.notifications(scope), (bridge) => bridge.notifications.recent()),
   /** Whether this machine can sign (debsign): the app's, not the server's. */
   signingAvailable: defineQuery(
     [APP, 'signing', 'available'],
@@ -140,7 +142,7 @@ export function useUserNames(ids: readonly (number | null | undefined)[]) {
 }
 
 export function useRecentNotifications() {
-  return useAppQuery(workRequestQueries.recentNotifications);
+  return useServerQuery(workRequestQueries.recentNotifications);
 }
 
 /** What an action on a work request answers with: the work request as it is now. */
