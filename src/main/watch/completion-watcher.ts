@@ -301,8 +301,10 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     const date = serverDate ? Date.parse(serverDate) : Number.NaN;
     // The Date header has whole seconds: step one back so nothing at the edge is missed.
     const start = new Date((Number.isNaN(date) ? Date.now() : date) - 1_000).toISOString();
-    this.#point = { lastCompletedAt: start, idsAtLast: [] };
-    void this.#options.resume?.save(this.#point).catch(() => undefined);
+    const point = { lastCompletedAt: start, idsAtLast: [] };
+    this.#point = point;
+    // In the queue, so that stop() waits for the write too: nothing is written after it.
+    this.#queue = this.#queue.then(() => this.#options.resume?.save(point)).catch(() => undefined);
   }
 
   #received(
