@@ -255,12 +255,14 @@ describe('work requests, live', () => {
     await expect.poll(() => list.locator('[data-result]').count()).toBe(1);
     await theirRow.getByRole('button').click();
     await page.getByTestId('work-request-page').waitFor();
-    await expect(page.getByTestId('wr-creator').textContent()).resolves.toBe(other);
+    // The page names the creator once the server has said who user #N is.
+    const creator = page.getByTestId('wr-creator');
+    await expect.poll(() => creator.textContent()).toBe(other);
     await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
     await page.getByRole('search').getByRole('searchbox').fill(String(mine.id));
     await myRow.getByRole('button').click();
     await page.getByTestId('work-request-page').waitFor();
-    await expect(page.getByTestId('wr-creator').textContent()).resolves.toBe(`${owner} (you)`);
+    await expect.poll(() => creator.textContent()).toBe(`${owner} (you)`);
     await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
     await page.getByRole('search').getByRole('searchbox').fill('');
     expect(errors).toEqual([]);
