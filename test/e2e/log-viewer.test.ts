@@ -9,7 +9,13 @@ import { uploadArtifact } from '../../src/main/artifacts/upload';
 import { openPage } from '../support/app';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
-import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import {
+  appSession,
+  closePage,
+  goTo,
+  screenshotAndCheckA11y,
+  screenshotsInBothThemes,
+} from '../support/e2e';
 
 const PAYLOAD = '<img src=x onerror="window.__pwned=1">';
 const BUILD_LINES = 50_000;
@@ -145,4 +151,62 @@ describe.runIf(hasServer('current'))('the log viewer', () => {
       await closePage(page);
     },
   );
+
+  it('wraps long lines: the cut line flows over many rows, and go to line still lands', async () => {
+    const { page, errors } = await openPage(session.browser, session.app);
+    await openFromArtifact(page, artifactId, 'cmd-output.log');
+    const body = page.getByRole('region', { name: 'Log lines' });
+    const rows = page.getByTestId('log-row');
+    const long = rows.filter({ hasText: /^\d+long:x+/ });
+    await long.waitFor();
+    const unwrapped = await long.boundingBox();
+    const view = await body.boundingBox();
+    const onScreen = async (text: string | RegExp): Promise<boolean> => {
+      const box = await body.getByText(text).boundingBox();
+      return (
+        box !== null &&
+        view !== null &&
+        box.y >= view.y &&
+        box.y + box.height <= view.y + view.height
+      );
+    };
+    const goTo = async (line: number): Promise<void> => {
+      await page.keyboard.press('Control+g');
+      const goto = page.getByRole('textbox', { name: 'Go to line (Ctrl+G)' });
+      await goto.fill(String(line));
+      await goto.press('Enter');
+    };
+
+    // Wrap, and at once go to the last line (the eighth), as a reader of the end would.
+    const wrap = page.getByRole('button', { name: 'Wrap long lines' });
+    await wrap.click();
+    await expect(wrap.getAttribute('aria-pressed')).resolves.toBe('true');
+    await goTo(8);
+    // It is on screen, selected, and so is the line before it: the rows around it are
+    // there too, and stay there once the view has settled.
+    await expect.poll(() => onScreen('last line')).toBe(true);
+    await expect.poll(() => onScreen(/^see https/)).toBe(true);
+    await expect(
+      page.getByRole('button', { name: 'Line 8', exact: true }).getAttribute('aria-pressed'),
+    ).resolves.toBe('true');
+    await screenshotsInBothThemes(page, 'log-viewer-wrapped');
+    await expect(rows.count()).resolves.toBe(8);
+
+    // Back at the top: the cut line is as tall as its text, the lines after it are below
+    // it, not under it, and nothing is wider than the view.
+    await goTo(1);
+    await expect.poll(() => onScreen('first line')).toBe(true);
+    const longBox = await long.boundingBox();
+    expect(longBox?.height ?? 0).toBeGreaterThan(10 * (unwrapped?.height ?? 18));
+    const afterBox = await body.getByText(/^bad /).boundingBox();
+    expect(afterBox?.y ?? 0).toBeGreaterThanOrEqual((longBox?.y ?? 0) + (longBox?.height ?? 0) - 1);
+    // The test's own types have no DOM: the element is typed by what is read of it.
+    const overflow = await body.evaluate(
+      (element: { scrollWidth: number; clientWidth: number }) =>
+        element.scrollWidth - element.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await closePage(page);
+  });
 });
