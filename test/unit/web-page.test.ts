@@ -8,16 +8,16 @@ import { workRequestWebPage } from '../../src/main/watch/web-page';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { workRequestFixture } from '../support/work-requests';
 
-function sourceOf(workRequest: WorkRequestResponse) {
-  return { workRequestGet: () => Promise.resolve(workRequest) };
-}
-
 const site = 'https://debusine.example.org';
+
+function sourceOf(workRequest: WorkRequestResponse) {
+  return { workRequestGet: () => Promise.resolve(workRequest), http: { siteUrl: site } };
+}
 
 describe('workRequestWebPage', () => {
   it("takes the server's own path, on the server's site", async () => {
     const wr = workRequestFixture(7, { url: '/debian/developers/work-request/7/' });
-    await expect(workRequestWebPage(sourceOf(wr), site, 7)).resolves.toBe(
+    await expect(workRequestWebPage(sourceOf(wr), 7)).resolves.toBe(
       `${site}/debian/developers/work-request/7/`,
     );
   });
@@ -25,7 +25,7 @@ describe('workRequestWebPage', () => {
   it('builds the path from the scope and workspace when the server sends none', async () => {
     const wr = workRequestFixture(7, { scope: 'debian', workspace: 'developers' });
     delete wr.url;
-    await expect(workRequestWebPage(sourceOf(wr), site, 7)).resolves.toBe(
+    await expect(workRequestWebPage(sourceOf(wr), 7)).resolves.toBe(
       `${site}/debian/developers/work-request/7/`,
     );
   });
@@ -37,7 +37,7 @@ describe('workRequestWebPage', () => {
     ['a javascript: address', 'javascript:alert(1)'],
   ])('refuses %s, naming the work request', async (_, url) => {
     const wr = workRequestFixture(7, { url });
-    await expect(workRequestWebPage(sourceOf(wr), site, 7)).rejects.toThrow(
+    await expect(workRequestWebPage(sourceOf(wr), 7)).rejects.toThrow(
       'Work request 7 links off-site',
     );
   });

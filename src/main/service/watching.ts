@@ -314,7 +314,7 @@ export class WatchService {
         throw new DebusineError('not-found', `It is on ${this.#profileName(profileId)}.`);
       });
       try {
-        await this.#openExternal(await workRequestWebPage(client, client.http.siteUrl, id));
+        await this.#openExternal(await workRequestWebPage(client, id));
       } finally {
         await client.close();
       }

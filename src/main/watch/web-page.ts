@@ -6,10 +6,10 @@ import { DebusineError } from '../../shared/errors';
 import type { WorkRequestSource } from './read-ahead';
 
 export async function workRequestWebPage(
-  client: Pick<WorkRequestSource, 'workRequestGet'>,
-  siteUrl: string,
+  client: Pick<WorkRequestSource, 'workRequestGet'> & { http: { siteUrl: string } },
   id: number,
 ): Promise<string> {
+  const { siteUrl } = client.http;
   // The server's own web path carries the scope and workspace (`url`, 0.16); older
   // servers send none, so build it from the fields.
   const workRequest = await client.workRequestGet(id);
