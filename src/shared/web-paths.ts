@@ -20,6 +20,19 @@ export function artifactWebPath(
   );
 }
 
+/** A work request's page: the `url` the server sends (0.16), else built from its fields. */
+export function workRequestWebPath(workRequest: {
+  id: number;
+  workspace: string;
+  scope?: string | null | undefined;
+  url?: string | null | undefined;
+}): string {
+  return (
+    workRequest.url ??
+    `/${workRequest.scope ?? DEFAULT_SCOPE}/${workRequest.workspace}/work-request/${String(workRequest.id)}/`
+  );
+}
+
 /**
  * A file's page: the artifact's page, then `file/` and the path, each segment encoded
  * (the server's `artifact/<id>/file/<path>` route).

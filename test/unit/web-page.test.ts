@@ -30,6 +30,14 @@ describe('workRequestWebPage', () => {
     );
   });
 
+  it("uses Debusine's default scope when the server names none (0.11 sends none)", async () => {
+    const wr = workRequestFixture(7, { workspace: 'developers', scope: null });
+    delete wr.url;
+    await expect(workRequestWebPage(sourceOf(wr), 7)).resolves.toBe(
+      `${site}/debusine/developers/work-request/7/`,
+    );
+  });
+
   it.each([
     ['an absolute address', 'https://evil.example/debian/work-request/7/'],
     ['a scheme-relative one', '//evil.example/work-request/7/'],

@@ -3,6 +3,7 @@
  * from the work request, and only ever a page of that server.
  */
 import { DebusineError } from '../../shared/errors';
+import { workRequestWebPath } from '../../shared/web-paths';
 import type { WorkRequestSource } from './read-ahead';
 
 export async function workRequestWebPage(
@@ -10,12 +11,7 @@ export async function workRequestWebPage(
   id: number,
 ): Promise<string> {
   const { siteUrl } = client.http;
-  // The server's own web path carries the scope and workspace (`url`, 0.16); older
-  // servers send none, so build it from the fields.
-  const workRequest = await client.workRequestGet(id);
-  const path =
-    workRequest.url ??
-    `/${workRequest.scope ?? ''}/${workRequest.workspace}/work-request/${String(id)}/`;
+  const path = workRequestWebPath(await client.workRequestGet(id));
   // Only pages of the server itself are opened, whatever path the server sent.
   const target = new URL(path, `${siteUrl}/`);
   if (target.origin !== new URL(siteUrl).origin) {
