@@ -11,26 +11,73 @@ import { LOG_LINK_HOST } from '../../shared/log-link';
 
 export const PROTOCOL = 'debusine-desktop';
 
+/**
+ * The longest link read. Anything on the desktop can open a link, at any length; each one
+ * is parsed in main. The longest the app writes is a link to a line of a file: a path of
+ * at most 1024 bytes (artifact-paths.ts), each byte at most three characters encoded, and
+ * a server's origin, well under this.
+ */
+export const DEEP_LINK_MAX_LENGTH = 8 * 1024;
+
+export type DeepLinkReading =
+  { ok: true; destination: Destination } | { ok: false; reason: string };
+
+const NOT_OURS: DeepLinkReading = {
+  ok: false,
+  reason: 'The link is not a Debusine address of a work request, an artifact or a file.',
+};
+
+const NESTED: DeepLinkReading = {
+  ok: false,
+  reason: 'The link wraps an open link in an open link; an open link carries one address.',
+};
+
 const WEB_PATH = /^\/[^/]+\/[^/]+\/(work-request|artifact)\/(\d+)\/?$/;
 const APP_PATH = /^\/*(work-request|artifact)\/(\d+)\/?$/;
 
+/** Where a link leads, or why it leads nowhere. */
+export function readDeepLink(text: string): DeepLinkReading {
+  // Before any parsing. Each parse is linear in the length, and at most two are made (one
+  // open link and what it carries), so this bounds all the work a link can cause.
+  if (text.length > DEEP_LINK_MAX_LENGTH) {
+    return {
+      ok: false,
+      reason: `The link is ${text.length.toLocaleString('en')} characters long; a Debusine Desktop link is at most ${DEEP_LINK_MAX_LENGTH.toLocaleString('en')}.`,
+    };
+  }
+  return readBounded(text, false);
+}
+
+/** The destination of a link, or null when it has none (see readDeepLink for why). */
 export function parseDeepLink(text: string): Destination | null {
+  const reading = readDeepLink(text);
+  return reading.ok ? reading.destination : null;
+}
+
+/**
+ * `inOpen`: the text came out of an open link. An open link carries a web address; one
+ * inside another has no use, and following each would parse the rest of the text once per
+ * level, so the second is refused without being followed.
+ */
+function readBounded(text: string, inOpen: boolean): DeepLinkReading {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return null;
+    return NOT_OURS;
   }
+  let destination: Destination | null = null;
   if (url.protocol === `${PROTOCOL}:`) {
     const inner = url.searchParams.get('url');
-    if (url.hostname === 'open' && inner !== null) return parseDeepLink(inner);
-    if (url.hostname === LOG_LINK_HOST) return logTarget(url);
-    return target(APP_PATH.exec(`${url.hostname}${url.pathname}`), null);
+    if (url.hostname === 'open' && inner !== null) {
+      return inOpen ? NESTED : readBounded(inner, true);
+    }
+    if (url.hostname === LOG_LINK_HOST) destination = logTarget(url);
+    else destination = target(APP_PATH.exec(`${url.hostname}${url.pathname}`), null);
+  } else if (url.protocol === 'http:' || url.protocol === 'https:') {
+    destination = target(WEB_PATH.exec(url.pathname), url.origin);
   }
-  if (url.protocol === 'http:' || url.protocol === 'https:') {
-    return target(WEB_PATH.exec(url.pathname), url.origin);
-  }
-  return null;
+  return destination === null ? NOT_OURS : { ok: true, destination };
 }
 
 function target(match: RegExpExecArray | null, origin: string | null): Destination | null {
@@ -84,12 +131,22 @@ function originOnly(text: string): string | undefined {
   return url.origin === text ? text : undefined;
 }
 
-/** The first argument that is a deep link (Linux passes them on the command line). */
-export function deepLinkFromArgv(argv: readonly string[]): Destination | null {
+const LINK_SCHEME = new RegExp(`^(?:${PROTOCOL}|https?):`, 'i');
+
+/**
+ * The first argument that is a deep link (Linux passes them on the command line). The
+ * arguments also hold Electron's own (flags, the app's path), so only those that name a
+ * link's scheme and lead nowhere are told to `onRefused`, with why.
+ */
+export function deepLinkFromArgv(
+  argv: readonly string[],
+  onRefused: (reason: string) => void = () => undefined,
+): Destination | null {
   for (const arg of argv) {
     if (arg.startsWith('-')) continue;
-    const found = parseDeepLink(arg);
-    if (found) return found;
+    const reading = readDeepLink(arg);
+    if (reading.ok) return reading.destination;
+    if (LINK_SCHEME.test(arg)) onRefused(reading.reason);
   }
   return null;
 }

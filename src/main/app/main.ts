@@ -16,7 +16,7 @@ import { ElectronNotifier } from './electron-notifier';
 import { SafeStorageTokenStore } from './safe-storage-token-store';
 import { BRIDGE_EVENT_CHANNEL } from '../../shared/contract';
 import type { Destination } from '../service/navigation';
-import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from './deep-links';
+import { deepLinkFromArgv, PROTOCOL, readDeepLink } from './deep-links';
 import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
@@ -56,12 +56,13 @@ async function start(): Promise<void> {
   const outboxes = new Map<number, EventOutbox>();
   let mainWindow: BrowserWindow | undefined;
 
+  const host = electronHost(() => mainWindow);
   const service = createService({
     dataDir,
     tokens,
     notifier: new ElectronNotifier(),
     files,
-    host: electronHost(() => mainWindow),
+    host,
     emit: hub.emit.bind(hub),
   });
   await service.start();
@@ -199,15 +200,21 @@ async function start(): Promise<void> {
   refreshTray();
 
   mainWindow = openWindow();
-  navigate(deepLinkFromArgv(process.argv.slice(1)));
+  // As the service says it of a link to a server the app does not know.
+  const refusedLink = (reason: string): void => {
+    host.tell?.('Nothing to open', reason);
+  };
+  navigate(deepLinkFromArgv(process.argv.slice(1), refusedLink));
 
   app.on('second-instance', (_event, argv) => {
     showWindow();
-    navigate(deepLinkFromArgv(argv.slice(1)));
+    navigate(deepLinkFromArgv(argv.slice(1), refusedLink));
   });
   app.on('open-url', (event, url) => {
     event.preventDefault();
-    navigate(parseDeepLink(url));
+    const reading = readDeepLink(url);
+    if (reading.ok) navigate(reading.destination);
+    else refusedLink(reading.reason);
   });
   app.on('activate', showWindow);
   app.on('before-quit', () => {
