@@ -43,6 +43,8 @@ interface Stack {
   watcher: CompletionWatcher;
   router: CompletionRouter;
   list: WatchList;
+  /** What the router reads with: the stack's own, closed once the stack has stopped. */
+  client: DebusineClient;
 }
 
 /** The router's events that answer a click or a button of a notification it showed. */
@@ -182,7 +184,11 @@ export class WatchService {
     const settings = this.settings.get();
     const list = new WatchList(join(this.#dataDir, `watch-${profile.id}.json`));
     await list.load();
-    const client = this.#session.client();
+    // Not the session's client: the session replaces and closes that one on its reloads,
+    // and a reload can replace it without changing the key above (at the first start the
+    // session builds a client before the token is written, and this reads the token just
+    // after it). The router then read through a closed client, and nothing restarted it.
+    const client = await this.#session.clientFor(profile.id);
     const routerOptions: CompletionRouterOptions = {
       client,
       watchList: list,
@@ -255,7 +261,7 @@ export class WatchService {
       const { next, since } = connectionStateOf(profileId, state);
       this.#setState(next, since);
     });
-    this.#stack = { key, profileId, watcher, router, list };
+    this.#stack = { key, profileId, watcher, router, list, client };
     watcher.setNetworkAvailable(this.#online);
     await watcher.start();
   }
@@ -371,6 +377,8 @@ export class WatchService {
     stack.list.removeAllListeners();
     await stack.watcher.stop();
     stack.watcher.removeAllListeners();
+    // Last: the completion at hand reads with it until the watcher has stopped.
+    await stack.client.close();
   }
 
   setNetworkAvailable(online: boolean): void {
