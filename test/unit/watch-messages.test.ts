@@ -6,7 +6,7 @@ import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/c
 import { completionSocketUrl } from '../../src/main/watch/completion-watcher';
 import { compareTimestamps, processMessage } from '../../src/main/watch/messages';
 import { parseWorkRequestRef } from '../../src/main/watch/watch-list';
-import { routerFixture } from '../support/completion-router';
+import { routerFixture, workRequestSourceOf } from '../support/completion-router';
 import { workRequestFixture } from '../support/work-requests';
 
 describe("the completion websocket's message handler", () => {
@@ -172,6 +172,49 @@ describe('the completion router', () => {
     await router.handleCompletion(event(8));
     expect(errors).toEqual([broken]);
     expect(t.notifier.shown).toHaveLength(0);
+    await t.done();
+  });
+
+  it('closes once a watch() under way has ended; refuses those asked after', async () => {
+    // The service closes the router's client right after close(): a watch() still reading
+    // then (the user watching something as the app moves to another server) failed with
+    // "The client was closed".
+    const workflow = wr(20, {
+      task_type: 'Workflow',
+      status: 'running',
+      result: '',
+      completed_at: null,
+    });
+    let asked = (): void => undefined;
+    const reading = new Promise<void>((resolve) => (asked = resolve));
+    let answer = (): void => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const lists = workRequestSourceOf([workflow]);
+    const client: WorkRequestSource = {
+      workRequestIter: (...args) => lists.workRequestIter(...args),
+      workRequestGet: async () => {
+        asked();
+        await answered;
+        return workflow;
+      },
+    };
+    const t = await routerFixture([workflow], { client });
+    const order: string[] = [];
+    const watching = t.router.watch(20).then(() => order.push('watched'));
+    await reading;
+    const closing = t.router.close().then(() => order.push('closed'));
+    // Runs whatever is queued already: a close() that does not wait for the read ends here.
+    await new Promise(setImmediate);
+    order.push('answered');
+    answer();
+    await Promise.all([watching, closing]);
+    expect(order).toEqual(['answered', 'watched', 'closed']);
+    expect(t.watchList.get(20)?.taskType).toBe('Workflow');
+    await expect(t.router.watch(21)).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(t.router.started(wr(22, { status: 'pending' }))).rejects.toMatchObject({
+      code: 'cancelled',
+    });
+    expect(t.watchList.has(21) || t.watchList.has(22)).toBe(false);
     await t.done();
   });
 });

@@ -377,7 +377,8 @@ export class WatchService {
     stack.list.removeAllListeners();
     await stack.watcher.stop();
     stack.watcher.removeAllListeners();
-    // Last: the completion at hand reads with it until the watcher has stopped.
+    // Last: the router's watch() and started() calls under way (close() waited for them)
+    // and the completion at hand (until the watcher stopped) read with it.
     await stack.client.close();
   }
 

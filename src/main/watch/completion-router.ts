@@ -61,6 +61,12 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   /** Why failures failed; undefined when the service gave no way to tell. */
   readonly #reasons: FailureReasons | undefined;
   #detach: (() => void) | undefined;
+  /**
+   * watch() and started() calls under way: close() waits for them, since whoever closes
+   * the router closes its client and watch list next, and they read and write with both.
+   */
+  readonly #calls = new Set<Promise<unknown>>();
+  #closed = false;
 
   constructor(options: CompletionRouterOptions) {
     super();
@@ -125,14 +131,42 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     this.#detach = undefined;
   }
 
-  /** Detaches, drops the checks for waiting steps still to come, and waits for one under way. */
+  /**
+   * Detaches, drops the checks for waiting steps still to come, and waits for the one under
+   * way and for the watch() and started() calls under way. Those asked for later refuse.
+   */
   async close(): Promise<void> {
+    this.#closed = true;
     this.detach();
-    await this.#needsInput.close();
+    await Promise.all([this.#needsInput.close(), ...this.#calls]);
+  }
+
+  /**
+   * Runs a watch() or started() call for close() to wait for, or refuses it once closed:
+   * the check and the start are in one turn, so every call is either refused or waited for.
+   */
+  #call<T>(run: () => Promise<T>): Promise<T> {
+    if (this.#closed) {
+      return Promise.reject(
+        new DebusineError('cancelled', 'Watching stopped: the app no longer watches this server'),
+      );
+    }
+    const call = run();
+    const ended = call.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#calls.add(ended);
+    void ended.then(() => this.#calls.delete(ended));
+    return call;
   }
 
   /** A work request or workflow was started from the app: watch it automatically. */
-  async started(workRequest: WorkRequestResponse): Promise<void> {
+  started(workRequest: WorkRequestResponse): Promise<void> {
+    return this.#call(() => this.#started(workRequest));
+  }
+
+  async #started(workRequest: WorkRequestResponse): Promise<void> {
     if (typeof workRequest.created_by === 'number') this.#userId = workRequest.created_by;
     await this.#options.watchList.add(workRequest.id, 'started', workRequest.task_name);
     await this.#remember(workRequest);
@@ -161,7 +195,11 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
    * Watches any work request by id (after `watcher.whenConnected()`, so that its current
    * state is read after the websocket is listening). Returns its current state.
    */
-  async watch(id: number): Promise<WorkRequestResponse> {
+  watch(id: number): Promise<WorkRequestResponse> {
+    return this.#call(() => this.#watch(id));
+  }
+
+  async #watch(id: number): Promise<WorkRequestResponse> {
     await this.#options.watchList.add(id, 'user');
     const workRequest = await this.#options.client.workRequestGet(id);
     await this.#remember(workRequest);
