@@ -46,7 +46,11 @@ export interface RouterFixture {
   notifier: RecordingNotifier;
   /** Work requests whose notification's "Open in browser" was chosen. */
   opened: number[];
-  /** Removes the temporary directory. */
+  /**
+   * Closes the router, then removes the temporary directory. Without the close, the checks
+   * for waiting steps that watching or starting a running workflow schedules (up to 15 s
+   * later) run after the test, and one that writes the watch list makes the directory again.
+   */
   done: () => Promise<void>;
 }
 
@@ -71,6 +75,9 @@ export async function routerFixture(
     watchList,
     notifier,
     opened,
-    done: () => rm(dir, { recursive: true, force: true }),
+    done: async () => {
+      await router.close();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
