@@ -12,6 +12,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import { networkError } from './http-errors';
+import { RATE_FLOOR, type RateFloor } from './rate-floor';
 import { APP_NAME, APP_VERSION } from '../version';
 
 export const API_VERSION = '1.0';
@@ -33,6 +34,8 @@ export interface HttpOptions {
   /** Base of the exponential backoff, in ms (tests use a small one). */
   retryBaseMs?: number;
   userAgent?: string;
+  /** The slowest a body may arrive before it is stopped (rate-floor.ts); tests lower it. */
+  rateFloor?: RateFloor;
 }
 
 export interface RequestSpec<S extends z.ZodType | undefined> {
@@ -96,8 +99,10 @@ export class HttpTransport {
   readonly #retryBaseMs: number;
   readonly #readTimeoutMs: number;
   readonly #userAgent: string;
+  readonly rateFloor: RateFloor;
 
   constructor(options: HttpOptions) {
+    this.rateFloor = options.rateFloor ?? RATE_FLOOR;
     this.apiUrl = normaliseApiUrl(options.apiUrl);
     this.scope = options.scope;
     this.#token = options.token;
