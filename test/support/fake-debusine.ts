@@ -12,7 +12,7 @@ import {
   type OutgoingHttpHeaders,
   type ServerResponse,
 } from 'node:http';
-import { HttpTransport } from '../../src/main/api/http';
+import { HttpTransport, type HttpOptions } from '../../src/main/api/http';
 import { listenOnLoopback } from './loopback-http';
 
 export type Responder = (req: IncomingMessage, res: ServerResponse) => void;
@@ -38,7 +38,8 @@ export interface ServedResponse {
 export interface FakeDebusine {
   apiUrl: string;
   site: string;
-  transport(): HttpTransport;
+  /** A transport to this server (no retries), with `options` on top. */
+  transport(options?: Partial<HttpOptions>): HttpTransport;
   artifact(
     id: number,
     files: FakeFile[],
@@ -125,6 +126,33 @@ export function stallAfter(
   };
 }
 
+/**
+ * Announces `data`, then sends it `step` bytes at a time every `everyMs`, never silent for
+ * long but ever so slow; stops when the client hangs up.
+ */
+export function trickle(data: Buffer | string, step: number, everyMs: number): Responder {
+  const bytes = Buffer.from(data);
+  return (_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': bytes.length,
+    });
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed || sent >= bytes.length) {
+        clearInterval(timer);
+        if (!res.destroyed) res.end();
+        return;
+      }
+      res.write(bytes.subarray(sent, sent + step));
+      sent += step;
+    }, everyMs);
+    res.once('close', () => {
+      clearInterval(timer);
+    });
+  };
+}
+
 function artifactJson(
   site: string,
   id: number,
@@ -203,7 +231,7 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     apiUrl,
     site,
     served,
-    transport: () => new HttpTransport({ apiUrl, token: 't', retries: 0 }),
+    transport: (options = {}) => new HttpTransport({ apiUrl, token: 't', retries: 0, ...options }),
     artifact(id, files, options = {}) {
       const json = artifactJson(site, id, files, options.revision ?? '0.16');
       routes.set(`/api/1.0/artifact/${String(id)}/`, (_req, res) => {

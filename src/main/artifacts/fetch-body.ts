@@ -2,13 +2,18 @@
  * Opening a download: a GET that follows redirects (object storage), sends the token only
  * to the server's own origin, refuses any URL that is not http(s), and hands back the body
  * with the size the server announces. Errors name what was being downloaded.
+ *
+ * The body handed back can be dropped at any point without harm (streams.ts), and is
+ * stopped when the server sends it slower than the transport's rate floor.
  */
 import type { Readable } from 'node:stream';
 import { DebusineError } from '../../shared/errors';
 import type { HttpTransport } from '../api/http';
 import { errorFromResponse, networkError } from '../api/http-errors';
+import { floorText, withRateFloor } from '../api/rate-floor';
+import { owned } from '../streams';
 import { checkDownloadUrl } from './declared-files';
-import { asDownloadError, subjectText, type Subject } from './download-errors';
+import { asDownloadError, downloadError, subjectText, type Subject } from './download-errors';
 
 const MAX_REDIRECTS = 5;
 /**
@@ -39,11 +44,28 @@ function rethrow(subject: Subject, error: DebusineError): never {
   );
 }
 
+/** The body arrives too slowly: it is stopped, with what came and what was expected. */
+function tooSlow(http: HttpTransport, subject: Subject, expected: number | undefined) {
+  return (received: number) =>
+    downloadError(
+      'timeout',
+      subject,
+      'download-rate',
+      `The download of ${subjectText(subject)} was stopped: the server sent it slower than ${floorText(http.rateFloor)} (${String(received)}${expected === undefined ? '' : ` of ${String(expected)}`} bytes had arrived)`,
+      { received, ...(expected === undefined ? {} : { expected }) },
+    );
+}
+
+/**
+ * Opens `url`. `expected`: the size the artifact declares (or the most the body may take),
+ * for messages.
+ */
 export async function fetchBody(
   http: HttpTransport,
   url: string,
   subject: Subject,
   signal?: AbortSignal,
+  expected?: number,
 ): Promise<OpenedBody> {
   const site = new URL(http.siteUrl).origin;
   let current = new URL(url, http.siteUrl);
@@ -55,7 +77,7 @@ export async function fetchBody(
         origin: current.origin,
         path: current.pathname + current.search,
         method: 'GET',
-        headers: current.origin === site ? http.authHeaders() : {},
+        headers: current.origin === site ? http.authHeaders(current) : {},
         signal,
         headersTimeout: 60_000,
         bodyTimeout: 300_000,
@@ -66,6 +88,7 @@ export async function fetchBody(
       if (mapped instanceof DebusineError) throw mapped;
       rethrow(subject, networkError('downloadArtifact', current.toString(), error));
     }
+    owned(response.body);
     const location = response.headers.location;
     if ([301, 302, 303, 307, 308].includes(response.statusCode) && typeof location === 'string') {
       await response.body.dump();
@@ -88,6 +111,12 @@ export async function fetchBody(
     const length = response.headers['content-length'];
     const announced =
       typeof length === 'string' && /^\d+$/.test(length) ? Number(length) : undefined;
-    return { body: response.body as unknown as Readable, announced };
+    const body = withRateFloor(
+      response.body,
+      http.rateFloor,
+      tooSlow(http, subject, expected ?? announced),
+      BODY_BUFFER,
+    );
+    return { body, announced };
   }
 }

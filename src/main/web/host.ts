@@ -22,6 +22,7 @@ import {
   upgradeHasKey,
   type Guard,
 } from './auth';
+import { owned } from '../streams';
 import { handleStagingUpload } from './staging-upload';
 import { serveStatic } from './static-files';
 
@@ -132,6 +133,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node's HTTP server takes its own error listener off a socket it hands to 'upgrade':
+    // a client that resets the connection after a refusal would otherwise end the host.
+    owned(socket);
     const url = new URL(req.url ?? '/', guard.origin);
     const refuse = (status: number, reason: string): void => {
       socket.end(`HTTP/1.1 ${String(status)} ${reason}\r\nConnection: close\r\n\r\n`);
@@ -161,6 +165,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const connection = openConnection(options.dispatch, options.hub, (message) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     });
+    // ws reports a peer's protocol errors (a message over maxPayload, a bad frame) as an
+    // 'error' before it closes the socket; without a listener that error ends the host.
+    owned(ws);
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       let message: unknown;

@@ -1,0 +1,86 @@
+/**
+ * The slowest a server may send a body. undici's timeouts measure silence only: a server
+ * that sends one byte a second is never silent, and would keep a file, a tarball or a JSON
+ * answer arriving forever. So a body that brings in fewer than `bytesPerSecond` over a
+ * whole `windowMs`, while the app waits for it, is stopped with the error `tooSlow` makes.
+ *
+ * Time the app spends behind (bytes waiting for it to read, because the disk is slow) does
+ * not count against the server: the window starts again once the app caught up.
+ */
+import { Transform, pipeline, type Readable } from 'node:stream';
+import { owned } from '../streams';
+
+export interface RateFloor {
+  bytesPerSecond: number;
+  windowMs: number;
+}
+
+/**
+ * Under 1 KiB/s for a whole minute: slower than any working link (a modem did 7 KiB/s), and
+ * long enough that a stall of a few seconds on a slow network is never mistaken for it.
+ */
+export const RATE_FLOOR: RateFloor = { bytesPerSecond: 1024, windowMs: 60_000 };
+
+/** How often the rate is looked at, in windows: often enough to stop within a sixth of one. */
+const CHECKS_PER_WINDOW = 6;
+
+export function floorText(floor: RateFloor): string {
+  const rate =
+    floor.bytesPerSecond >= 1024 && floor.bytesPerSecond % 1024 === 0
+      ? `${String(floor.bytesPerSecond / 1024)} KiB/s`
+      : `${String(floor.bytesPerSecond)} bytes/s`;
+  const seconds = floor.windowMs / 1000;
+  return `${rate} over ${String(seconds)} s`;
+}
+
+/**
+ * `source`, read through a meter that stops it when it is too slow. Errors of either side
+ * reach whoever reads the result; destroying the result stops the source too.
+ */
+export function withRateFloor(
+  source: Readable,
+  floor: RateFloor,
+  tooSlow: (received: number) => Error,
+  highWaterMark?: number,
+): Readable {
+  let received = 0;
+  const meter = owned(
+    new Transform({
+      ...(highWaterMark === undefined ? {} : { readableHighWaterMark: highWaterMark }),
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length;
+        callback(null, chunk);
+      },
+    }),
+  );
+  let samples = [{ at: Date.now(), bytes: 0 }];
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      if (meter.readableLength > 0) {
+        samples = [{ at: now, bytes: received }];
+        return;
+      }
+      samples.push({ at: now, bytes: received });
+      while (samples.length > 1 && (samples[1]?.at ?? now) <= now - floor.windowMs) {
+        samples.shift();
+      }
+      const base = samples[0] ?? { at: now, bytes: received };
+      const elapsed = now - base.at;
+      if (elapsed < floor.windowMs) return;
+      if ((received - base.bytes) * 1000 < floor.bytesPerSecond * elapsed) {
+        meter.destroy(tooSlow(received));
+      }
+    },
+    Math.max(5, Math.floor(floor.windowMs / CHECKS_PER_WINDOW)),
+  );
+  // Never what keeps the process alive: a body nobody reads any more is stopped anyway.
+  timer.unref();
+  meter.once('close', () => {
+    clearInterval(timer);
+  });
+  pipeline(source, meter, () => {
+    clearInterval(timer);
+  });
+  return meter;
+}
