@@ -156,7 +156,13 @@ export function createService(deps: ServiceDeps): AppService {
     drafts,
     emit,
   });
-  const downloads = new Downloads({ session, files, emit, transport: host.transport });
+  const downloads = new Downloads({
+    session,
+    files,
+    emit,
+    transport: host.transport,
+    dataDir: deps.dataDir,
+  });
 
   const handlers: ServiceHandlers = {
     'app.info': () =>
@@ -239,6 +245,11 @@ export function createService(deps: ServiceDeps): AppService {
     uploads,
     navigate,
     async start() {
+      const left = await downloads.sweep().catch((error: unknown) => {
+        console.warn(`Could not remove what unfinished downloads left: ${String(error)}`);
+        return [];
+      });
+      for (const folder of left) console.log(`Removed ${folder}, left by an unfinished download`);
       await seedFromEnv(profiles, deps.tokens, env);
       await session.refresh();
       await watch.start();
@@ -248,6 +259,7 @@ export function createService(deps: ServiceDeps): AppService {
       watch.setNetworkAvailable(online);
     },
     async close() {
+      await downloads.close();
       await logs.closeAll();
       await uploads.close();
       await watch.close();

@@ -90,11 +90,13 @@ export const REQUEST_CHANNELS = [
   'downloads.file',
   'downloads.all',
   'downloads.link',
+  'downloads.cancel',
   'logs.open',
   'logs.info',
   'logs.lines',
   'logs.search',
   'logs.close',
+  'logs.cancel',
   'signing.available',
   'signing.signAndComplete',
 ] as const;

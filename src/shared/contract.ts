@@ -411,6 +411,11 @@ export const requests = {
   'downloads.link': request<T.DownloadLink>()(
     z.strictObject({ artifactId: id, path: z.string().min(1).max(4096).optional() }),
   ),
+  /**
+   * Stops a download of downloads.file or downloads.all: its destination is left as it was,
+   * and `download.finished` reports it `cancelled`. A job no longer running: `not-found`.
+   */
+  'downloads.cancel': request<T.DownloadJob>()(byJob),
 
   /**
    * Opens a text file of an artifact in main (downloaded once, verified, cached) and hands
@@ -441,6 +446,12 @@ export const requests = {
     }),
   ),
   'logs.close': request<undefined>()(byHandle),
+  /**
+   * Stops the download of an open log that is still arriving (for every handle on that
+   * file): its state becomes `failed` with a `cancelled` error, and nothing of it is kept
+   * in the cache; opening it again downloads it again. A log already complete is unchanged.
+   */
+  'logs.cancel': request<T.LogState>()(byHandle),
 
   /** Whether debsign (devscripts) and gpg are installed where main runs. */
   'signing.available': request<T.SigningAvailability>()(noArgs),

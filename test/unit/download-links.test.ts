@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
@@ -44,6 +47,7 @@ describe('download links of the web host', () => {
       files: new StagedFiles(),
       emit: () => undefined,
       transport: 'web',
+      dataDir: mkdtempSync(join(tmpdir(), 'download-links-')),
     });
     server = createServer((req, res) => {
       void downloads.serve((req.url ?? '').replace('/download/', ''), res);

@@ -32,11 +32,14 @@ import { checkPlacements, type Placement } from './place-files';
 import { ProgressTracker, type ProgressListener } from './progress';
 import { getArtifact, transportOf, type ClientLike } from './remote';
 import { receiveArchive } from './safe-extract';
-import { Staging } from './staging';
+import { Staging, type StagingRecorder } from './staging';
+import { discard } from '../streams';
 
 export interface DownloadOptions {
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+  /** Where the staging folder is recorded until it is gone (a crash leaves it listed). */
+  recorder?: StagingRecorder;
 }
 
 export interface DownloadFileOptions extends DownloadOptions {
@@ -67,12 +70,13 @@ async function staged(
     subject: Subject;
     subjectOf: (p: Placement) => Subject;
     signal: AbortSignal | undefined;
+    recorder: StagingRecorder | undefined;
   },
   work: (staging: Staging) => Promise<void>,
 ): Promise<void> {
   const { home, placements, subjectOf } = target;
   await checkPlacements(home, placements, subjectOf);
-  const staging = await Staging.open(home).catch((error: unknown) => {
+  const staging = await Staging.open(home, target.recorder).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
     const message = `Cannot download ${subjectText(target.subject)} into ${home}: ${reason}`;
     throw downloadError('validation', target.subject, 'download-destination', message);
@@ -98,9 +102,9 @@ async function fetchFile(
   onBytes: (n: number) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const { body, announced } = await fetchBody(http, file.url, subject, signal);
+  const { body, announced } = await fetchBody(http, file.url, subject, signal, file.size);
   if (announced !== undefined && announced !== file.size) {
-    body.destroy();
+    discard(body);
     throw wrongSize(subject, file.size, announced, 'the server');
   }
   const out = new BoundedFile(target, file.size, subject);
@@ -122,7 +126,7 @@ async function fetchFile(
     if (sha256 !== file.sha256) throw hashMismatch(subject, file.sha256, sha256);
   } catch (error) {
     await out.abort();
-    body.destroy();
+    discard(body);
     throw error;
   }
 }
@@ -141,8 +145,9 @@ async function reach(
 }
 
 /** Where a download of one file is staged and placed: `name` in `home`, all `subject`. */
-function oneFile(home: string, name: string, subject: Subject, signal: AbortSignal | undefined) {
-  return { home, placements: [[name]], subject, subjectOf: () => subject, signal };
+function oneFile(home: string, name: string, subject: Subject, options: DownloadOptions) {
+  const { signal, recorder } = options;
+  return { home, placements: [[name]], subject, subjectOf: () => subject, signal, recorder };
 }
 
 export async function downloadArtifactFile(
@@ -168,7 +173,7 @@ export async function downloadArtifactFile(
     tracker.update(pathInArtifact, n);
   };
   const { signal } = options;
-  await staged(oneFile(dirname(destinationFile), name, subject, signal), async (staging) => {
+  await staged(oneFile(dirname(destinationFile), name, subject, options), async (staging) => {
     const path = join(staging.root, name);
     options.onStaged?.(path);
     await fetchFile(http, file, path, subject, progress, signal);
@@ -188,7 +193,7 @@ async function downloadTarball(
   const subject = { artifact: artifact.id, file: name };
   const tracker = new ProgressTracker([[name, declared.total]], options.onProgress);
   const { signal } = options;
-  await staged(oneFile(destination, name, subject, signal), async (staging) => {
+  await staged(oneFile(destination, name, subject, options), async (staging) => {
     const { body } = await fetchBody(http, artifact.download_tar_gz_url, subject, signal);
     await receiveArchive(body, declared, {
       keep: { path: join(staging.root, name), name },
@@ -226,7 +231,8 @@ export async function downloadArtifact(
   const subjectOf = (p: Placement): Subject => ({ artifact: artifactId, file: p.join('/') });
   const placements = files.map((f) => f.path.split('/'));
   const subject = { artifact: artifactId };
-  const target = { home: destination, placements, subject, subjectOf, signal };
+  const { recorder } = options;
+  const target = { home: destination, placements, subject, subjectOf, signal, recorder };
   await staged(target, async (staging) => {
     if (via === 'files') {
       const sizes = files.map((f): [string, number] => [f.path, f.size]);

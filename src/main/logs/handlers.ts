@@ -10,7 +10,7 @@ import type { LogStore } from './log-store';
 
 type Handlers = Pick<
   ServiceHandlers,
-  'logs.open' | 'logs.info' | 'logs.lines' | 'logs.search' | 'logs.close'
+  'logs.open' | 'logs.info' | 'logs.lines' | 'logs.search' | 'logs.close' | 'logs.cancel'
 >;
 
 export function logHandlers(store: LogStore, session: SessionProvider): Handlers {
@@ -31,6 +31,7 @@ export function logHandlers(store: LogStore, session: SessionProvider): Handlers
     'logs.lines': ({ handle, from, count }) => store.lines(handle, from, count),
     'logs.search': ({ handle, query, regex, caseSensitive, fromLine, direction }) =>
       store.search(handle, query, { regex, caseSensitive }, fromLine, direction),
+    'logs.cancel': ({ handle }) => store.cancel(handle),
     'logs.close': async ({ handle }) => {
       await store.close(handle);
       return undefined;

@@ -154,6 +154,12 @@ export class LogFile {
     return this.#fd;
   }
 
+  /** Stops the download if it still runs; the file then fails as cancelled. */
+  async cancel(): Promise<void> {
+    this.#abort.abort();
+    await this.#settled;
+  }
+
   /** Stops the download if it still runs, and closes the file once it has settled. */
   async close(): Promise<void> {
     this.#abort.abort();

@@ -118,6 +118,13 @@ export class LogStore {
     return file.searches.find(source, query, options, fromLine, direction);
   }
 
+  /** Stops the handle's file from arriving (for every handle on it); its state after. */
+  async cancel(handle: string): Promise<LogState> {
+    const file = this.#file(handle);
+    await file.cancel();
+    return this.#state(handle, file);
+  }
+
   async close(handle: string): Promise<void> {
     const file = this.#file(handle);
     this.#handles.delete(handle);

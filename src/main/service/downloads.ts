@@ -1,18 +1,23 @@
 /**
  * Downloads. Electron: main writes where the save dialog chose (downloads.file,
- * downloads.all), with progress events. Web host: main cannot write where the browser user
- * chooses, so downloads.link hands out a one-time same-origin URL; the host's route calls
- * `serve`, which fetches (and verifies) the file or the tarball through main, where the
- * token stays, and streams it to the browser.
+ * downloads.all), with progress events, until done or cancelled (downloads.cancel). Web
+ * host: main cannot write where the browser user chooses, so downloads.link hands out a
+ * one-time same-origin URL; the host's route calls `serve`, which fetches (and verifies)
+ * the file or the tarball through main, where the token stays, and streams it to the
+ * browser; the browser's own cancel stops the fetch.
+ *
+ * Every staging folder is in the journal until it is gone (staging-journal.ts), and `serve`
+ * works in a folder of the app's data folder: what a crash cuts short is removed by
+ * `sweep` at the next start.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { artifactPathProblem, downloadArtifact, downloadArtifactFile } from '../artifacts';
+import { StagingJournal } from '../artifacts/staging-journal';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { DownloadJob } from '../../shared/contract';
@@ -20,7 +25,10 @@ import { DebusineError, serializeError } from '../../shared/errors';
 import type { SessionProvider } from './session';
 import type { StagedFiles } from './staged-files';
 
-type Handlers = Pick<ServiceHandlers, 'downloads.file' | 'downloads.all' | 'downloads.link'>;
+type Handlers = Pick<
+  ServiceHandlers,
+  'downloads.file' | 'downloads.all' | 'downloads.link' | 'downloads.cancel'
+>;
 
 export const DOWNLOAD_ROUTE = '/download/';
 const LINK_TTL_MS = 5 * 60_000;
@@ -38,22 +46,50 @@ export class Downloads {
   readonly #files: StagedFiles;
   readonly #emit: EmitEvent;
   readonly #transport: 'electron' | 'web';
+  readonly #journal: StagingJournal;
+  /** Where `serve` downloads before streaming to the browser (the app's own folder). */
+  readonly #scratch: string;
+  readonly #running = new Map<
+    string,
+    { job: DownloadJob; abort: AbortController; settled: Promise<void> }
+  >();
 
   constructor(options: {
     session: SessionProvider;
     files: StagedFiles;
     emit: EmitEvent;
     transport: 'electron' | 'web';
+    dataDir: string;
   }) {
     this.#session = options.session;
     this.#files = options.files;
     this.#emit = options.emit;
     this.#transport = options.transport;
+    this.#journal = new StagingJournal(join(options.dataDir, 'downloads-under-way.json'));
+    this.#scratch = join(options.dataDir, 'downloads');
+  }
+
+  /**
+   * Removes what downloads of an earlier run left (cut short by a crash or a power cut):
+   * the staging folders the journal names, and `serve`'s folder. Before any download.
+   */
+  async sweep(): Promise<string[]> {
+    await rm(this.#scratch, { recursive: true, force: true });
+    return this.#journal.sweep();
+  }
+
+  /** Stops every download under way (the app is closing); each leaves nothing behind. */
+  async close(): Promise<void> {
+    for (const { abort } of this.#running.values()) abort.abort();
+    await Promise.all([...this.#running.values()].map(({ settled }) => settled));
   }
 
   #job(
     artifactId: number,
-    work: (onBytes: (n: number, total: number | null) => void) => Promise<void>,
+    work: (
+      signal: AbortSignal,
+      onBytes: (n: number, total: number | null) => void,
+    ) => Promise<void>,
   ): DownloadJob {
     const job: DownloadJob = {
       jobId: randomUUID(),
@@ -63,21 +99,27 @@ export class Downloads {
       totalBytes: null,
       error: null,
     };
-    void work((n, total) => {
+    const abort = new AbortController();
+    const settled = work(abort.signal, (n, total) => {
       job.receivedBytes = n;
       job.totalBytes = total;
       this.#emit('download.progress', { ...job });
-    }).then(
-      () => {
-        job.state = 'completed';
+    })
+      .then(
+        () => {
+          job.state = 'completed';
+        },
+        (error: unknown) => {
+          const serialized = serializeError(error);
+          job.state = serialized.code === 'cancelled' ? 'cancelled' : 'failed';
+          job.error = serialized;
+        },
+      )
+      .finally(() => {
+        this.#running.delete(job.jobId);
         this.#emit('download.finished', { ...job });
-      },
-      (error: unknown) => {
-        job.state = 'failed';
-        job.error = serializeError(error);
-        this.#emit('download.finished', { ...job });
-      },
-    );
+      });
+    this.#running.set(job.jobId, { job, abort, settled });
     return { ...job };
   }
 
@@ -118,17 +160,25 @@ export class Downloads {
       return;
     }
     const client = this.#session.client();
-    const dir = await mkdtemp(join(tmpdir(), 'debusine-desktop-download-'));
+    await mkdir(this.#scratch, { recursive: true, mode: 0o700 });
+    const dir = await mkdtemp(join(this.#scratch, 'link-'));
+    // The browser cancelled its download (or the tab went away): stop fetching for it.
+    const abort = new AbortController();
+    const stop = (): void => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.once('close', stop);
+    const options = { signal: abort.signal, recorder: this.#journal };
     try {
       let file: string;
       let name: string;
       if (link.path !== undefined) {
         name = basename(link.path);
         file = join(dir, 'file');
-        await downloadArtifactFile(client, link.artifactId, link.path, file);
+        await downloadArtifactFile(client, link.artifactId, link.path, file, options);
       } else {
         name = `artifact-${String(link.artifactId)}.tar.gz`;
-        await downloadArtifact(client, link.artifactId, dir, { tarball: true });
+        await downloadArtifact(client, link.artifactId, dir, { ...options, tarball: true });
         file = join(dir, name);
       }
       const size = (await stat(file)).size;
@@ -150,6 +200,7 @@ export class Downloads {
           .end(e.message);
       } else res.destroy();
     } finally {
+      res.off('close', stop);
       await rm(dir, { recursive: true, force: true });
     }
   }
@@ -166,8 +217,10 @@ export class Downloads {
             : destination.path;
         const client = this.#session.client();
         return Promise.resolve(
-          this.#job(artifactId, async (onBytes) => {
+          this.#job(artifactId, async (signal, onBytes) => {
             await downloadArtifactFile(client, artifactId, path, target, {
+              signal,
+              recorder: this.#journal,
               onProgress: (e) => {
                 if (e.type === 'file') onBytes(e.bytes, e.total);
               },
@@ -185,15 +238,29 @@ export class Downloads {
         }
         const client = this.#session.client();
         return Promise.resolve(
-          this.#job(artifactId, async (onBytes) => {
+          this.#job(artifactId, async (signal, onBytes) => {
             await downloadArtifact(client, artifactId, destination.path, {
               tarball,
+              signal,
+              recorder: this.#journal,
               onProgress: (e) => {
                 if (e.type === 'total') onBytes(e.bytes, e.total || null);
               },
             });
           }),
         );
+      },
+      'downloads.cancel': ({ jobId }) => {
+        const running = this.#running.get(jobId);
+        if (!running) {
+          return Promise.reject(
+            new DebusineError('not-found', 'This download is not running (it ended already)', {
+              rule: 'download-job',
+            }),
+          );
+        }
+        running.abort.abort();
+        return running.settled.then(() => ({ ...running.job }));
       },
       'downloads.link': async ({ artifactId, path }) => {
         if (this.#transport !== 'web') {
