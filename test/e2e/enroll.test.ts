@@ -82,7 +82,9 @@ describe.runIf(hasServer('current') && testServer('current').sandbox)(
 
       const outcome = await run.outcome;
       expect(outcome).toEqual({ outcome: 'confirm', profileId: 'sandbox', user: owner.username });
-      const token = await tokens.get('sandbox');
+      const stored = await tokens.get('sandbox');
+      expect(stored?.origin).toBe(new URL(server.apiUrl).origin);
+      const token = stored?.token;
       expect(token).toMatch(/^[A-Za-z0-9]{8,64}$/);
       const client = new DebusineClient({ apiUrl: server.apiUrl, scope: server.scope, token });
       try {

@@ -33,10 +33,13 @@ describe('the safeStorage token store', () => {
 
   it('stores only ciphertext, and reads the token back', async () => {
     const store = new SafeStorageTokenStore(dir);
-    await store.set('p', 'secrettoken123');
+    await store.set('p', 'secrettoken123', 'https://d.example/api');
     const file = await readFile(join(dir, 'tokens.keyring.json'), 'utf8');
     expect(file).not.toContain('secrettoken123');
-    expect(await store.get('p')).toBe('secrettoken123');
+    expect(await store.get('p')).toEqual({
+      token: 'secrettoken123',
+      origin: 'https://d.example',
+    });
     await store.delete('p');
     expect(await store.has('p')).toBe(false);
   });
@@ -57,7 +60,9 @@ describe('the safeStorage token store', () => {
   it('refuses to store when encryption is not available', async () => {
     fake.available = false;
     expect(await SafeStorageTokenStore.isAvailable()).toBe(false);
-    await expect(new SafeStorageTokenStore(dir).set('p', 'secrettoken123')).rejects.toMatchObject({
+    await expect(
+      new SafeStorageTokenStore(dir).set('p', 'secrettoken123', 'https://d.example/api'),
+    ).rejects.toMatchObject({
       code: 'internal',
     });
   });

@@ -33,7 +33,9 @@ describe('seeding from the environment', () => {
       defaultWorkspace: 'System',
     });
     expect((await profiles.active())?.id).toBe(first?.id);
-    await expect(tokens.get(first?.id ?? '')).resolves.toBe('a-token-of-some-length');
+    await expect(tokens.get(first?.id ?? '')).resolves.toMatchObject({
+      token: 'a-token-of-some-length',
+    });
     await seedFromEnv(profiles, tokens, {
       ...env,
       DEBUSINE_DESKTOP_WORKSPACE: 'Playground',
@@ -42,7 +44,9 @@ describe('seeding from the environment', () => {
     const list = await profiles.list();
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ defaultWorkspace: 'Playground' });
-    await expect(tokens.get(first?.id ?? '')).resolves.toBe('another-token-value');
+    await expect(tokens.get(first?.id ?? '')).resolves.toMatchObject({
+      token: 'another-token-value',
+    });
   });
 
   it('does nothing without a URL', async () => {

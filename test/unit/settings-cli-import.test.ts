@@ -88,7 +88,7 @@ describe('the Debusine CLI config.ini', () => {
       defaultWorkspace: 'developers',
       origin: 'cli-import',
     });
-    expect(await tokens.get('debian')).toBe(TOKEN_B);
+    expect((await tokens.get('debian'))?.token).toBe(TOKEN_B);
     // No token in the profile file; the token file is the user's only.
     expect(await readFile(profiles.path, 'utf8')).not.toContain(TOKEN_B);
     expect((await stat(tokens.path)).mode & 0o777).toBe(0o600);
@@ -104,11 +104,11 @@ describe('the Debusine CLI config.ini', () => {
       scope: 'debian',
       defaultWorkspace: 'mine',
     });
-    await tokens.set(mine.id, 'c'.repeat(64));
+    await tokens.set(mine.id, 'c'.repeat(64), mine.apiUrl);
     const result = await importCliConfig({ profiles, tokens, path: file });
     expect(result.skipped.map((s) => s.name)).toEqual(['debian']);
     expect(await profiles.get(mine.id)).toEqual(mine);
-    expect(await tokens.get(mine.id)).toBe('c'.repeat(64));
+    expect((await tokens.get(mine.id))?.token).toBe('c'.repeat(64));
     expect((await profiles.load()).active).toBe(mine.id);
     expect(await readFile(file, 'utf8')).toBe(CONFIG);
   });

@@ -18,19 +18,24 @@ describe('the file token store and profiles', () => {
 
   it('keeps tokens in a 0600 file and says so', async () => {
     const store = new FileTokenStore(dir);
-    await store.set('one', 'abcdef123456');
-    await store.set('two', 'zyxw98765432');
-    expect(await store.get('one')).toBe('abcdef123456');
+    await store.set('one', 'abcdef123456', 'https://one.example/api');
+    await store.set('two', 'zyxw98765432', 'https://two.example/api');
+    expect(await store.get('one')).toEqual({
+      token: 'abcdef123456',
+      origin: 'https://one.example',
+    });
     expect((await stat(store.path)).mode & 0o777).toBe(0o600);
     await store.delete('one');
     expect(await store.has('one')).toBe(false);
-    expect(await store.get('two')).toBe('zyxw98765432');
+    expect((await store.get('two'))?.token).toBe('zyxw98765432');
     expect(store.info()).toMatchObject({ kind: 'file', secure: true });
   });
 
   it('refuses a token that cannot be a header, without repeating it', async () => {
     const store = new FileTokenStore(dir);
-    const error = await store.set('one', 'bad token\nx').catch((e: unknown) => e);
+    const error = await store
+      .set('one', 'bad token\nx', 'https://one.example/api')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'validation' });
     expect((error as Error).message).not.toContain('bad token');
   });
@@ -81,6 +86,6 @@ describe('the file token store and profiles', () => {
     await expect(
       signIn({ profile, token: ' goodtoken1 ', tokens, createClient: fake(true) }),
     ).resolves.toEqual({ profileId: 's', user: 'alice' });
-    expect(await tokens.get(profile.id)).toBe('goodtoken1');
+    expect(await tokens.get(profile.id)).toEqual({ token: 'goodtoken1', origin: 'http://s' });
   });
 });

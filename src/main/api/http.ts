@@ -5,7 +5,10 @@
  * into a DebusineError is http-errors.ts.
  *
  * The token is only ever put in a request header: it never appears in an error message,
- * an error's details, or a log line.
+ * an error's details, or a log line. It is bound to one origin (scheme, host and port),
+ * the one it was issued for: every header set that carries it is built for a target URL,
+ * and a target on any other origin is refused before a connection is opened, whoever
+ * asks (a changed profile, a server-given absolute URL, a redirect).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
@@ -23,6 +26,12 @@ export interface HttpOptions {
   /** API root, e.g. `https://debusine.debian.net/api` (a trailing slash is fine). */
   apiUrl: string;
   token?: string | undefined;
+  /**
+   * The origin the token was issued for, and the only one it is sent to. Default: the API
+   * URL's. Callers that read the token from the token store pass the origin stored with
+   * it, so that a token kept for a server whose address has since changed is refused.
+   */
+  tokenOrigin?: string | undefined;
   scope?: string | undefined;
   /** undici dispatcher: a MockAgent in tests, or a shared Agent. */
   dispatcher?: Dispatcher;
@@ -93,6 +102,7 @@ export class HttpTransport {
   readonly apiUrl: string;
   readonly scope: string | undefined;
   readonly #token: string | undefined;
+  readonly #tokenOrigin: string;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #retries: number;
@@ -106,6 +116,7 @@ export class HttpTransport {
     this.apiUrl = normaliseApiUrl(options.apiUrl);
     this.scope = options.scope;
     this.#token = options.token;
+    this.#tokenOrigin = new URL(options.tokenOrigin ?? this.apiUrl).origin;
     this.#retries = options.retries ?? 3;
     this.#retryBaseMs = options.retryBaseMs ?? 250;
     this.#readTimeoutMs = options.readTimeoutMs ?? 30_000;
@@ -137,12 +148,29 @@ export class HttpTransport {
     return url.toString().replace(/\/+$/, '');
   }
 
-  /** Headers for any request to this server; the token never leaves this object otherwise. */
-  authHeaders(): Record<string, string> {
+  /**
+   * Headers for a request to `target`; the token never leaves this object otherwise. With
+   * a token, a target outside the token's origin is refused with an `auth` error.
+   */
+  authHeaders(target: string | URL): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': this.#userAgent };
-    if (this.#token) headers.token = this.#token;
+    if (this.#token) {
+      this.#checkTarget(target);
+      headers.token = this.#token;
+    }
     if (this.scope) headers['x-debusine-scope'] = this.scope;
     return headers;
+  }
+
+  #checkTarget(target: string | URL): void {
+    const origin = new URL(target).origin;
+    if (origin === this.#tokenOrigin) return;
+    throw new DebusineError(
+      'auth',
+      `The token of this server was issued for ${this.#tokenOrigin}; it is never sent to ` +
+        `${origin}. Sign in again to this server.`,
+      { tokenOrigin: this.#tokenOrigin, target: origin },
+    );
   }
 
   get dispatcher(): Dispatcher {
@@ -162,7 +190,7 @@ export class HttpTransport {
   async send(spec: Omit<RequestSpec<z.ZodType | undefined>, 'schema'>): Promise<RawResponse> {
     const idempotent = spec.idempotent ?? ['GET', 'HEAD', 'PUT', 'DELETE'].includes(spec.method);
     const url = this.url(spec.path, spec);
-    const headers: Record<string, string> = { ...this.authHeaders(), ...spec.headers };
+    const headers: Record<string, string> = { ...this.authHeaders(url), ...spec.headers };
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);

@@ -58,7 +58,7 @@ async function put(
   onSent?: (n: number) => void,
 ): Promise<PutResult> {
   const url = new URL(http.url(fileUploadPath(spec.artifactId, spec.pathInArtifact)));
-  const headers: Record<string, string> = { ...http.authHeaders(), 'content-range': range };
+  const headers: Record<string, string> = { ...http.authHeaders(url), 'content-range': range };
   let stream;
   if (body) {
     headers['content-length'] = String(body.end - body.start + 1);

@@ -1,6 +1,7 @@
 /**
  * Enrollment for a server profile: obtain a token through the confirmation page, check it
- * with whoami, and store it. Only the outcome and the user name leave this function.
+ * with whoami, and store it for the origin that issued it (the profile's address when the
+ * enrollment began). Only the outcome and the user name leave this function.
  */
 import { DebusineError } from '../../shared/errors';
 import type { ServerProfile } from '../settings/profiles';
@@ -39,6 +40,6 @@ export async function enrollProfile(options: EnrollProfileOptions): Promise<Enro
       error,
     );
   }
-  await tokens.set(profile.id, answer.token);
+  await tokens.set(profile.id, answer.token, profile.apiUrl);
   return { outcome: 'confirm', profileId: profile.id, user };
 }

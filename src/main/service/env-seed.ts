@@ -40,7 +40,7 @@ export async function seedFromEnv(
       origin: 'manual',
     });
   }
-  if (server.token) await tokens.set(profile.id, server.token);
+  if (server.token) await tokens.set(profile.id, server.token, profile.apiUrl);
   await profiles.setActive(profile.id);
   return profile;
 }

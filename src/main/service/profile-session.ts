@@ -3,16 +3,25 @@
  * `active()` and `client()` are synchronous (the handlers call them on every request), so
  * the profile list and the active profile's client are cached here and rebuilt whenever
  * the store reports a change or a token is stored or removed.
+ *
+ * A profile's token is its own only while the profile's address keeps the origin the token
+ * was stored for: a client gets the token together with that stored origin (so its
+ * transport refuses any other), and a token whose origin no longer matches its profile is
+ * deleted here, whatever left it behind (a sign-in or enrollment that ended after the
+ * address changed, a profile removed and added again under the same id).
  */
 import { EventEmitter } from 'node:events';
 import { DebusineClient, type DebusineClientOptions } from '../api/client';
 import type { ServerProfile as StoredProfile, ProfileStore } from '../settings/profiles';
-import type { TokenStore } from '../settings/token-store';
+import { tokenOriginOf, type StoredToken, type TokenStore } from '../settings/token-store';
 import type { ServerProfile, ServerSummary } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 import type { SessionProvider } from './session';
 
 export type ClientFactory = (options: DebusineClientOptions) => DebusineClient;
+
+/** A token whose origin is known: the one origin it may be sent to. */
+type BoundToken = StoredToken & { origin: string };
 
 export interface ProfileSessionEvents {
   /** The active profile, its token, or the profile list changed. */
@@ -53,23 +62,68 @@ export class ProfileSession extends EventEmitter<ProfileSessionEvents> implement
   async #reload(): Promise<void> {
     const file = await this.profiles.load();
     const withToken = new Set<string>();
-    for (const p of file.profiles) if (await this.tokens.has(p.id)) withToken.add(p.id);
+    for (const p of file.profiles) if (await this.#ownToken(p)) withToken.add(p.id);
     this.#list = file.profiles;
     this.#activeId = file.active;
     this.#withToken = withToken;
     const active = this.activeProfile();
-    const token = active ? await this.tokens.get(active.id) : undefined;
-    const key = active ? `${active.id}|${active.apiUrl}|${active.scope}|${token ?? ''}` : '';
+    const token = active ? await this.#tokenOf(active) : undefined;
+    const key = active
+      ? `${active.id}|${active.apiUrl}|${active.scope}|${token?.origin ?? ''}|${token?.token ?? ''}`
+      : '';
     if (key !== this.#clientKey) {
       const old = this.#client;
-      this.#client =
-        active === undefined
-          ? undefined
-          : this.#createClient({ apiUrl: active.apiUrl, scope: active.scope, token });
+      this.#client = active === undefined ? undefined : this.#clientOf(active, token);
       this.#clientKey = key;
       void old?.close();
     }
     this.emit('changed');
+  }
+
+  /**
+   * Whether the profile's token was stored for the profile's origin. One stored before
+   * origins were kept is bound to the profile's origin now: it is where this app sent it
+   * all along. One stored for another origin is deleted. A token that cannot be bound or
+   * deleted (a keyring that is not available) counts as none: it is not sent anywhere, and
+   * one profile's store trouble does not stop the others from loading.
+   */
+  async #ownToken(profile: StoredProfile): Promise<boolean> {
+    try {
+      const stored = await this.tokens.originOf(profile.id);
+      if (stored === undefined) return false;
+      const origin = tokenOriginOf(profile.apiUrl);
+      if (stored === origin) return true;
+      if (stored === null) {
+        const legacy = await this.tokens.get(profile.id);
+        if (legacy?.origin !== null) return false;
+        await this.tokens.set(profile.id, legacy.token, origin);
+        return true;
+      }
+      await this.tokens.delete(profile.id);
+      return false;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The profile's token when it was stored for the profile's origin. */
+  async #tokenOf(profile: StoredProfile): Promise<BoundToken | undefined> {
+    const stored = await this.tokens.get(profile.id);
+    if (stored?.origin !== tokenOriginOf(profile.apiUrl)) return undefined;
+    return { token: stored.token, origin: stored.origin };
+  }
+
+  #clientOf(profile: StoredProfile, token: BoundToken | undefined) {
+    return this.#createClient({
+      apiUrl: profile.apiUrl,
+      scope: profile.scope,
+      ...(token ? { token: token.token, tokenOrigin: token.origin } : {}),
+    });
+  }
+
+  /** The token of a profile, only when it was stored for the profile's present origin. */
+  async tokenFor(id: string): Promise<StoredToken | undefined> {
+    return this.#tokenOf(this.profile(id));
   }
 
   activeProfile(): StoredProfile | undefined {
@@ -126,8 +180,7 @@ export class ProfileSession extends EventEmitter<ProfileSessionEvents> implement
   /** A short-lived client for another profile (servers.check); the caller closes it. */
   async clientFor(id: string): Promise<DebusineClient> {
     const profile = this.profile(id);
-    const token = await this.tokens.get(id);
-    return this.#createClient({ apiUrl: profile.apiUrl, scope: profile.scope, token });
+    return this.#clientOf(profile, await this.#tokenOf(profile));
   }
 
   async close(): Promise<void> {

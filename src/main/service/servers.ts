@@ -1,12 +1,17 @@
 /**
  * Servers and session: profiles, sign-in with a token, sign-out, presets, the CLI
  * import, server checks and enrollment. Tokens go into the TokenStore and never come back.
+ *
+ * A token is stored for the origin of its profile's address at the time, and is never sent
+ * anywhere else: a profile whose address moves to another origin loses its token (the user
+ * signs in again), and an enrollment still waiting for it is cancelled.
  */
 import { randomUUID } from 'node:crypto';
 import { normaliseApiUrl } from '../api/http';
 import { enrollProfile } from '../enroll/enroll-profile';
 import { importCliConfig } from '../settings/cli-import';
 import { signIn, signOut } from '../settings/sign-in';
+import { tokenOriginOf } from '../settings/token-store';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { EnrollStarted, ServerCheck, SessionInfo } from '../../shared/contract';
@@ -63,7 +68,12 @@ function reachableAfter(error: unknown): boolean {
 
 export function serverHandlers(deps: ServerDeps): Handlers {
   const { session, emit } = deps;
-  const enrollments = new Map<string, AbortController>();
+  const enrollments = new Map<string, { serverId: string; controller: AbortController }>();
+
+  /** Cancels the enrollments waiting for a token for this profile. */
+  const cancelEnrollments = (serverId: string): void => {
+    for (const e of enrollments.values()) if (e.serverId === serverId) e.controller.abort();
+  };
 
   const changed = async (ids: string[]): Promise<void> => {
     await session.refresh();
@@ -136,15 +146,27 @@ export function serverHandlers(deps: ServerDeps): Handlers {
         defaultWorkspace,
         origin: 'manual',
       });
+      // A new profile starts signed out, even if a token was left under its id.
+      await session.tokens.delete(created.id);
       await changed([created.id]);
       if (before !== (session.active()?.id ?? null)) await sessionChanged();
       return session.profileView(session.profile(created.id));
     },
     'servers.update': async ({ id, scope, apiUrl, ...rest }) => {
       const wasActive = session.active()?.id === id;
+      const newApiUrl = apiUrl === undefined ? undefined : normaliseApiUrl(apiUrl);
+      const before = await session.profiles.get(id);
+      if (!before) throw new DebusineError('not-found', `No server profile ${id}`);
+      const moves =
+        newApiUrl !== undefined && tokenOriginOf(newApiUrl) !== tokenOriginOf(before.apiUrl);
+      if (moves) {
+        // Before the address changes, so that nothing can send the token to the new one.
+        cancelEnrollments(id);
+        await session.tokens.delete(id);
+      }
       await session.profiles.update(id, {
         ...rest,
-        ...(apiUrl !== undefined ? { apiUrl: normaliseApiUrl(apiUrl) } : {}),
+        ...(newApiUrl !== undefined ? { apiUrl: newApiUrl } : {}),
         ...(scope !== undefined ? { scope: scope ?? DEFAULT_SCOPE } : {}),
       });
       await changed([id]);
@@ -154,8 +176,10 @@ export function serverHandlers(deps: ServerDeps): Handlers {
     'servers.remove': async ({ id }) => {
       session.profile(id);
       const wasActive = session.active()?.id === id;
-      await session.profiles.remove(id);
+      cancelEnrollments(id);
+      // The token first: a profile added later under the same id must not find it.
       await session.tokens.delete(id);
+      await session.profiles.remove(id);
       await changed([id]);
       if (wasActive) await sessionChanged();
       return undefined;
@@ -237,9 +261,11 @@ export function serverHandlers(deps: ServerDeps): Handlers {
           })
         ).id;
       }
-      // A token the user stored already wins over the preset's copy.
-      if (preset.token !== undefined && !(await session.tokens.has(id))) {
-        await session.tokens.set(id, preset.token);
+      // A token the user stored already wins over the preset's copy, if it is for this
+      // server's origin (one stored for another is not this server's).
+      const stored = await session.tokens.originOf(id);
+      if (preset.token !== undefined && stored !== tokenOriginOf(preset.apiUrl)) {
+        await session.tokens.set(id, preset.token, preset.apiUrl);
       }
       if (makeActive) await session.profiles.setActive(id);
       await changed([id]);
@@ -251,7 +277,7 @@ export function serverHandlers(deps: ServerDeps): Handlers {
       const profile = session.profile(serverId);
       const enrollId = randomUUID();
       const controller = new AbortController();
-      enrollments.set(enrollId, controller);
+      enrollments.set(enrollId, { serverId, controller });
       const open = deps.openExternal;
       return new Promise<EnrollStarted>((resolve, reject) => {
         let started = false;
@@ -288,7 +314,7 @@ export function serverHandlers(deps: ServerDeps): Handlers {
       });
     },
     'enroll.cancel': ({ enrollId }) => {
-      enrollments.get(enrollId)?.abort();
+      enrollments.get(enrollId)?.controller.abort();
       return Promise.resolve(undefined);
     },
   };

@@ -168,8 +168,9 @@ export class WatchService {
 
   async #sync(): Promise<void> {
     const profile = this.#session.activeProfile();
-    const token = profile ? await this.#session.tokens.get(profile.id) : undefined;
-    const key = profile && token ? `${profile.id}|${profile.apiUrl}|${profile.scope}|${token}` : '';
+    const token = profile ? await this.#session.tokenFor(profile.id) : undefined;
+    const key =
+      profile && token ? `${profile.id}|${profile.apiUrl}|${profile.scope}|${token.token}` : '';
     if (key === (this.#stack?.key ?? '')) return;
     await this.#stopStack();
     if (!profile || !token) {
@@ -223,7 +224,8 @@ export class WatchService {
     const profileId = profile.id;
     const watcher = new CompletionWatcher({
       apiUrl: profile.apiUrl,
-      // Read on each attempt, so a token stored later is picked up.
+      // Read on each attempt, so a token stored later is picked up; it comes with the
+      // origin it was stored for, and the watcher sends it nowhere else.
       getToken: () => this.#session.tokens.get(profileId),
       resume: new ResumeFile(join(this.#dataDir, `resume-${profile.id}.json`)),
       onCompletion: (event) => this.#completed(router, list, event),

@@ -7,7 +7,7 @@
 import { normaliseApiUrl } from '../api/http';
 import { defaultCliConfigPath, readCliConfig } from './cli-config';
 import { profileIdFor, type ProfileStore, type ServerProfile } from './profiles';
-import type { TokenStore } from './token-store';
+import { tokenOriginOf, type TokenStore } from './token-store';
 
 export interface CliImportResult {
   file: string;
@@ -38,7 +38,7 @@ export async function importCliConfig(options: {
       reason: `line ${String(p.line)}: ${p.reason}`,
     })),
   };
-  const tokensToStore: { profileId: string; token: string }[] = [];
+  const tokensToStore: { profileId: string; token: string; apiUrl: string }[] = [];
 
   await options.profiles.transaction((state) => {
     for (const server of config.servers) {
@@ -71,7 +71,7 @@ export async function importCliConfig(options: {
         defaultWorkspace: server.defaultWorkspace ?? null,
         origin: 'cli-import',
       });
-      if (server.token) tokensToStore.push({ profileId: id, token: server.token });
+      if (server.token) tokensToStore.push({ profileId: id, token: server.token, apiUrl });
       result.imported.push({ name: server.name, profileId: id, hasToken: !!server.token });
     }
     if (state.active === null || !state.profiles.some((p) => p.id === state.active)) {
@@ -84,11 +84,12 @@ export async function importCliConfig(options: {
     }
   });
 
-  for (const { profileId, token } of tokensToStore) {
-    // A token kept from an earlier sign-in wins over the CLI's copy.
-    if (await options.tokens.has(profileId)) continue;
+  for (const { profileId, token, apiUrl } of tokensToStore) {
+    // A token kept from an earlier sign-in to this origin wins over the CLI's copy; one
+    // kept for another origin under the same id is not this server's, and is replaced.
+    if ((await options.tokens.originOf(profileId)) === tokenOriginOf(apiUrl)) continue;
     try {
-      await options.tokens.set(profileId, token);
+      await options.tokens.set(profileId, token, apiUrl);
     } catch {
       const entry = result.imported.find((i) => i.profileId === profileId);
       if (entry) entry.hasToken = false;

@@ -1,11 +1,12 @@
 /**
  * Signing in to a server profile with a token. The server silently treats a bad token as
- * anonymous, so a token is only stored after whoami accepts it.
+ * anonymous, so a token is only stored after whoami accepts it, and it is stored for the
+ * origin of the address that accepted it.
  */
 import { DebusineClient } from '../api/client';
 import type { DebusineClientOptions } from '../api/client';
 import type { ServerProfile } from './profiles';
-import { checkToken, type TokenStore } from './token-store';
+import { checkToken, tokenOriginOf, type TokenStore } from './token-store';
 
 export interface SignedIn {
   profileId: string;
@@ -26,7 +27,7 @@ export async function signIn(options: {
   const token = options.token.trim();
   checkToken(token);
   const user = await verifyToken(options.profile, token, options.createClient);
-  await options.tokens.set(options.profile.id, token);
+  await options.tokens.set(options.profile.id, token, options.profile.apiUrl);
   return { profileId: options.profile.id, user };
 }
 
@@ -44,15 +45,18 @@ export async function verifyToken(
   }
 }
 
-/** Who the stored token signs in as, or undefined when there is no token. */
+/**
+ * Who the stored token signs in as, or undefined when there is no token for the profile's
+ * origin (one stored for another origin is never sent to this one).
+ */
 export async function currentUser(
   profile: ServerProfile,
   tokens: TokenStore,
   createClient?: ClientFactory,
 ): Promise<string | undefined> {
-  const token = await tokens.get(profile.id);
-  if (token === undefined) return undefined;
-  return verifyToken(profile, token, createClient);
+  const stored = await tokens.get(profile.id);
+  if (stored?.origin !== tokenOriginOf(profile.apiUrl)) return undefined;
+  return verifyToken(profile, stored.token, createClient);
 }
 
 export async function signOut(profileId: string, tokens: TokenStore): Promise<void> {

@@ -2,7 +2,12 @@
  * Where API tokens live. They stay in the main process: nothing here returns a token to
  * anything but the code that builds request headers, and no message or error carries one.
  *
- * Two implementations share one file format (a JSON map profile id → stored secret):
+ * A token belongs to the origin (scheme, host and port) of the server that issued it, and
+ * is stored with it: whoever reads a token also learns the one origin it may be sent to,
+ * and the transports (api/http.ts, the completion websocket) refuse any other. A profile
+ * whose address moves to another origin therefore cannot carry its token along.
+ *
+ * Two implementations share one file format (a JSON map profile id → origin and secret):
  * - FileTokenStore (here): the web host's store, a file only the user may read (0600);
  * - SafeStorageTokenStore (src/main/app/): the desktop app's store, each token encrypted
  *   with Electron's safeStorage, whose key lives in the OS keyring.
@@ -23,12 +28,36 @@ export interface TokenStoreInfo {
   secure: boolean;
 }
 
+/** A token and the origin it was stored for (null: stored before origins were kept). */
+export interface StoredToken {
+  token: string;
+  origin: string | null;
+}
+
 export interface TokenStore {
   info(): TokenStoreInfo;
-  get(profileId: string): Promise<string | undefined>;
-  set(profileId: string, token: string): Promise<void>;
+  get(profileId: string): Promise<StoredToken | undefined>;
+  /**
+   * The origin the profile's token was stored for, without decoding the token: undefined
+   * when there is no token, null when it was stored before origins were kept.
+   */
+  originOf(profileId: string): Promise<string | null | undefined>;
+  /** Stores the token for the origin of `server` (an API URL or an origin). */
+  set(profileId: string, token: string, server: string): Promise<void>;
   delete(profileId: string): Promise<void>;
+  /** Whether the profile has a token, for whichever origin. */
   has(profileId: string): Promise<boolean>;
+}
+
+/** `scheme://host:port` of an http(s) URL, as URL normalises it (lower case, no default port). */
+export function tokenOriginOf(server: string): string {
+  const url = URL.canParse(server) ? new URL(server) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new DebusineError('validation', 'A token is stored for an http(s) server address', {
+      field: 'apiUrl',
+    });
+  }
+  return url.origin;
 }
 
 /** How a token is turned into what is written to disk, and back. */
@@ -37,13 +66,30 @@ export interface SecretCodec {
   decode(stored: string): Promise<string>;
 }
 
-const secretFileSchema = z.object({
-  version: z.literal(1),
-  tokens: z.record(z.string(), z.string()),
-});
-type SecretFile = z.infer<typeof secretFileSchema>;
+const entrySchema = z.object({ origin: z.string().nullable(), secret: z.string() });
+type Entry = z.infer<typeof entrySchema>;
+/**
+ * Version 1 kept the encoded token alone; version 2 keeps the origin beside it. A version 1
+ * entry reads with the origin null, which no transport accepts until it is bound (see
+ * ProfileSession), and is rewritten as version 2 by the next change to the file.
+ */
+const secretFileSchema = z.union([
+  z.object({ version: z.literal(2), tokens: z.record(z.string(), entrySchema) }),
+  z
+    .object({ version: z.literal(1), tokens: z.record(z.string(), z.string()) })
+    .transform(({ tokens }) => ({
+      version: 2 as const,
+      tokens: Object.fromEntries(
+        Object.entries(tokens).map(([id, secret]): [string, Entry] => [
+          id,
+          { origin: null, secret },
+        ]),
+      ),
+    })),
+]);
+type SecretFile = z.output<typeof secretFileSchema>;
 
-/** The JSON map of profile id → encoded token, shared by both stores. */
+/** The JSON map of profile id → origin and encoded token, shared by both stores. */
 export class SecretFileStore {
   readonly path: string;
   readonly #codec: SecretCodec;
@@ -56,7 +102,7 @@ export class SecretFileStore {
 
   async #read(): Promise<SecretFile> {
     const raw = await readJsonFile(this.path);
-    if (raw === undefined) return { version: 1, tokens: {} };
+    if (raw === undefined) return { version: 2, tokens: {} };
     const parsed = secretFileSchema.safeParse(raw);
     if (!parsed.success) {
       throw new DebusineError('validation', `The token file ${this.path} is damaged`, {
@@ -66,20 +112,26 @@ export class SecretFileStore {
     return parsed.data;
   }
 
-  async get(profileId: string): Promise<string | undefined> {
+  async get(profileId: string): Promise<StoredToken | undefined> {
     const stored = (await this.#read()).tokens[profileId];
-    return stored === undefined ? undefined : this.#codec.decode(stored);
+    if (stored === undefined) return undefined;
+    return { token: await this.#codec.decode(stored.secret), origin: stored.origin };
+  }
+
+  async originOf(profileId: string): Promise<string | null | undefined> {
+    return (await this.#read()).tokens[profileId]?.origin;
   }
 
   async has(profileId: string): Promise<boolean> {
     return (await this.#read()).tokens[profileId] !== undefined;
   }
 
-  async set(profileId: string, token: string): Promise<void> {
+  async set(profileId: string, token: string, server: string): Promise<void> {
     checkToken(token);
+    const origin = tokenOriginOf(server);
     await this.#queue.run(async () => {
       const file = await this.#read();
-      file.tokens[profileId] = await this.#codec.encode(token);
+      file.tokens[profileId] = { origin, secret: await this.#codec.encode(token) };
       await writeJsonFile(this.path, file, 0o600);
     });
   }
@@ -126,12 +178,16 @@ export abstract class SecretFileTokenStore implements TokenStore {
 
   abstract info(): TokenStoreInfo;
 
-  get(profileId: string): Promise<string | undefined> {
+  get(profileId: string): Promise<StoredToken | undefined> {
     return this.file.get(profileId);
   }
 
-  set(profileId: string, token: string): Promise<void> {
-    return this.file.set(profileId, token);
+  originOf(profileId: string): Promise<string | null | undefined> {
+    return this.file.originOf(profileId);
+  }
+
+  set(profileId: string, token: string, server: string): Promise<void> {
+    return this.file.set(profileId, token, server);
   }
 
   delete(profileId: string): Promise<void> {

@@ -4,6 +4,9 @@
  * outage or a restart with `completed_at_since`, and drops the duplicates the server
  * resends. A rejected connection or a disabled token stops the loop: the user must sign in
  * again. Transport-independent: plain events, no Electron.
+ *
+ * The token is sent only to the origin it was stored for: a socket whose address is on
+ * another origin is not opened, and the watcher stops as signed out.
  */
 import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
@@ -24,6 +27,13 @@ import { completionSocketUrl } from './socket-url';
 export { completionSocketUrl };
 import type { ResumePoint, ResumeStore } from './resume-state';
 
+/**
+ * The largest message read from the notification service. Its messages are a few hundred
+ * bytes (a work request's id, result and completion time); without a bound, ws would
+ * gather up to 100 MiB for one message.
+ */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
 export type ConnectionState =
   | { state: 'idle' }
   | { state: 'connecting'; attempt: number }
@@ -36,6 +46,8 @@ export type ConnectionState =
   /** Refused for another reason (an unknown workspace in the filter). */
   | { state: 'stopped'; error: SerializedError };
 
+export type WatcherToken = string | { token: string; origin: string | null } | undefined;
+
 export interface CompletionEvent {
   workRequestId: number;
   completedAt: string;
@@ -46,8 +58,12 @@ export interface CompletionEvent {
 
 export interface CompletionWatcherOptions {
   apiUrl: string;
-  /** Read on every connection attempt, so a new sign-in is picked up. */
-  getToken: () => Promise<string | undefined> | string | undefined;
+  /**
+   * Read on every connection attempt, so a new sign-in is picked up. A token read from the
+   * token store comes with the origin it was stored for (null: none known, so it goes
+   * nowhere); a bare string is taken to be for `apiUrl`'s origin.
+   */
+  getToken: () => Promise<WatcherToken> | WatcherToken;
   /** Only completions in these workspaces (names; the server resolves them in all scopes). */
   workspaces?: readonly string[];
   /** Where the resume point is kept; without one, resuming works within this run only. */
@@ -187,13 +203,28 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     const attempt = this.#attempt;
     this.#setState({ state: 'connecting', attempt });
     void Promise.resolve(this.#options.getToken()).then(
-      (token) => {
+      (given) => {
         if (!this.#running || !this.#online) return;
+        const token = typeof given === 'string' ? given : given?.token;
         if (!token) {
           this.#signOut(new DebusineError('auth', 'No token for this server: sign in first.'));
           return;
         }
-        this.#open(token);
+        const url = this.#socketUrl();
+        const issuedFor =
+          typeof given === 'string' ? httpOrigin(this.#options.apiUrl) : given?.origin;
+        if (issuedFor !== httpOrigin(url)) {
+          this.#signOut(
+            new DebusineError(
+              'auth',
+              `The token of this server was issued for ${issuedFor ?? 'another address'}; it is ` +
+                `never sent to ${httpOrigin(url)}. Sign in again to this server.`,
+              { tokenOrigin: issuedFor ?? null, target: httpOrigin(url) },
+            ),
+          );
+          return;
+        }
+        this.#open(url, token);
       },
       (error: unknown) => {
         this.#scheduleRetry(new DebusineError('internal', 'Cannot read the token', {}, error));
@@ -201,14 +232,19 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     );
   }
 
-  #open(token: string): void {
-    const url = completionSocketUrl(this.#options.apiUrl, {
+  #socketUrl(): string {
+    return completionSocketUrl(this.#options.apiUrl, {
       workspaces: this.#options.workspaces,
       since: this.#point?.lastCompletedAt,
     });
+  }
+
+  /** Opens the socket at `url`, whose origin the token was checked against. */
+  #open(url: string, token: string): void {
     const socket = new WebSocket(url, {
       headers: { Token: token, 'User-Agent': `${APP_NAME}/${APP_VERSION}` },
       handshakeTimeout: this.#options.handshakeTimeoutMs ?? 15_000,
+      maxPayload: MAX_MESSAGE_BYTES,
     });
     this.#socket = socket;
     let rejected: DebusineError | undefined;
@@ -269,8 +305,16 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
         socket.close();
       }
     });
-    socket.on('error', () => {
-      // 'close' follows and decides; this handler only keeps the error from being thrown.
+    socket.on('error', (error: Error & { code?: unknown }) => {
+      // 'close' follows and decides; this handler keeps the error from being thrown, and
+      // names a message past the bound, which ws refuses before reading it.
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+        failure = new DebusineError(
+          'bad-response',
+          'The notification service sent a message larger than 64 KiB',
+          { limit: MAX_MESSAGE_BYTES },
+        );
+      }
     });
     socket.on('close', () => {
       if (this.#socket === socket) this.#socket = undefined;
@@ -419,4 +463,15 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     socket?.on('error', () => undefined);
     socket?.terminate();
   }
+}
+
+/**
+ * The http(s) origin of a socket or API address: a socket at `ws://h:p` is reached on the
+ * same host and port as `http://h:p`, so it is the token of that origin that may go there.
+ */
+function httpOrigin(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'ws:') parsed.protocol = 'http:';
+  else if (parsed.protocol === 'wss:') parsed.protocol = 'https:';
+  return parsed.origin;
 }
