@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { LogOut } from 'lucide-react';
 import type { ServerProfile } from '@shared/contract';
 import { isDebusineError } from '@shared/errors';
 import { useMutationOf } from '@renderer/queries/hooks';
@@ -154,7 +155,11 @@ export function AddServerForm(props: {
   );
 }
 
-/** Edits a profile in place (the token is kept). */
+/**
+ * Edits a profile in place. The token is kept unless the address moves to another origin
+ * (scheme, host or port): main drops it then, since a token belongs to the server that
+ * issued it, and the form says so before saving.
+ */
 export function EditServerForm(props: {
   server: ServerProfile;
   onDone: () => void;
@@ -189,6 +194,14 @@ export function EditServerForm(props: {
       }}
     >
       <ServerFields fields={fields} errors={errors} onChange={setFields} />
+      <div role="status">
+        {movesOrigin(props.server.apiUrl, fields.apiUrl) ? (
+          <p className="server-form-note">
+            <LogOut size={16} aria-hidden="true" className="tone-attention" />
+            Changing the address signs you out of this server: you will sign in again.
+          </p>
+        ) : null}
+      </div>
       {update.isError && Object.keys(serverFieldErrors(update.error)).length === 0 ? (
         <ErrorState error={update.error} />
       ) : null}
@@ -202,6 +215,15 @@ export function EditServerForm(props: {
       </div>
     </form>
   );
+}
+
+/** Whether `next` is on another origin than `saved` (an address still being typed is not). */
+function movesOrigin(saved: string, next: string): boolean {
+  try {
+    return new URL(saved).origin !== new URL(next.trim()).origin;
+  } catch {
+    return false;
+  }
 }
 
 function hostName(apiUrl: string): string {
