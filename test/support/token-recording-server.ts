@@ -3,7 +3,8 @@
  * websocket upgrade it receives, so that a test can say which tokens reached it. It
  * answers whoami (signed in when the `Token` header is the one it issued, anonymous
  * otherwise), accepts every completion websocket with `connected`, holds an enrollment
- * open as if nobody had confirmed it yet, and answers anything else with 404.
+ * open as if nobody had confirmed it yet, and answers anything else with 404; or, told
+ * to, redirects every request and upgrade to another server.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { WebSocketServer } from 'ws';
@@ -27,7 +28,14 @@ export interface RecordingServer {
   close(): Promise<void>;
 }
 
-export async function recordingServer(options: { issued?: string } = {}): Promise<RecordingServer> {
+export interface RecordingOptions {
+  /** The token whoami accepts. */
+  issued?: string;
+  /** Answers every request and upgrade with a redirect to the same path there instead. */
+  redirectTo?: string;
+}
+
+export async function recordingServer(options: RecordingOptions = {}): Promise<RecordingServer> {
   const received: Received[] = [];
   const record = (
     kind: Received['kind'],
@@ -43,6 +51,10 @@ export async function recordingServer(options: { issued?: string } = {}): Promis
   const server = createServer((req, res) => {
     record('request', req);
     req.resume();
+    if (options.redirectTo !== undefined) {
+      res.writeHead(302, { location: `${options.redirectTo}${req.url ?? '/'}` }).end();
+      return;
+    }
     if (req.method === 'GET' && req.url === '/api/1.0/whoami/') {
       const auth = options.issued !== undefined && req.headers.token === options.issued;
       res
@@ -61,6 +73,13 @@ export async function recordingServer(options: { issued?: string } = {}): Promis
   const sockets = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     record('upgrade', req);
+    if (options.redirectTo !== undefined) {
+      socket.end(
+        `HTTP/1.1 302 Found\r\nLocation: ${options.redirectTo}${req.url ?? '/'}\r\n` +
+          'Content-Length: 0\r\nConnection: close\r\n\r\n',
+      );
+      return;
+    }
     sockets.handleUpgrade(req, socket, head, (ws) => {
       ws.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
     });

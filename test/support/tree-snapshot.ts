@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { STAGING_MARKER } from '../../src/main/artifacts/staging';
 
 export interface TreeEntry {
   path: string;
@@ -54,7 +55,8 @@ export function bytesUnder(root: string): number {
       try {
         const stat = lstatSync(full);
         if (stat.isDirectory()) walk(full);
-        else if (stat.isFile()) total += stat.size;
+        // A staging folder's marker is the app's own note, not downloaded data.
+        else if (stat.isFile() && name !== STAGING_MARKER) total += stat.size;
       } catch {
         // the same race as above
       }

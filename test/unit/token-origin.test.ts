@@ -261,6 +261,26 @@ describe('the transports send a token only to the origin it was stored for', () 
   });
 });
 
+describe('redirects are not followed with the token', () => {
+  it('neither an API request nor the websocket follows A’s redirect to B', async () => {
+    const b = await server();
+    const a = await server({ issued: TOKEN, redirectTo: b.origin });
+    const http = new HttpTransport({ apiUrl: a.apiUrl, token: TOKEN, retries: 0 });
+    cleanups.push(() => http.close());
+    const response = await http.send({ operation: 'whoami', method: 'GET', path: '/whoami/' });
+    await response.body.dump();
+    expect(response.status).toBe(302);
+    const watcher = new CompletionWatcher({ apiUrl: a.apiUrl, getToken: () => TOKEN });
+    cleanups.push(() => watcher.stop());
+    const states: ConnectionState[] = [];
+    watcher.on('state', (s) => states.push(s));
+    await watcher.start();
+    await expect.poll(() => states.some((s) => s.state === 'reconnecting')).toBe(true);
+    expect(a.received.map((r) => r.kind)).toEqual(['request', 'upgrade']);
+    expect(b.received).toEqual([]);
+  });
+});
+
 describe('the token store records the origin with the token', () => {
   let dir: string;
   afterEach(async () => {

@@ -401,3 +401,35 @@ function waitForRow(index: number): Promise<HTMLElement> {
 }
 
 vi.setConfig({ testTimeout: 20_000 });
+
+describe('stopping a log that is still arriving', () => {
+  it('offers Stop while it loads; Stop asks main to cancel and shows that it stopped', async () => {
+    const loading: LogState = { ...logState(10), state: 'loading', size: 10_000, bytes: 100 };
+    const fake = fakeLog(10, undefined, {
+      'logs.open': () => loading,
+      'logs.cancel': () => ({
+        ...loading,
+        state: 'failed',
+        error: { code: 'cancelled', message: 'The download of build.log was cancelled' },
+      }),
+    });
+    renderViewer(fake);
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.channel === 'logs.cancel')).toEqual([
+        { channel: 'logs.cancel', args: { handle: HANDLE } },
+      ]);
+    });
+    expect(await screen.findByTestId('log-progress')).toHaveProperty(
+      'textContent',
+      'Stopped after 100 B',
+    );
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
+
+  it('offers no Stop once the log is complete', async () => {
+    renderViewer(fakeLog(10));
+    await screen.findByText('line 0');
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
+});

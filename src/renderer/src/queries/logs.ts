@@ -26,6 +26,8 @@ export interface OpenLog {
   /** Why it could not be opened (the state's own `error` says why reading failed). */
   error: unknown;
   retry: () => void;
+  /** Stops the file from arriving (a slow server, a file larger than wanted). */
+  cancel: () => void;
 }
 
 /** Opens `path` of artifact `artifactId` in main while the caller is mounted. */
@@ -75,7 +77,14 @@ export function useOpenLog(artifactId: number, path: string): OpenLog {
     setError(null);
     setAttempt((n) => n + 1);
   }, []);
-  return { state, error, retry };
+  const handle = state?.handle ?? null;
+  const cancel = useCallback(() => {
+    if (handle === null) return;
+    bridge.logs.cancel({ handle }).then(setState, (failure: unknown) => {
+      setError(failure);
+    });
+  }, [bridge, handle]);
+  return { state, error, retry, cancel };
 }
 
 /** Whether `a` says more than `b` about the same file (progress only moves forward). */

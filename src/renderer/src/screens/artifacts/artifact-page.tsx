@@ -177,7 +177,11 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
         <Terminal size={13} aria-hidden="true" className="muted" />
         <code className="mono">{cli}</code>
       </p>
-      <DownloadList rows={downloads.rows} onDismiss={downloads.dismiss} />
+      <DownloadList
+        rows={downloads.rows}
+        onDismiss={downloads.dismiss}
+        onCancel={downloads.cancel}
+      />
       {justUploaded ? (
         <section className="just-uploaded" aria-labelledby="start-workflow-title">
           <h3 id="start-workflow-title">

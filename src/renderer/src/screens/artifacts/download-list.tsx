@@ -1,5 +1,6 @@
 import { CircleCheck, CircleX, Download, X } from 'lucide-react';
 import { formatBytes } from '@renderer/components/format';
+import { visibleText } from '@shared/visible-text';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import type { DownloadRow } from './use-downloads';
 
@@ -13,6 +14,7 @@ export function DownloadList(props: {
     <ul className="download-list" aria-label="Downloads">
       {props.rows.map((row) => {
         const job = row.job;
+        const label = visibleText(row.label);
         const total = job?.totalBytes ?? null;
         const done = job?.receivedBytes ?? 0;
         let status: React.ReactNode = 'Starting…';
@@ -36,19 +38,15 @@ export function DownloadList(props: {
         return (
           <li key={row.key} className="download-row">
             <Download size={14} aria-hidden="true" className="muted" />
-            <span className="mono download-label">{row.label}</span>
+            <span className="mono download-label">{label}</span>
             {job?.state === 'running' ? (
-              <progress
-                value={done}
-                max={total ?? undefined}
-                aria-label={`Downloading ${row.label}`}
-              />
+              <progress value={done} max={total ?? undefined} aria-label={`Downloading ${label}`} />
             ) : null}
             <span className="download-status">{status}</span>
             <button
               type="button"
               className="icon-button"
-              aria-label={`Dismiss ${row.label}`}
+              aria-label={`Dismiss ${label}`}
               onClick={() => {
                 props.onDismiss(row.key);
               }}

@@ -5,6 +5,7 @@ import { EmptyState } from '@renderer/components/empty-state';
 import { formatBytes } from '@renderer/components/format';
 import { FileText, FileX } from 'lucide-react';
 import { isTextFile } from '@shared/results/categories';
+import { visibleText } from '@shared/visible-text';
 import { TableHead } from '@renderer/components/table-head';
 
 type FileEntry = [string, ArtifactResponse['files'][string]];
@@ -38,12 +39,13 @@ export function FileTable(props: {
       />
       <tbody>
         {props.files.map(([path, file]) => {
+          const shown = visibleText(path);
           const sha256 = file.checksums.sha256 ?? Object.values(file.checksums)[0] ?? '';
           const missing = props.notUploaded.includes(path);
           return (
             <tr key={path} data-testid="artifact-file">
               <td className="mono file-path">
-                {path}
+                {shown}
                 {missing ? <span className="tone-attention"> (not uploaded)</span> : null}
               </td>
               <td className="mono num">{formatBytes(file.size)}</td>
@@ -65,7 +67,7 @@ export function FileTable(props: {
                       type="button"
                       className="button small"
                       disabled={missing}
-                      aria-label={`${verb} ${path}`}
+                      aria-label={`${verb} ${shown}`}
                       onClick={() => {
                         run(path);
                       }}

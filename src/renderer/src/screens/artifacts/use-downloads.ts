@@ -108,5 +108,17 @@ export function useArtifactDownloads(artifactId: number) {
     dismiss: (key: string) => {
       setRows((current) => current.filter((r) => r.key !== key));
     },
+    cancel: (key: string) => {
+      const jobId = rows.find((r) => r.key === key)?.job?.jobId;
+      if (jobId === undefined) return;
+      bridge.downloads.cancel({ jobId }).then(
+        (job) => {
+          put(key, { job });
+        },
+        (error: unknown) => {
+          put(key, { error });
+        },
+      );
+    },
   };
 }

@@ -1,6 +1,7 @@
 /** The viewer's header: back, the file and its artifact, and how much of it has arrived. */
 import { ArrowLeft } from 'lucide-react';
 import type { LogState } from '@shared/log-types';
+import { visibleText } from '@shared/visible-text';
 import { formatBytes } from '@renderer/components/format';
 
 /** "412,000 lines so far, 27 MiB of 100 MiB" while loading; "1,500,000 lines, 100 MiB" after. */
@@ -28,7 +29,7 @@ export function LogHeader(props: {
       </button>
       <div className="log-title">
         <h2 id="log-title" className="mono">
-          {props.path}
+          {visibleText(props.path)}
         </h2>
         <span className="muted">
           artifact <span className="mono">#{props.artifactId}</span>

@@ -10,6 +10,7 @@ import { LoadingState } from '@renderer/components/loading-state';
 import type { LogWindowCache } from '@renderer/queries/log-window-cache';
 import { useLogSearch, useOpenLog } from '@renderer/queries/logs';
 import { logLink } from '@shared/log-link';
+import { visibleText } from '@shared/visible-text';
 import { LogBody, type LineRange } from './log-body';
 import { LogHeader } from './log-header';
 import { SearchBar, useSearchState } from './log-search';
@@ -165,7 +166,7 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
   if (open.error !== null) {
     body = <ErrorState error={open.error} onRetry={open.retry} />;
   } else if (state === null) {
-    body = <LoadingState label={`Opening ${props.path}…`} />;
+    body = <LoadingState label={`Opening ${visibleText(props.path)}…`} />;
   } else if (state.state === 'failed') {
     body = (
       <ErrorState
@@ -203,6 +204,7 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
         state={state}
         backLabel={props.backLabel}
         onBack={props.onBack}
+        onCancel={open.cancel}
       />
       <div className="log-bar">
         <SearchBar ref={searchInput} state={search} onStep={step} />

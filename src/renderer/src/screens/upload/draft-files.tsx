@@ -1,6 +1,7 @@
 import { CircleAlert, CircleCheck, CircleMinus, FileQuestion } from 'lucide-react';
 import type { LocalArtifactDraft, LocalArtifactProblem, StagedFile } from '@shared/contract';
 import { formatBytes } from '@renderer/components/format';
+import { visibleText } from '@shared/visible-text';
 
 interface Row {
   key: string;
@@ -124,14 +125,16 @@ export function DraftFiles(props: {
                   type="checkbox"
                   checked={!row.userExcluded}
                   disabled={props.busy}
-                  aria-label={`Include ${row.name}`}
+                  aria-label={`Include ${visibleText(row.name)}`}
                   onChange={(event) => {
                     if (row.fileId) props.onToggle(row.fileId, event.target.checked);
                   }}
                 />
               ) : null}
             </td>
-            <td className={row.included ? 'mono file-name' : 'mono muted file-name'}>{row.name}</td>
+            <td className={row.included ? 'mono file-name' : 'mono muted file-name'}>
+              {visibleText(row.name)}
+            </td>
             <td className="mono num">{row.size === null ? '—' : formatBytes(row.size)}</td>
             <td>
               {row.problems.length > 0 ? (

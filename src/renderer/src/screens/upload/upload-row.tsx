@@ -11,6 +11,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { TransferState, UploadJob } from '@shared/contract';
+import { visibleText } from '@shared/visible-text';
 import { formatBytes, formatDuration } from '@renderer/components/format';
 import { TimeAgo } from '@renderer/components/time-ago';
 
@@ -34,22 +35,23 @@ export function UploadRow(props: {
   onOpen: (artifactId: number) => void;
 }): React.JSX.Element {
   const { job } = props;
+  const label = visibleText(job.label);
   const look = LOOK[job.state];
   const Icon = look.icon;
   const percent = job.totalBytes > 0 ? Math.floor((job.sentBytes / job.totalBytes) * 100) : 100;
   const live = job.state === 'running' || job.state === 'queued';
-  const button = (action: Action, label: string, ActionIcon: LucideIcon) => (
+  const button = (action: Action, verb: string, ActionIcon: LucideIcon) => (
     <button
       type="button"
       className="button small"
       disabled={props.busy}
-      aria-label={`${label} ${job.label}`}
+      aria-label={`${verb} ${label}`}
       onClick={() => {
         props.onAction(action);
       }}
     >
       <ActionIcon size={13} aria-hidden="true" />
-      {label}
+      {verb}
     </button>
   );
   return (
@@ -59,8 +61,8 @@ export function UploadRow(props: {
           <Icon size={14} aria-hidden="true" className={job.state === 'running' ? 'spin' : ''} />
           <span>{look.label}</span>
         </span>
-        <span className="mono upload-label" title={job.label}>
-          {job.label}
+        <span className="mono upload-label" title={label}>
+          {label}
         </span>
         <span className="mono muted">{job.category}</span>
         <span className="muted">
@@ -90,7 +92,7 @@ export function UploadRow(props: {
         <progress
           value={job.sentBytes}
           max={Math.max(job.totalBytes, 1)}
-          aria-label={`Upload of ${job.label}`}
+          aria-label={`Upload of ${label}`}
           aria-valuetext={`${String(percent)}%`}
         />
         <span className="mono progress-figures" data-testid="upload-progress">
@@ -118,16 +120,16 @@ export function UploadRow(props: {
           <summary>
             {job.files.length} {job.files.length === 1 ? 'file' : 'files'}
           </summary>
-          <table className="table compact" aria-label={`Files of ${job.label}`}>
+          <table className="table compact" aria-label={`Files of ${label}`}>
             <tbody>
               {job.files.map((file) => (
                 <tr key={file.path}>
-                  <td className="mono">{file.path}</td>
+                  <td className="mono">{visibleText(file.path)}</td>
                   <td className="file-progress">
                     <progress
                       value={file.sentBytes}
                       max={Math.max(file.totalBytes, 1)}
-                      aria-label={`Upload of ${file.path}`}
+                      aria-label={`Upload of ${visibleText(file.path)}`}
                     />
                   </td>
                   <td className="mono num">

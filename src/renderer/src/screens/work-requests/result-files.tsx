@@ -2,6 +2,7 @@ import { Box, FileText } from 'lucide-react';
 import type { ArtifactResponse } from '@shared/contract';
 import { autopkgtestResults } from '@shared/results/autopkgtest';
 import { isTextFile } from '@shared/results/categories';
+import { visibleText } from '@shared/visible-text';
 import { formatBytes } from '@renderer/components/format';
 import { useUiStore } from '@renderer/state/ui-store';
 import { TableHead } from '@renderer/components/table-head';
@@ -17,7 +18,7 @@ function OpenLogButton(props: {
     <button
       type="button"
       className="button"
-      aria-label={`${props.label ?? 'Open'} ${props.path}`}
+      aria-label={`${props.label ?? 'Open'} ${visibleText(props.path)}`}
       onClick={() => {
         openLog({
           artifactId: props.artifactId,
@@ -65,7 +66,7 @@ export function FilesResult(props: {
         <ul className="result-file-list">
           {files.map(([path, file]) => (
             <li key={path}>
-              <span className="mono">{path}</span>{' '}
+              <span className="mono">{visibleText(path)}</span>{' '}
               <span className="muted">{formatBytes(file.size)}</span>
               {isTextFile(path) ? (
                 <OpenLogButton
@@ -101,7 +102,7 @@ export function AutopkgtestResult(props: {
           <tbody>
             {results.map((r) => (
               <tr key={r.name} data-testid="autopkgtest-row">
-                <td className="mono">{r.name}</td>
+                <td className="mono">{visibleText(r.name)}</td>
                 <td>
                   <span className={`result-badge tone-${TONE[r.status] ?? 'attention'}`}>
                     {r.status}
