@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { DebusineError, type ErrorCode, type ErrorDetails } from '../../shared/errors';
+import { ERROR_BODY_LIMIT, readTextUpTo } from './body-limits';
 import type { RawResponse } from './http';
 
 function headerValue(headers: RawResponse['headers'], name: string): string | undefined {
@@ -56,13 +57,17 @@ function toValidationErrors(value: unknown): Record<string, string[]> | undefine
   return out;
 }
 
-/** Builds the error for an unexpected status: problem+json when the server sent one. */
+/**
+ * Builds the error for an unexpected status: problem+json when the server sent one. Only
+ * ERROR_BODY_LIMIT of the body is read; a longer one is dropped unread and the error is the
+ * status's own, as for a body that is not problem+json.
+ */
 export async function errorFromResponse(
   operation: string,
   response: RawResponse,
 ): Promise<DebusineError> {
   const contentType = headerValue(response.headers, 'content-type') ?? '';
-  const text = await response.body.text().catch(() => '');
+  const text = (await readTextUpTo(response, ERROR_BODY_LIMIT).catch(() => undefined)) ?? '';
   const details: ErrorDetails = { operation, status: response.status };
   if (contentType.startsWith('application/problem+json')) {
     let problem: unknown;

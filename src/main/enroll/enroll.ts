@@ -14,6 +14,7 @@ import {
   enrollPayloadSchema,
   type EnrollPayload,
 } from '../../shared/models';
+import { JSON_BODY_LIMIT, readTextUpTo, tooLargeError } from '../api/body-limits';
 import { HttpTransport } from '../api/http';
 import { errorFromResponse, networkError } from '../api/http-errors';
 import {
@@ -162,7 +163,8 @@ export async function requestToken(options: RequestTokenOptions): Promise<TokenR
     clearTimeout(fallback);
     if (response.status !== 200) throw await errorFromResponse('enroll', response);
     await show();
-    const body = await response.body.text();
+    const body = await readTextUpTo(response, JSON_BODY_LIMIT);
+    if (body === undefined) throw tooLargeError('enroll', response);
     return parseEnrollAnswer(body);
   } catch (error) {
     if (timeout.signal.aborted && !options.signal?.aborted) {
