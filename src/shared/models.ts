@@ -200,7 +200,36 @@ export const artifactCreateRequestSchema = z.strictObject({
 });
 export type ArtifactCreateRequest = z.input<typeof artifactCreateRequestSchema>;
 
-export const artifactResponseSchema = z.looseObject({
+/**
+ * The most files an artifact record may list. A source package is a handful of files and
+ * the largest real artifacts (a build's binaries and logs, a set of installer images) a few
+ * thousand; 40,000 is ten times beyond any of them. The bound is on memory: reading a
+ * record costs about 2.5 KB a file at its peak (the entry as read, as parsed and as
+ * checked), so 40,000 files take about 110 MB, where a million took 1.8 GB.
+ */
+export const MAX_ARTIFACT_FILES = 40_000;
+
+/**
+ * Refuses a record with too many files before any of them is checked: otherwise each of a
+ * million entries would be validated and copied before the artifact is refused.
+ */
+function refuseTooManyFiles(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const { id, files } = value as { id?: unknown; files?: unknown };
+  if (typeof files !== 'object' || files === null) return value;
+  const count = Object.keys(files).length;
+  if (count > MAX_ARTIFACT_FILES) {
+    const which = typeof id === 'number' ? `Artifact ${String(id)}` : 'The artifact';
+    ctx.addIssue({
+      code: 'custom',
+      path: ['files'],
+      message: `${which} lists ${String(count)} files; at most ${String(MAX_ARTIFACT_FILES)} are accepted`,
+    });
+  }
+  return value;
+}
+
+const artifactRecordSchema = z.looseObject({
   id: z.number().int(),
   url: z.string().optional(),
   scope: z.string().optional(),
@@ -214,6 +243,8 @@ export const artifactResponseSchema = z.looseObject({
   files: z.record(z.string(), fileResponseSchema).default({}),
   links: linksSchema,
 });
+
+export const artifactResponseSchema = z.preprocess(refuseTooManyFiles, artifactRecordSchema);
 export type ArtifactResponse = z.infer<typeof artifactResponseSchema>;
 
 export const remoteArtifactSchema = z.looseObject({
