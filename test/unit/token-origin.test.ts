@@ -17,7 +17,11 @@ import { FileTokenStore } from '../../src/main/settings/token-store';
 import { importCliConfig } from '../../src/main/settings/cli-import';
 import { CompletionWatcher, type ConnectionState } from '../../src/main/watch/completion-watcher';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
-import { recordingServer, type RecordingServer } from '../support/token-recording-server';
+import {
+  recordingServer,
+  type RecordingOptions,
+  type RecordingServer,
+} from '../support/token-recording-server';
 
 const TOKEN = 'issued-by-a-0123456789abcdef';
 
@@ -26,7 +30,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function server(options: { issued?: string } = {}): Promise<RecordingServer> {
+async function server(options: RecordingOptions = {}): Promise<RecordingServer> {
   const s = await recordingServer(options);
   cleanups.push(() => s.close());
   return s;
