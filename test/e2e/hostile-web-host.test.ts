@@ -46,8 +46,8 @@ class BridgeClient {
     });
   }
 
-  static async open(url: string): Promise<BridgeClient> {
-    const ws = await openBridgeSocket(url);
+  static async open(host: RunningWebHost): Promise<BridgeClient> {
+    const ws = await openBridgeSocket(host);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     return new BridgeClient(ws);
   }
@@ -128,7 +128,16 @@ const HOSTILE_FILES: [string, FakeFile][] = [
       content: GOOD,
       serve: (_req, res) => {
         res.writeHead(500, { 'content-type': 'text/html' });
-        endless(8 * 2 ** 20)(_req, res);
+        const chunk = Buffer.alloc(64 * 1024, 0x3c);
+        let left = 8 * 2 ** 20;
+        const pump = (): void => {
+          while (left > 0 && !res.destroyed) {
+            left -= chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end();
+        };
+        pump();
       },
     },
   ],
@@ -158,7 +167,7 @@ describe('a hostile server cannot take the web host down', () => {
       DEBUSINE_DESKTOP_API_URL: fake.apiUrl,
       DEBUSINE_DESKTOP_TOKEN: 'hostile-test-token',
     });
-    bridge = await BridgeClient.open(host.url);
+    bridge = await BridgeClient.open(host);
   });
   afterAll(async () => {
     bridge.close();
@@ -171,7 +180,7 @@ describe('a hostile server cannot take the web host down', () => {
     const reply = await bridge.ask('downloads.link', { artifactId, ...(path ? { path } : {}) });
     expect(reply.ok, JSON.stringify(reply.error)).toBe(true);
     const { url } = reply.result as { url: string };
-    return httpRequest(new URL(url, host.url).toString());
+    return httpRequest(new URL(url, host.origin).toString());
   }
 
   /** The property after every case: the host runs, answers, and serves an honest download. */
@@ -223,14 +232,14 @@ describe('a hostile server cannot take the web host down', () => {
   });
 
   it('a bridge message over the size limit closes that socket only', async () => {
-    const other = await BridgeClient.open(host.url);
+    const other = await BridgeClient.open(host);
     other.send(Buffer.alloc(5 * 2 ** 20, 0x61).toString());
     await sleep(200);
     await expectHostWell();
   });
 
   it('a connection reset after a refused upgrade', async () => {
-    const port = new URL(host.url).port;
+    const port = new URL(host.origin).port;
     for (let i = 0; i < 20; i++) {
       const socket = connect(Number(port), '127.0.0.1');
       socket.on('error', () => undefined);
