@@ -449,7 +449,7 @@ async function openProbedPage(
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(app.url);
+  await page.goto(await app.host.nextUrl());
   await page.getByTestId('app-shell').waitFor();
   return { page, errors };
 }

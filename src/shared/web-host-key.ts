@@ -1,7 +1,10 @@
 /**
- * How the page presents the web host's session key. The key reaches the page in the URL's
- * fragment (never sent in any request), and the page then presents it only to its own
- * host: on the bridge's WebSocket as a subprotocol, and on staging uploads as a header.
+ * How the page presents the web host's keys. The printed address carries a launch key in
+ * its fragment (never sent in any request). The browser keeps that address, fragment and
+ * all, in its history, where any program of the user's can read it; so the launch key
+ * opens nothing itself and works once: the page sends it to POST /session and gets a
+ * session key of its own, which it presents only to its own host: on the bridge's
+ * WebSocket as a subprotocol, and on staging uploads as a header.
  *
  * Why a subprotocol for the WebSocket: a browser's WebSocket can set no other header, the
  * host checks it at the upgrade (a socket without the key never opens, so there is no
@@ -14,8 +17,14 @@ export const BRIDGE_PROTOCOL = 'debusine-desktop';
 
 const KEY_PROTOCOL_PREFIX = 'debusine-desktop.key.';
 
-/** The header that carries the key on `POST /staging`. */
+/**
+ * The header that carries a key: the launch key on `POST /session`, the session key on
+ * `POST /staging`.
+ */
 export const KEY_HEADER = 'X-Debusine-Key';
+
+/** Where the page exchanges the launch key for a session key: `{"key": "…"}` back. */
+export const SESSION_PATH = '/session';
 
 /** The subprotocol that carries the key (base64url is a valid protocol token as it is). */
 export function keyProtocol(key: string): string {

@@ -20,7 +20,7 @@ describe('the app shell in Chromium', () => {
     const page = await browser.newPage({ colorScheme, viewport: { width: 1200, height: 760 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(host.url);
+    await page.goto(await host.nextUrl());
     await page.getByTestId('app-shell').waitFor();
     const nav = page.getByRole('navigation', { name: 'Areas' });
     for (const area of ['Upload', 'Work requests', 'Artifacts', 'Settings']) {

@@ -36,7 +36,7 @@ describe('the bridge through the web host', () => {
     page.on('websocket', (ws) => {
       ws.on('framereceived', (frame) => frames.push(String(frame.payload)));
     });
-    await page.goto(host.url);
+    await page.goto(await host.nextUrl());
     const status = page.getByTestId('session-status');
     await expect
       .poll(() => status.getAttribute('title'), { timeout: 20_000 })
@@ -49,7 +49,7 @@ describe('the bridge through the web host', () => {
   });
 
   it('answers servers.check and keeps error codes over the real socket', async () => {
-    const ws = openBridgeSocket(host.url);
+    const ws = await openBridgeSocket(host);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const replies = new Map<number, unknown>();
     ws.on('message', (data) => {

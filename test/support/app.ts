@@ -11,7 +11,8 @@ import { startWebHost, type RunningWebHost } from './web-host';
 
 export interface RunningApp {
   host: RunningWebHost;
-  url: string;
+  /** `http://127.0.0.1:PORT`; each page opens at `host.nextUrl()`, an address of its own. */
+  origin: string;
   dataDir: string;
   server: TestServer | null;
   stop(): Promise<void>;
@@ -44,7 +45,7 @@ export async function startApp(
   });
   return {
     host,
-    url: host.url,
+    origin: host.origin,
     dataDir,
     server,
     stop: async () => {
@@ -54,12 +55,15 @@ export async function startApp(
   };
 }
 
-/** A page in the given theme, failing the test on uncaught page errors. */
+/**
+ * A page in the given theme, failing the test on uncaught page errors, opened at an
+ * address of its own (`url`, whose key the page then trades for its session).
+ */
 export async function openPage(
   browser: Browser,
   app: RunningApp,
   colorScheme: 'light' | 'dark' = 'light',
-): Promise<{ page: Page; errors: string[] }> {
+): Promise<{ page: Page; errors: string[]; url: string }> {
   // A context of its own (axe needs one), closed with the page.
   const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -68,10 +72,11 @@ export async function openPage(
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   app.host.assertRunning();
-  await page.goto(app.url).catch((error: unknown) => {
+  const url = await app.host.nextUrl();
+  await page.goto(url).catch((error: unknown) => {
     app.host.assertRunning();
     throw error;
   });
   await page.getByTestId('app-shell').waitFor();
-  return { page, errors };
+  return { page, errors, url };
 }

@@ -4,36 +4,68 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { UNHANDLED_REJECTION } from '../../src/main/unhandled';
-import { BRIDGE_PROTOCOL, keyProtocol } from '../../src/shared/web-host-key';
+import {
+  BRIDGE_PROTOCOL,
+  KEY_HEADER,
+  SESSION_PATH,
+  keyProtocol,
+} from '../../src/shared/web-host-key';
+import { httpRequest } from './loopback-http';
 
 export interface RunningWebHost {
-  /** The printed address: `http://127.0.0.1:PORT/#key=…` (the key in the fragment). */
-  url: string;
+  /** `http://127.0.0.1:PORT`. */
+  origin: string;
+  /**
+   * An address the host printed and nobody was given yet: `http://127.0.0.1:PORT/#key=…`.
+   * Each opens one tab (or one program's session), and the host prints the next once it is
+   * used; so this waits for that, and fails when the address handed out before was never
+   * used.
+   */
+  nextUrl(): Promise<string>;
   process: ChildProcess;
   /** Throws, with the host's output, when the host is no longer running. */
   assertRunning(): void;
   stop(): Promise<void>;
 }
 
-/** The session key carried in the fragment of a printed address. */
-export function sessionKeyOf(url: string): string {
+/** The launch key carried in the fragment of a printed address. */
+export function launchKeyOf(url: string): string {
   const key = new URLSearchParams(new URL(url).hash.slice(1)).get('key');
-  if (!key) throw new Error(`no session key in ${url}`);
+  if (!key) throw new Error(`no launch key in ${url}`);
   return key;
 }
 
 /**
- * Opens the host's bridge as a program outside the browser would: its own Origin header
- * (the host's), the key offered as a subprotocol as the page offers it.
+ * Trades a printed address's launch key for a session key, as the page does: POST /session
+ * with the host's own Origin and the key in its header.
  */
-export function openBridgeSocket(url: string): WebSocket {
-  const address = new URL(url);
+export async function exchangeKey(url: string): Promise<string> {
+  const { origin } = new URL(url);
+  const answer = await httpRequest(`${origin}${SESSION_PATH}`, {
+    method: 'POST',
+    headers: { origin, [KEY_HEADER]: launchKeyOf(url) },
+  });
+  if (answer.status !== 200)
+    throw new Error(`the host refused the launch key (${String(answer.status)})`);
+  return (JSON.parse(answer.body) as { key: string }).key;
+}
+
+/**
+ * Opens the host's bridge as a program outside the browser would: it takes the next
+ * printed address, trades its key for a session key, and offers that as a subprotocol
+ * with its own Origin header (the host's), as the page does.
+ */
+export async function openBridgeSocket(host: RunningWebHost): Promise<WebSocket> {
+  const key = await exchangeKey(await host.nextUrl());
   return new WebSocket(
-    `ws://${address.host}/bridge`,
-    [BRIDGE_PROTOCOL, keyProtocol(sessionKeyOf(url))],
-    { origin: address.origin },
+    `ws://${new URL(host.origin).host}/bridge`,
+    [BRIDGE_PROTOCOL, keyProtocol(key)],
+    { origin: host.origin },
   );
 }
+
+/** A printed address: the first, and each one printed after one was used. */
+const ADDRESS = /http:\/\/127\.0\.0\.1:\d+\/#key=[\w-]+/g;
 
 const OUTPUT_LIMIT = 64 * 1024;
 
@@ -64,6 +96,17 @@ export async function startWebHost(env: Record<string, string> = {}): Promise<Ru
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  // The addresses come on stdout, each on a line of its own.
+  const printed: string[] = [];
+  let handedOut = 0;
+  let partLine = '';
+  const onPrint = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (partLine + chunk.toString()).split('\n');
+    partLine = lines.pop() ?? '';
+    for (const line of lines) printed.push(...(line.match(ADDRESS) ?? []));
+    for (const check of [...onPrint]) check();
+  });
   // A host that dies under a test shows up as "connection refused" in the browser; say
   // here why it died, since nothing else prints its output.
   child.once('exit', (code, signal) => {
@@ -72,26 +115,43 @@ export async function startWebHost(env: Record<string, string> = {}): Promise<Ru
       `[web host] exited unexpectedly (${signal ?? `code ${String(code)}`}); its output:\n${output}`,
     );
   });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`the web host did not start within 20 s:\n${output}`));
-    }, 20_000);
-    const onData = (): void => {
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(output);
-      if (match?.[1]) {
+  /** Resolves once `ready()` holds after a print, failing after 20 s or when the host exits. */
+  const untilPrinted = (ready: () => boolean, failure: string): Promise<void> =>
+    new Promise<void>((resolveWait, reject) => {
+      const stop = (): void => {
         clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the web host exited with ${String(code)}:\n${output}`));
+        onPrint.delete(check);
+        child.off('exit', onExit);
+      };
+      const check = (): void => {
+        if (!ready()) return;
+        stop();
+        resolveWait();
+      };
+      const onExit = (code: number | null): void => {
+        stop();
+        reject(new Error(`the web host exited with ${String(code)}:\n${output}`));
+      };
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`${failure} within 20 s:\n${output}`));
+      }, 20_000);
+      onPrint.add(check);
+      child.once('exit', onExit);
+      check();
     });
-  });
+  await untilPrinted(() => printed.length > 0, 'the web host did not start');
   return {
-    url,
+    origin: new URL(printed[0] ?? '').origin,
+    nextUrl: async () => {
+      const mine = handedOut++;
+      const before = printed[mine - 1] ?? '';
+      await untilPrinted(
+        () => printed[mine] !== undefined,
+        `the web host printed no new address (was ${before} used?)`,
+      );
+      return printed[mine] ?? '';
+    },
     process: child,
     assertRunning: () => {
       if (child.exitCode === null && child.signalCode === null) return;

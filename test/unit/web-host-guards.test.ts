@@ -10,7 +10,12 @@ import { FileTokenStore } from '../../src/main/settings/token-store';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { isLoopbackAddress } from '../../src/main/web/auth';
 import { startWebHost, type WebHost } from '../../src/main/web/host';
-import { BRIDGE_PROTOCOL, keyProtocol } from '../../src/shared/web-host-key';
+import {
+  BRIDGE_PROTOCOL,
+  KEY_HEADER,
+  SESSION_PATH,
+  keyProtocol,
+} from '../../src/shared/web-host-key';
 import {
   httpRequest,
   openSocket,
@@ -35,6 +40,8 @@ function get(
 
 describe('the web host', () => {
   let host: WebHost;
+  /** A session key, as the page gets it for the printed address's key. */
+  let key: string;
   let root: string;
   let dataDir: string;
   let stagingDir: string;
@@ -64,6 +71,14 @@ describe('the web host', () => {
       downloads: service.downloads,
       stagingDir,
     });
+    const launch = new URLSearchParams(new URL(host.url).hash.slice(1)).get('key') ?? '';
+    const exchanged = await get(
+      host,
+      SESSION_PATH,
+      { origin: host.origin, [KEY_HEADER]: launch },
+      'POST',
+    );
+    key = (JSON.parse(exchanged.body) as { key: string }).key;
   });
   afterAll(async () => {
     await host.close();
@@ -80,12 +95,12 @@ describe('the web host', () => {
   });
 
   it('serves the app without a key, and never hands the key to the browser', async () => {
-    for (const path of ['/', `/?key=${host.key}`, '/app.js', '/work-requests']) {
+    for (const path of ['/', `/?key=${key}`, '/app.js', '/work-requests']) {
       const answer = await get(host, path);
       expect(answer.status, path).toBe(200);
       // No cookie at all: a cookie on 127.0.0.1 goes to every port of 127.0.0.1.
       expect(answer.headers['set-cookie'], path).toBeUndefined();
-      expect(JSON.stringify(answer), path).not.toContain(host.key);
+      expect(JSON.stringify(answer), path).not.toContain(key);
     }
     const page = await get(host, '/');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
@@ -94,7 +109,7 @@ describe('the web host', () => {
 
   it('opens the bridge with the key offered as a subprotocol, from its own origin', async () => {
     const ws = openSocket(bridgeUrl(), {
-      protocols: [BRIDGE_PROTOCOL, keyProtocol(host.key)],
+      protocols: [BRIDGE_PROTOCOL, keyProtocol(key)],
       origin: host.origin,
     });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
@@ -105,7 +120,7 @@ describe('the web host', () => {
 
   it('refuses a bridge client with no key, a wrong key or a key anywhere but the subprotocol', async () => {
     const origin = host.origin;
-    const cookie = `debusine_desktop_key_${String(host.port)}=${host.key}`;
+    const cookie = `debusine_desktop_key_${String(host.port)}=${key}`;
     const attempts: [string, string, Attempt][] = [
       ['no key', bridgeUrl(), { origin, protocols: [BRIDGE_PROTOCOL] }],
       [
@@ -113,15 +128,15 @@ describe('the web host', () => {
         bridgeUrl(),
         { origin, protocols: [BRIDGE_PROTOCOL, keyProtocol('A'.repeat(43))] },
       ],
-      ['the key in the query', `${bridgeUrl()}?key=${host.key}`, { origin }],
+      ['the key in the query', `${bridgeUrl()}?key=${key}`, { origin }],
       ['the key in a cookie', bridgeUrl(), { origin, headers: { cookie } }],
-      ['the key in a header', bridgeUrl(), { origin, headers: { 'x-debusine-key': host.key } }],
-      ['the key as the only protocol', bridgeUrl(), { origin, protocols: [keyProtocol(host.key)] }],
+      ['the key in a header', bridgeUrl(), { origin, headers: { 'x-debusine-key': key } }],
+      ['the key as the only protocol', bridgeUrl(), { origin, protocols: [keyProtocol(key)] }],
     ];
     for (const [what, url, attempt] of attempts) {
       await expect(connect(url, attempt), what).resolves.toBe(401);
     }
-    const keyed = [BRIDGE_PROTOCOL, keyProtocol(host.key)];
+    const keyed = [BRIDGE_PROTOCOL, keyProtocol(key)];
     for (const foreign of ['http://evil.example', 'http://localhost:1', undefined]) {
       await expect(
         connect(bridgeUrl(), { protocols: keyed, ...(foreign ? { origin: foreign } : {}) }),
@@ -148,7 +163,7 @@ describe('the web host', () => {
   });
 
   it('stages an uploaded file with the key in its header and hands back only an id', async () => {
-    const headers = { 'x-debusine-key': host.key, origin: host.origin };
+    const headers = { 'x-debusine-key': key, origin: host.origin };
     const answer = await get(host, '/staging?name=hello.dsc', headers, 'POST', 'Source: hello\n');
     expect(answer.status).toBe(200);
     const reply = JSON.parse(answer.body) as {
@@ -172,11 +187,11 @@ describe('the web host', () => {
 
   it('refuses staging with the key anywhere but its header', async () => {
     const origin = host.origin;
-    const cookie = `debusine_desktop_key_${String(host.port)}=${host.key}`;
+    const cookie = `debusine_desktop_key_${String(host.port)}=${key}`;
     const before = await readdir(stagingDir);
     for (const [what, path, headers] of [
       ['no key', '/staging?name=a.dsc', { origin }],
-      ['the key in the query', `/staging?name=a.dsc&key=${host.key}`, { origin }],
+      ['the key in the query', `/staging?name=a.dsc&key=${key}`, { origin }],
       ['the key in a cookie', '/staging?name=a.dsc', { origin, cookie }],
     ] as const) {
       const answer = await get(host, path, headers, 'POST', 'x');
@@ -195,7 +210,7 @@ describe('the web host', () => {
 
   it('never lets the bridge set a program to run on completion', async () => {
     const ws = openSocket(bridgeUrl(), {
-      protocols: [BRIDGE_PROTOCOL, keyProtocol(host.key)],
+      protocols: [BRIDGE_PROTOCOL, keyProtocol(key)],
       origin: host.origin,
     });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));

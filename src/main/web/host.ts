@@ -12,17 +12,18 @@ import { openConnection } from '../bridge/connection';
 import type { Dispatch } from '../bridge/dispatch';
 import type { EventHub } from '../bridge/event-outbox';
 import type { StagedFiles } from '../service/staged-files';
-import { BRIDGE_PROTOCOL } from '../../shared/web-host-key';
+import { BRIDGE_PROTOCOL, SESSION_PATH } from '../../shared/web-host-key';
 import {
   hasValidHost,
   hasValidOrigin,
   headerHasKey,
+  HostKeys,
   isLoopbackAddress,
-  newSessionKey,
   upgradeHasKey,
   type Guard,
 } from './auth';
 import { owned } from '../streams';
+import { handleSessionExchange } from './session-exchange';
 import { handleStagingUpload } from './staging-upload';
 import { serveStatic } from './static-files';
 
@@ -36,8 +37,11 @@ export interface WebHostOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Fixed key (tests); a random one otherwise. */
-  key?: string;
+  /**
+   * Told the address to open next, each time the one before was used (each opens one tab;
+   * the first is `url` once started).
+   */
+  onNewAddress?: (url: string) => void;
   /** Where staged uploads go; a fresh temporary directory by default. */
   stagingDir?: string;
   /** Serves `GET /download/<token>` (links from downloads.link); absent: no such route. */
@@ -45,11 +49,13 @@ export interface WebHostOptions {
 }
 
 export interface WebHost {
-  /** The address to open: it carries the session key in its fragment, which no request sends. */
-  url: string;
+  /**
+   * The address to open: its fragment, which no request sends, carries a launch key that
+   * the page exchanges once for a session key. Once used, this is a new address.
+   */
+  readonly url: string;
   origin: string;
   port: number;
-  key: string;
   close(): Promise<void>;
 }
 
@@ -77,10 +83,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   if (!isLoopbackAddress(host)) {
     throw new Error(`The web host binds to loopback only (127.0.0.1 or ::1), not ${host}`);
   }
-  const key = options.key ?? newSessionKey();
   const stagingDir =
     options.stagingDir ?? (await mkdtemp(join(tmpdir(), 'debusine-desktop-staging-')));
-  const guard: Guard = { key, origin: '', hostHeader: '' };
+  const guard: Guard = { keys: new HostKeys(), origin: '', hostHeader: '' };
+  const launchAddress = (): string => `${guard.origin}/#key=${guard.keys.launchKey}`;
   let port = 0;
   const sockets = new WebSocketServer({
     noServer: true,
@@ -100,6 +106,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const url = new URL(req.url ?? '/', guard.origin);
     if (!hasValidHost(guard, req)) {
       res.writeHead(421).end('Wrong host');
+      return;
+    }
+    if (url.pathname === SESSION_PATH) {
+      handleSessionExchange(guard, req, res, () => options.onNewAddress?.(launchAddress()));
       return;
     }
     if (url.pathname === '/staging') {
@@ -122,7 +132,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     // The built renderer holds nothing secret (the key reaches the page in the URL's
-    // fragment), so it is served without a key.
+    // fragment, and the session key comes from /session), so it is served without a key.
     await serveStatic(options.root, req, res, {
       'Content-Security-Policy': contentSecurityPolicy(port),
       'X-Content-Type-Options': 'nosniff',
@@ -198,10 +208,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   guard.origin = `http://${guard.hostHeader}`;
 
   return {
-    url: `${guard.origin}/#key=${key}`,
+    get url() {
+      return launchAddress();
+    },
     origin: guard.origin,
     port: address.port,
-    key,
     close: async () => {
       for (const client of sockets.clients) client.terminate();
       sockets.close();

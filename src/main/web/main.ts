@@ -58,6 +58,11 @@ async function main(): Promise<void> {
     port: parsePort(env.DEBUSINE_DESKTOP_PORT),
     // Staged files next to the drafts, so that drafts can hard-link them.
     stagingDir: await mkdirStaging(dataDir),
+    // Each address opens one tab (its key is then refused: the browser's history keeps
+    // it), so the next is printed as soon as one is used.
+    onNewAddress: (url) => {
+      console.log(`That address is used now; for another tab, open ${url}`);
+    },
   });
   console.log(`Debusine Desktop is serving on ${host.url}`);
   const stop = (): void => {

@@ -1,18 +1,21 @@
 /**
  * The DebusineApi over the web host's WebSocket, for the app running in a browser.
  *
- * The session key comes in the fragment of the address the host printed
- * (`http://127.0.0.1:PORT/#key=…`): a fragment is never sent in a request, so no server
- * sees it. The page takes it, removes it from the address bar and the tab's history, and
- * presents it only to its own host: as a WebSocket subprotocol and as a staging header.
- * It keeps it in sessionStorage, so that a reload (which has no fragment any more) still
- * gets in: sessionStorage belongs to this origin, port included, and to this tab, so a
- * page on another port cannot read it, and it is gone when the tab closes.
+ * The address the host printed (`http://127.0.0.1:PORT/#key=…`) carries a launch key in
+ * its fragment: a fragment is never sent in a request, so no server sees it. But the
+ * browser keeps the address it opened, fragment and all, in its history database, which
+ * any program of the user's can read. So the launch key works once: the page takes it out
+ * of the address bar and the tab's history entry, trades it for a session key of its own
+ * (POST /session), and from then on the host refuses it. The page presents the session
+ * key only to its own host: as a WebSocket subprotocol and as a staging header. It keeps
+ * it in sessionStorage, so that a reload (which has no fragment any more) still gets in:
+ * sessionStorage belongs to this origin, port included, and to this tab, so a page on
+ * another port cannot read it, and it is gone when the tab closes.
  */
 import type { DebusineApi, DroppedFile, Reply, StagedFile } from '@shared/contract';
 import type { SerializedError } from '@shared/errors';
 import { createMessageApi, type MessagePort } from '@shared/bridge-message-api';
-import { BRIDGE_PROTOCOL, KEY_HEADER, keyProtocol } from '@shared/web-host-key';
+import { BRIDGE_PROTOCOL, KEY_HEADER, SESSION_PATH, keyProtocol } from '@shared/web-host-key';
 
 const CLOSED: SerializedError = {
   code: 'network',
@@ -31,7 +34,13 @@ const REFUSED: SerializedError = {
     'The Debusine Desktop host refused this page, or is not running: open the address it printed (it ends in #key=…).',
 };
 
-/** Where the key is kept for reloads of this tab. */
+const USED: SerializedError = {
+  code: 'network',
+  message:
+    'This address was used already: each address the Debusine Desktop host prints opens one tab. Open the newest address it printed.',
+};
+
+/** Where the session key is kept for reloads of this tab. */
 export const KEY_STORAGE = 'debusine-desktop.session-key';
 
 export interface PageWindow {
@@ -40,32 +49,84 @@ export interface PageWindow {
   sessionStorage: Pick<Storage, 'getItem' | 'setItem'>;
 }
 
+/** A launch key traded at the host: a session key, refused (used, or wrong), or no answer. */
+export type Exchange = (
+  launch: string,
+) => Promise<{ key: string } | { refused: true } | { unreachable: true }>;
+
 /**
- * The session key: from the address's fragment, which is then removed from the address
- * bar and history, or else the one this tab kept from an earlier load.
+ * The launch key in the address's fragment, which is then removed from the address bar and
+ * from the tab's history entry; null when the address has none.
  */
-export function takeSessionKey(page: PageWindow): string | null {
+export function takeLaunchKey(page: PageWindow): string | null {
   const fragment = new URLSearchParams(page.location.hash.replace(/^#/, ''));
-  const fromUrl = fragment.get('key');
-  if (fromUrl !== null) {
-    fragment.delete('key');
-    const rest = fragment.toString();
-    page.history.replaceState(
-      page.history.state,
-      '',
-      `${page.location.pathname}${page.location.search}${rest ? `#${rest}` : ''}`,
-    );
-    try {
-      page.sessionStorage.setItem(KEY_STORAGE, fromUrl);
-    } catch {
-      // Storage refused (a private mode): this load works; a reload needs the address again.
-    }
-    return fromUrl;
-  }
+  const launch = fragment.get('key');
+  if (launch === null) return null;
+  fragment.delete('key');
+  const rest = fragment.toString();
+  page.history.replaceState(
+    page.history.state,
+    '',
+    `${page.location.pathname}${page.location.search}${rest ? `#${rest}` : ''}`,
+  );
+  return launch;
+}
+
+function keptKey(page: PageWindow): string | null {
   try {
     return page.sessionStorage.getItem(KEY_STORAGE);
   } catch {
     return null;
+  }
+}
+
+/**
+ * This tab's session key: the launch key in the address traded for one, or else the one
+ * the tab kept from an earlier load; or why there is none.
+ */
+export async function sessionKeyOf(
+  page: PageWindow,
+  exchange: Exchange,
+): Promise<{ key: string } | { error: SerializedError }> {
+  const launch = takeLaunchKey(page);
+  if (launch === null) {
+    const kept = keptKey(page);
+    return kept === null ? { error: NO_KEY } : { key: kept };
+  }
+  const traded = await exchange(launch);
+  if ('key' in traded) {
+    try {
+      page.sessionStorage.setItem(KEY_STORAGE, traded.key);
+    } catch {
+      // Storage refused (a private mode): this load works; a reload needs a new address.
+    }
+    return traded;
+  }
+  // The address may be one this tab was opened with before (the browser restored it):
+  // the session it got then is still good.
+  const kept = keptKey(page);
+  if (kept !== null) return { key: kept };
+  return { error: 'refused' in traded ? USED : REFUSED };
+}
+
+/** The exchange as the page makes it: to its own host, the key in a header. */
+async function exchangeAtHost(launch: string): ReturnType<Exchange> {
+  let response: Response;
+  try {
+    response = await fetch(SESSION_PATH, {
+      method: 'POST',
+      headers: { [KEY_HEADER]: launch },
+      cache: 'no-store',
+    });
+  } catch {
+    return { unreachable: true };
+  }
+  if (!response.ok) return { refused: true };
+  try {
+    const body = (await response.json()) as { key?: unknown };
+    return typeof body.key === 'string' && body.key !== '' ? { key: body.key } : { refused: true };
+  } catch {
+    return { refused: true };
   }
 }
 
@@ -78,6 +139,37 @@ function refusedPort(error: SerializedError): MessagePort {
       queueMicrotask(() => {
         callback(error);
       });
+    },
+  };
+}
+
+/**
+ * A transport that is `opening` once that is known (the session key comes from an
+ * exchange first), holding what is sent until then.
+ */
+function portWhenReady(opening: Promise<MessagePort>): MessagePort {
+  const pending: Parameters<MessagePort['send']>[0][] = [];
+  let ready: MessagePort | null = null;
+  let receiver: Parameters<MessagePort['onMessage']>[0] | null = null;
+  let onClose: Parameters<MessagePort['onClose']>[0] | null = null;
+  void opening.then((port) => {
+    ready = port;
+    if (receiver) port.onMessage(receiver);
+    if (onClose) port.onClose(onClose);
+    for (const message of pending.splice(0)) port.send(message);
+  });
+  return {
+    send(message) {
+      if (ready) ready.send(message);
+      else pending.push(message);
+    },
+    onMessage(callback) {
+      receiver = callback;
+      ready?.onMessage(callback);
+    },
+    onClose(callback) {
+      onClose = callback;
+      ready?.onClose(callback);
     },
   };
 }
@@ -102,7 +194,8 @@ function openSocket(url: string, key: string): MessagePort {
     }
   });
   socket.addEventListener('close', () => {
-    // Never opened: the host refused the key (it was restarted with a new one) or is gone.
+    // Never opened: the host refused the key (it was restarted, and knows it no more) or
+    // is gone.
     onClose(opened ? CLOSED : REFUSED);
   });
   return {
@@ -138,16 +231,19 @@ async function stageOne(file: DroppedFile, key: string): Promise<Reply<StagedFil
 export function connectWebHost(
   page: PageWindow & { location: Pick<Location, 'host'> },
 ): DebusineApi {
-  const key = takeSessionKey(page);
-  const port =
-    key === null ? refusedPort(NO_KEY) : openSocket(`ws://${page.location.host}/bridge`, key);
+  const session = sessionKeyOf(page, exchangeAtHost);
+  const bridgeUrl = `ws://${page.location.host}/bridge`;
+  const port = portWhenReady(
+    session.then((s) => ('key' in s ? openSocket(bridgeUrl, s.key) : refusedPort(s.error))),
+  );
   return createMessageApi(port, {
     transport: 'web',
     async stageDropped(files) {
-      if (key === null) return { ok: false, error: NO_KEY };
+      const s = await session;
+      if ('error' in s) return { ok: false, error: s.error };
       const staged: StagedFile[] = [];
       for (const file of files) {
-        const reply = await stageOne(file, key);
+        const reply = await stageOne(file, s.key);
         if (!reply.ok) return reply;
         staged.push(reply.result);
       }
