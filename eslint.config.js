@@ -227,4 +227,24 @@ export default tseslint.config(
     ignores: ['src/main/app/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
   },
+  {
+    // An undici body dropped with no 'error' listener ends the process (src/main/streams.ts):
+    // requests go through the three places that own the answer's body from its first moment.
+    files: ['src/main/**/*.ts'],
+    ignores: [
+      'src/main/api/http.ts',
+      'src/main/artifacts/fetch-body.ts',
+      'src/main/artifacts/upload-file.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.property.name='dispatcher']",
+          message:
+            'Send requests with HttpTransport.send or fetchBody, which own the body (streams.ts), not through the dispatcher.',
+        },
+      ],
+    },
+  },
 );

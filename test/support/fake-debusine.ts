@@ -43,7 +43,12 @@ export interface FakeDebusine {
   artifact(
     id: number,
     files: FakeFile[],
-    options?: { tarball?: Buffer | Responder; revision?: '0.16' | '0.11' },
+    options?: {
+      tarball?: Buffer | Responder;
+      revision?: '0.16' | '0.11';
+      /** How the artifact's record (its JSON) is sent; whole by default. */
+      record?: (json: string) => Responder;
+    },
   ): void;
   /** Every response so far, in the order they were closed. */
   readonly served: ServedResponse[];
@@ -234,9 +239,14 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     transport: (options = {}) => new HttpTransport({ apiUrl, token: 't', retries: 0, ...options }),
     artifact(id, files, options = {}) {
       const json = artifactJson(site, id, files, options.revision ?? '0.16');
-      routes.set(`/api/1.0/artifact/${String(id)}/`, (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
-      });
+      routes.set(
+        `/api/1.0/artifact/${String(id)}/`,
+        options.record
+          ? options.record(JSON.stringify(json))
+          : (_req, res) => {
+              res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+            },
+      );
       for (const file of files) {
         const responder = file.serve ?? whole(file.content ?? '');
         routes.set(

@@ -60,6 +60,21 @@ describe('a server sending slower than the floor', () => {
     );
   });
 
+  it("stops the artifact's record (its JSON) before any file", async () => {
+    const ground = playground();
+    const id = server.nextId();
+    server.fake.artifact(id, [{ path: 'a.txt', content: 'a' }], {
+      record: (json) => trickle(json, 10, 50),
+    });
+    await expectRefused(ground, () => downloadArtifact(slowTransport(), id, ground.dest), {
+      code: 'timeout',
+      rule: 'answer-rate',
+      message:
+        /answer to artifactGet was stopped: it arrived slower than 1000 bytes\/s over 0\.4 s \(\d+ bytes had arrived\)/,
+    });
+    expect(server.downloadsOf(id)).toEqual([]);
+  });
+
   it('lets a slow download above the floor finish', async () => {
     const ground = playground();
     const some = DATA.subarray(0, 40_000);

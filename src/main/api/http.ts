@@ -15,7 +15,13 @@ import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import { networkError } from './http-errors';
-import { RATE_FLOOR, type RateFloor } from './rate-floor';
+import {
+  floorText,
+  meteredBody,
+  RATE_FLOOR,
+  type RateFloor,
+  type ResponseBody,
+} from './rate-floor';
 import { APP_NAME, APP_VERSION } from '../version';
 
 export const API_VERSION = '1.0';
@@ -74,7 +80,8 @@ export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  /** Safe to drop at any point (streams.ts), and stopped when slower than the rate floor. */
+  body: ResponseBody;
 }
 
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -191,9 +198,9 @@ export class HttpTransport {
     const idempotent = spec.idempotent ?? ['GET', 'HEAD', 'PUT', 'DELETE'].includes(spec.method);
     const url = this.url(spec.path, spec);
     const headers: Record<string, string> = { ...this.authHeaders(url), ...spec.headers };
-    let body: string | undefined;
+    let sent: string | undefined;
     if (spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
+      sent = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
     for (let attempt = 0; ; attempt++) {
@@ -203,17 +210,20 @@ export class HttpTransport {
           path: new URL(url).pathname + new URL(url).search,
           method: spec.method,
           headers,
-          body,
+          body: sent,
           signal: spec.signal,
           headersTimeout: spec.readTimeoutMs ?? this.#readTimeoutMs,
           bodyTimeout: spec.readTimeoutMs ?? this.#readTimeoutMs,
         });
+        const body = meteredBody(response.body, this.rateFloor, (received) =>
+          this.#tooSlow(spec.operation, received),
+        );
         if (idempotent && attempt < this.#retries && RETRY_STATUSES.has(response.statusCode)) {
-          await response.body.dump();
+          await body.dump();
           await this.#backoff(attempt, spec.signal);
           continue;
         }
-        return { status: response.statusCode, headers: response.headers, body: response.body };
+        return { status: response.statusCode, headers: response.headers, body };
       } catch (error) {
         const mapped = networkError(spec.operation, url, error);
         const retryable = mapped.code === 'network' || mapped.code === 'timeout';
@@ -224,6 +234,14 @@ export class HttpTransport {
         throw mapped;
       }
     }
+  }
+
+  #tooSlow(operation: string, received: number): DebusineError {
+    return new DebusineError(
+      'timeout',
+      `The server's answer to ${operation} was stopped: it arrived slower than ${floorText(this.rateFloor)} (${String(received)} bytes had arrived)`,
+      { operation, received, rule: 'answer-rate' },
+    );
   }
 
   async #backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {

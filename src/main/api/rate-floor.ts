@@ -8,7 +8,7 @@
  * not count against the server: the window starts again once the app caught up.
  */
 import { Transform, pipeline, type Readable } from 'node:stream';
-import { owned } from '../streams';
+import { discard, owned } from '../streams';
 
 export interface RateFloor {
   bytesPerSecond: number;
@@ -83,4 +83,38 @@ export function withRateFloor(
     clearInterval(timer);
   });
   return meter;
+}
+
+/** A response's body as the API layer reads it: a stream that can also be dropped cleanly. */
+export interface ResponseBody extends Readable {
+  /** Reads what is left of a small body (so that the connection is kept), else drops it. */
+  dump(): Promise<void>;
+}
+
+/**
+ * A body dumped is read to its end when it is this small, which keeps its connection for the
+ * next request (undici's own dump reads as much); a larger one is dropped with its connection.
+ */
+const DUMP_LIMIT = 128 * 1024;
+
+/** `source` behind the rate floor, with `dump`. */
+export function meteredBody(
+  source: Readable,
+  floor: RateFloor,
+  tooSlow: (received: number) => Error,
+): ResponseBody {
+  const body = withRateFloor(source, floor, tooSlow) as ResponseBody;
+  body.dump = async () => {
+    let size = 0;
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > DUMP_LIMIT) break;
+      }
+    } catch {
+      // Nothing of it was wanted: how it ended does not matter.
+    }
+    discard(body);
+  };
+  return body;
 }

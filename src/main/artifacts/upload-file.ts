@@ -7,6 +7,7 @@
  * memory stays bounded.
  */
 import { createReadStream } from 'node:fs';
+import { owned } from '../streams';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DebusineError } from '../../shared/errors';
 import type { HttpTransport } from '../api/http';
@@ -62,11 +63,13 @@ async function put(
   let stream;
   if (body) {
     headers['content-length'] = String(body.end - body.start + 1);
-    stream = createReadStream(spec.localFile, {
-      start: body.start,
-      end: body.end,
-      highWaterMark: 1024 * 1024,
-    });
+    stream = owned(
+      createReadStream(spec.localFile, {
+        start: body.start,
+        end: body.end,
+        highWaterMark: 1024 * 1024,
+      }),
+    );
     let sent = 0;
     stream.on('data', (chunk) => {
       sent += chunk.length;
@@ -85,6 +88,7 @@ async function put(
     headersTimeout: 300_000,
     bodyTimeout: 300_000,
   });
+  owned(response.body);
   if ([200, 201, 206].includes(response.statusCode)) {
     await response.body.dump();
     return { status: response.statusCode, stored: parseRangeHeader(response.headers.range) };
