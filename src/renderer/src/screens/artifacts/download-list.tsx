@@ -1,4 +1,4 @@
-import { CircleCheck, CircleX, Download, X } from 'lucide-react';
+import { CircleCheck, CircleStop, CircleX, Download, X } from 'lucide-react';
 import { formatBytes } from '@renderer/components/format';
 import { visibleText } from '@shared/visible-text';
 import { ErrorState } from '@renderer/kit/errors/error-state';
@@ -8,6 +8,7 @@ import type { DownloadRow } from './use-downloads';
 export function DownloadList(props: {
   rows: DownloadRow[];
   onDismiss: (key: string) => void;
+  onCancel: (key: string) => void;
 }): React.JSX.Element | null {
   if (props.rows.length === 0) return null;
   return (
@@ -26,7 +27,13 @@ export function DownloadList(props: {
               <CircleCheck size={13} aria-hidden="true" /> Done · {formatBytes(done)}
             </span>
           );
-        } else if (job?.state === 'failed' || job?.state === 'cancelled') {
+        } else if (job?.state === 'cancelled') {
+          status = (
+            <span className="status-badge tone-muted">
+              <CircleStop size={13} aria-hidden="true" /> Cancelled · nothing was written
+            </span>
+          );
+        } else if (job?.state === 'failed') {
           status = (
             <span className="status-badge tone-danger">
               <CircleX size={13} aria-hidden="true" /> {job.error?.message ?? job.state}
@@ -43,6 +50,18 @@ export function DownloadList(props: {
               <progress value={done} max={total ?? undefined} aria-label={`Downloading ${label}`} />
             ) : null}
             <span className="download-status">{status}</span>
+            {job?.state === 'running' ? (
+              <button
+                type="button"
+                className="button small"
+                aria-label={`Cancel ${label}`}
+                onClick={() => {
+                  props.onCancel(row.key);
+                }}
+              >
+                Cancel
+              </button>
+            ) : null}
             <button
               type="button"
               className="icon-button"

@@ -1,5 +1,5 @@
 /** The viewer's header: back, the file and its artifact, and how much of it has arrived. */
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, CircleStop } from 'lucide-react';
 import type { LogState } from '@shared/log-types';
 import { visibleText } from '@shared/visible-text';
 import { formatBytes } from '@renderer/components/format';
@@ -8,7 +8,10 @@ import { formatBytes } from '@renderer/components/format';
 export function progressLabel(state: LogState): string {
   const lines = `${state.lines.toLocaleString('en')} line${state.lines === 1 ? '' : 's'}`;
   if (state.state === 'ready') return `${lines}, ${formatBytes(state.size)}`;
-  if (state.state === 'failed') return `Failed after ${formatBytes(state.bytes)}`;
+  if (state.state === 'failed') {
+    const how = state.error?.code === 'cancelled' ? 'Stopped' : 'Failed';
+    return `${how} after ${formatBytes(state.bytes)}`;
+  }
   return `${lines} so far, ${formatBytes(state.bytes)} of ${formatBytes(state.size)}`;
 }
 
@@ -19,6 +22,8 @@ export function LogHeader(props: {
   state: LogState | null;
   backLabel: string;
   onBack: () => void;
+  /** Stops the file from arriving. */
+  onCancel: () => void;
 }): React.JSX.Element {
   const { state } = props;
   return (
@@ -52,6 +57,12 @@ export function LogHeader(props: {
               {progressLabel(state)}
               {state.fromCache ? ' (from the cache)' : ''}
             </span>
+            {state.state === 'loading' ? (
+              <button type="button" className="button small" onClick={props.onCancel}>
+                <CircleStop size={13} aria-hidden="true" />
+                Stop
+              </button>
+            ) : null}
           </>
         )}
       </div>
