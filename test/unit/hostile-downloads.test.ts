@@ -239,3 +239,17 @@ describe('very long names within the limits', () => {
     expect(readFileSync(join(ground.dest, long), 'utf8')).toBe('long');
   });
 });
+
+describe('names in messages', () => {
+  it('shows a right-to-left override in a refused name as its mark', async () => {
+    const ground = playground();
+    const id = artifact([{ path: 'a\u202Etxt.exe/../../x', content: 'evil' }]);
+    const error = await expectRefused(
+      ground,
+      () => downloadArtifact(server.fake.transport(), id, ground.dest),
+      { rule: 'artifact-path' },
+    );
+    expect(error.message).toContain('"a<U+202E>txt.exe/../../x"');
+    expect(error.message).not.toContain('\u202E');
+  });
+});

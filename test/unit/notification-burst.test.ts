@@ -75,6 +75,25 @@ describe('the notification gate in a burst', () => {
     });
   };
 
+  it('shows what a server wrote with its invisible and reordering characters as marks', () => {
+    const evil: CompletionNotification = {
+      ...notification(1, true),
+      title: 'Failed: workflow upload\u202Eexe.txt #1',
+      body: 'sbuild \u2066hello\u2069 — build: make\u200b failed\nSystem',
+    };
+    show(evil);
+    const [shown] = inner.shown;
+    expect(shown?.notification.title).toBe('Failed: workflow upload<U+202E>exe.txt #1');
+    expect(shown?.notification.body).toBe(
+      'sbuild <U+2066>hello<U+2069> — build: make<U+200B> failed\nSystem',
+    );
+    // The app's own list shows what the desktop showed.
+    expect(events[0]?.payload).toMatchObject({
+      title: shown?.notification.title,
+      body: shown?.notification.body,
+    });
+  });
+
   it('shows the first few, then one summary of the rest once they stop coming', () => {
     for (let id = 1; id <= 12; id++) {
       show(notification(id, id % 4 === 0));

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { DebusineError } from '../../shared/errors';
+import { visibleText } from '../../shared/visible-text';
 
 /** One segment: the longest file name Linux, macOS and Windows file systems accept. */
 export const MAX_SEGMENT_BYTES = 255;
@@ -44,7 +45,8 @@ export function artifactPathProblem(path: string): string | undefined {
 
 /** A path for messages: quoted, and cut short when a hostile one is very long. */
 export function quotePath(path: string): string {
-  const quoted = JSON.stringify(path);
+  // JSON escapes control characters, not the format ones (a right-to-left override).
+  const quoted = visibleText(JSON.stringify(path));
   return quoted.length > 160
     ? `${quoted.slice(0, 150)}…" (${String(path.length)} characters)`
     : quoted;

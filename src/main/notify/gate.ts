@@ -5,11 +5,12 @@
  * passed is recorded for the app's list of recent ones.
  */
 import type { NotificationPreferences, NotificationRecord } from '../../shared/contract';
-import type {
-  CompletionNotification,
-  DesktopNotification,
-  NotificationHandlers,
-  Notifier,
+import {
+  visibleNotification,
+  type CompletionNotification,
+  type DesktopNotification,
+  type NotificationHandlers,
+  type Notifier,
 } from './notifier';
 
 /** How many notifications the app's list keeps, newest first. */
@@ -76,10 +77,11 @@ export class NotificationGate implements Notifier<CompletionNotification> {
    * that its summary opens the list where they are.
    */
   show(
-    notification: CompletionNotification,
+    shown: CompletionNotification,
     handlers: NotificationHandlers,
     source: string | null = null,
   ): void {
+    const notification = visibleNotification(shown);
     if (this.#filtered(notification)) return;
     if (this.#held && this.#held.source !== source) this.#flush();
     const now = Date.now();

@@ -3,6 +3,7 @@
  * src/main/app/electron-notifier.ts, the web host and the tests use RecordingNotifier.
  */
 import type { FailureReason } from '../../shared/results/failure';
+import { visibleText } from '../../shared/visible-text';
 
 export type NotificationActionId = 'retry' | 'open-in-browser';
 
@@ -21,6 +22,20 @@ export interface DesktopNotification {
   actions: NotificationAction[];
   /** Failures stay on screen longer where the platform supports urgency. */
   urgency: 'normal' | 'critical';
+}
+
+/**
+ * `notification` with its title and body as the desktop may show them: every character a
+ * server wrote there that shows nothing or reorders the text around it (a right-to-left
+ * override in a workflow's name, a zero-width space in a reason) made visible as its mark
+ * (shared/visible-text.ts); line breaks stay, the body's lines are its layout.
+ */
+export function visibleNotification<N extends DesktopNotification>(notification: N): N {
+  return {
+    ...notification,
+    title: visibleText(notification.title, 'tabs and newlines'),
+    body: visibleText(notification.body, 'tabs and newlines'),
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
 import { actionFailedNotification } from '../notify/completion-notification';
 import { NotificationGate } from '../notify/gate';
-import type { NotificationActionId, Notifier } from '../notify/notifier';
+import { visibleNotification, type NotificationActionId, type Notifier } from '../notify/notifier';
 import { explainWorkRequest, type Explain } from '../results/explainer';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
@@ -339,7 +339,7 @@ export class WatchService {
     error: unknown,
   ): void {
     const reason = error instanceof Error ? error.message : String(error);
-    this.#notifier.show(actionFailedNotification(action, id, reason), {
+    this.#notifier.show(visibleNotification(actionFailedNotification(action, id, reason)), {
       onClick: () => {
         this.#navigate({ target: { kind: 'work-request', id }, server: { profileId } });
       },
