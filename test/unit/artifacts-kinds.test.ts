@@ -237,7 +237,8 @@ describe('adding files to a local artifact', () => {
       const added = new LocalArtifact(CATEGORIES.workRequestDebugLogs);
       const refused = await rejection(added.addLocalFile(file(dir, 'x'), { overrideName: name }));
       expect(refused.details.rule).toBe('path-in-artifact');
-      expect(refused.message).toContain(JSON.stringify(name));
+      // Quoted, with the separator that would break the line shown as its code point.
+      expect(refused.message).toContain(JSON.stringify(name).replace('\u2028', '<U+2028>'));
 
       let requests = 0;
       const server = createServer((_req, res) => {
@@ -256,7 +257,7 @@ describe('adding files to a local artifact', () => {
         });
         const error = await rejection(uploadArtifact(http, artifact, { workspace: 'System' }));
         expect(error.details).toMatchObject({ rule: 'path-in-artifact', file: name });
-        expect(error.message).toContain(JSON.stringify(name));
+        expect(error.message).toContain(JSON.stringify(name).replace('\u2028', '<U+2028>'));
         expect(requests).toBe(0);
       } finally {
         server.close();
