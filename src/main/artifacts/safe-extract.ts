@@ -11,6 +11,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { DebusineError } from '../../shared/errors';
+import { owned } from '../streams';
 import { admitMember } from './archive-members';
 import { quotePath } from './artifact-paths';
 import { BoundedFile } from './bounded-file';
@@ -103,41 +104,43 @@ export async function receiveArchive(
   let compressed = 0;
   let batch: Buffer[] = [];
   let batched = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      compressed += chunk.length;
-      if (compressed > limits.compressed) {
-        const error = overLimit(archive, 'is', limits.compressed, declared.files.size);
-        failed('local', error);
-        callback(error);
-        return;
-      }
-      const pass = () => {
-        batch.push(chunk);
-        batched += chunk.length;
-        if (batched < INFLATE_INPUT) {
-          callback();
+  const meter = owned(
+    new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        compressed += chunk.length;
+        if (compressed > limits.compressed) {
+          const error = overLimit(archive, 'is', limits.compressed, declared.files.size);
+          failed('local', error);
+          callback(error);
           return;
         }
-        const joined = Buffer.concat(batch, batched);
-        batch = [];
-        batched = 0;
-        callback(null, joined);
-      };
-      const wait = kept?.write(chunk);
-      if (!wait) {
-        pass();
-        return;
-      }
-      wait.then(pass, (error: unknown) => {
-        failed('local', error);
-        callback(error as Error);
-      });
-    },
-    flush(callback) {
-      callback(null, batched > 0 ? Buffer.concat(batch, batched) : undefined);
-    },
-  });
+        const pass = () => {
+          batch.push(chunk);
+          batched += chunk.length;
+          if (batched < INFLATE_INPUT) {
+            callback();
+            return;
+          }
+          const joined = Buffer.concat(batch, batched);
+          batch = [];
+          batched = 0;
+          callback(null, joined);
+        };
+        const wait = kept?.write(chunk);
+        if (!wait) {
+          pass();
+          return;
+        }
+        wait.then(pass, (error: unknown) => {
+          failed('local', error);
+          callback(error as Error);
+        });
+      },
+      flush(callback) {
+        callback(null, batched > 0 ? Buffer.concat(batch, batched) : undefined);
+      },
+    }),
+  );
   async function* bounded(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
     let unpacked = 0;
     for await (const chunk of input) {
@@ -187,7 +190,9 @@ export async function receiveArchive(
   source.once('error', (error) => {
     failed('source', error);
   });
-  const unzip = createGunzip({ chunkSize: INFLATE_INPUT });
+  // Owned as well as listened to: each part of the pipeline may fail more than once as it
+  // is torn down, after the pipeline has let go of it.
+  const unzip = owned(createGunzip({ chunkSize: INFLATE_INPUT }));
   unzip.once('error', (error) => {
     failed('unzip', error);
   });
