@@ -14,6 +14,8 @@ export interface RecordShape {
   pathLength?: number;
   /** Announce the length (default: chunked, so that only the bytes read can tell). */
   contentLength?: boolean;
+  /** The artifact's `data`, as JSON text (default: `{}`). */
+  data?: string;
 }
 
 export interface Sent {
@@ -48,7 +50,7 @@ function* recordPieces(site: string, id: number, shape: RecordShape): Generator<
   yield (
     `{"id":${String(id)},"url":"${web}","scope":"debusine","workspace":"System",` +
     `"category":"debian:binary-packages","created_at":"2026-11-21T00:00:00Z",` +
-    `"expire_at":null,"data":{},"download_tar_gz_url":"${site}${web}download/?archive=tar.gz",` +
+    `"expire_at":null,"data":${shape.data ?? '{}'},"download_tar_gz_url":"${site}${web}download/?archive=tar.gz",` +
     `"files_to_upload":[],"links":{"self":"/api/1.0/artifact/${String(id)}/"},"files":{`
   );
   for (let start = 0; start < shape.files; start += BATCH) {

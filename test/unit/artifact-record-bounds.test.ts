@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatLimit, JSON_BODY_LIMIT } from '../../src/main/api/body-limits';
+import { formatLimit, JSON_BODY_LIMIT, JSON_VALUE_LIMIT } from '../../src/main/api/body-limits';
 import { MAX_ARTIFACT_FILES } from '../../src/shared/models';
 import type { ReadReport } from '../support/artifact-read-child';
 import {
@@ -113,6 +113,20 @@ describe('an artifact record', { timeout: 120_000 }, () => {
     expect(sent.bytes).toBeLessThan(JSON_BODY_LIMIT + IN_FLIGHT);
     // Nothing past the limit was kept, and only the bytes below it were ever held.
     expect(report.peak - report.rssBefore, growth(report)).toBeLessThan(MEMORY_BUDGET / 2);
+  });
+
+  it('within the bytes but of millions of tiny values is refused before it is parsed', async () => {
+    // As many empty objects as the limit's bytes hold: 5.6 million, half a GB once parsed.
+    const objects = Math.floor((JSON_BODY_LIMIT - server.length(5, { files: 1 }) - 2) / 3);
+    const shape = { files: 1, data: `[${'{},'.repeat(objects - 1)}{}]` };
+    expect(server.length(5, shape)).toBeLessThanOrEqual(JSON_BODY_LIMIT);
+    server.artifact(5, shape);
+    const report = await readInChild(5);
+    expect(report.error).toEqual({
+      code: 'bad-response',
+      message: `The server's answer to artifactGet holds more than ${JSON_VALUE_LIMIT.toLocaleString('en')} values`,
+    });
+    expect(report.peak - report.rssBefore, growth(report)).toBeLessThan(MEMORY_BUDGET);
   });
 
   it('announced longer than the limit is refused before its body is read', async () => {

@@ -23,6 +23,44 @@ import type { RawResponse } from './http';
 export const JSON_BODY_LIMIT = 16 * 2 ** 20;
 
 /**
+ * Values (objects, arrays, and the members and items in them) one JSON answer may hold. The
+ * bytes alone do not bound what parsing takes: 16 MiB of `[{},{},…]` is 5.6 million objects,
+ * half a gigabyte once parsed. The largest record accepted (MAX_ARTIFACT_FILES files, about
+ * nine values each) holds about 360,000; a million parsed empty objects take about 60 MB.
+ */
+export const JSON_VALUE_LIMIT = 1_000_000;
+
+/**
+ * Whether `text` holds more than `limit` values, counted before it is parsed: every `{`,
+ * `[` and `,` outside a string (one pass over the text, no allocation).
+ */
+export function holdsMoreValues(text: string, limit = JSON_VALUE_LIMIT): boolean {
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x2c || c === 0x5b || c === 0x7b) {
+      if (++count > limit) return true;
+    }
+  }
+  return false;
+}
+
+/** The error for a JSON answer of more than JSON_VALUE_LIMIT values, naming the operation. */
+export function tooManyValuesError(operation: string, response: RawResponse): DebusineError {
+  return new DebusineError(
+    'bad-response',
+    `The server's answer to ${operation} holds more than ${JSON_VALUE_LIMIT.toLocaleString('en')} values`,
+    { operation, status: response.status, limit: JSON_VALUE_LIMIT },
+  );
+}
+
+/**
  * The body of a refusal: problem+json is a title, a detail and per-field messages, a few
  * hundred bytes; Django's HTML error pages are a few KiB. Only the first 64 KiB is looked at.
  */

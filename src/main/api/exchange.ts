@@ -7,7 +7,13 @@
  */
 import type { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
-import { JSON_BODY_LIMIT, readTextUpTo, tooLargeError } from './body-limits';
+import {
+  holdsMoreValues,
+  JSON_BODY_LIMIT,
+  readTextUpTo,
+  tooLargeError,
+  tooManyValuesError,
+} from './body-limits';
 import type { HttpTransport, Parsed, RawResponse, RequestSpec } from './http';
 import { errorFromResponse, parseResponse } from './http-errors';
 
@@ -60,6 +66,7 @@ async function readJson(operation: string, response: RawResponse): Promise<unkno
   const text = await readTextUpTo(response, JSON_BODY_LIMIT);
   if (text === undefined) throw tooLargeError(operation, response);
   if (text.trim() === '') return EMPTY;
+  if (holdsMoreValues(text)) throw tooManyValuesError(operation, response);
   try {
     return JSON.parse(text) as unknown;
   } catch {
