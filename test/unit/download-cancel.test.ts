@@ -46,6 +46,14 @@ function held(path = 'big.bin') {
   return { id, started };
 }
 
+/** A service signed in to the fake server, and to nothing from this machine. */
+const signedInToTheFake = () => ({
+  DEBUSINE_DESKTOP_API_URL: server.fake.apiUrl,
+  DEBUSINE_DESKTOP_TOKEN: 'token-for-the-fake',
+  DEBUSINE_DESKTOP_CLI_CONFIG: '/nonexistent/config.ini',
+  DEBUSINE_SANDBOX_HOME: '/nonexistent',
+});
+
 describe('cancelling over the bridge', () => {
   let bridge: ServiceBridge;
 
@@ -53,12 +61,7 @@ describe('cancelling over the bridge', () => {
     bridge = await serviceBridge(
       {
         host: { transport: 'electron', platform: 'linux' },
-        env: {
-          DEBUSINE_DESKTOP_API_URL: server.fake.apiUrl,
-          DEBUSINE_DESKTOP_TOKEN: 'token-for-the-fake',
-          DEBUSINE_DESKTOP_CLI_CONFIG: '/nonexistent/config.ini',
-          DEBUSINE_SANDBOX_HOME: '/nonexistent',
-        },
+        env: signedInToTheFake(),
       },
       ['download.finished', 'logs.progress'],
     );
@@ -125,12 +128,7 @@ describe('cancelling over the bridge', () => {
   it('closing the service stops its downloads, leaving nothing behind', async () => {
     const other = await serviceBridge({
       host: { transport: 'electron', platform: 'linux' },
-      env: {
-        DEBUSINE_DESKTOP_API_URL: server.fake.apiUrl,
-        DEBUSINE_DESKTOP_TOKEN: 'token-for-the-fake',
-        DEBUSINE_DESKTOP_CLI_CONFIG: '/nonexistent/config.ini',
-        DEBUSINE_SANDBOX_HOME: '/nonexistent',
-      },
+      env: signedInToTheFake(),
     });
     const ground = playground();
     const before = snapshotTree(ground.root);
@@ -150,12 +148,7 @@ describe('cancelling over the bridge', () => {
 describe('a browser that hangs up on a download link', () => {
   it('stops the fetch from the server', async () => {
     const bridge = await serviceBridge({
-      env: {
-        DEBUSINE_DESKTOP_API_URL: server.fake.apiUrl,
-        DEBUSINE_DESKTOP_TOKEN: 'token-for-the-fake',
-        DEBUSINE_DESKTOP_CLI_CONFIG: '/nonexistent/config.ini',
-        DEBUSINE_SANDBOX_HOME: '/nonexistent',
-      },
+      env: signedInToTheFake(),
     });
     const host = await startHostInProcess({
       root: mkdtempSync(join(tmpdir(), 'empty-renderer-')),
