@@ -200,7 +200,8 @@ describe('the results of a build', () => {
     });
     expect((await screen.findByTestId('build-log-error')).textContent).toBe(reason.why);
     expect(screen.getByTestId('build-log-424').textContent).toMatch(/ddt-broken 1\.0 \(amd64\)/);
-    fireEvent.click(screen.getByRole('button', { name: 'Open log at line 123' }));
+    // The label counts lines from 1, as the viewer shows them; the line opened, from 0.
+    fireEvent.click(screen.getByRole('button', { name: 'Open log at line 124' }));
     expect(useUiStore.getState().detail).toEqual({
       kind: 'log',
       artifactId: 424,

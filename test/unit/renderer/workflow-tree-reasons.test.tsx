@@ -59,6 +59,8 @@ describe('failed steps in the tree', () => {
     );
     const reason = await screen.findByTestId('failure-10');
     expect(reason.textContent).toBe(REASON.why);
+    // Its title names the line as the viewer numbers it (from 1), the line it opens below.
+    expect(reason.getAttribute('title')).toBe('Open ddt-broken.build at line 58');
     expect(
       fake.calls.filter((c) => c.channel === 'workRequests.explainFailure').map((c) => c.args),
     ).toEqual([{ id: 10 }]);

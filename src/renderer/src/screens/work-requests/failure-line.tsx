@@ -1,4 +1,5 @@
 import type { WorkRequestResponse } from '@shared/contract';
+import { lineNumber } from '@shared/results/failure';
 import { useFailureReason } from '@renderer/queries/results';
 import { useUiStore } from '@renderer/state/ui-store';
 import { isFailed } from './model';
@@ -31,7 +32,7 @@ export function FailureLine(props: {
       type="button"
       className="link-button wr-step-reason"
       data-testid={`failure-${String(wr.id)}`}
-      title={`Open ${log.path} at line ${String(log.line)}`}
+      title={`Open ${log.path} at line ${String(lineNumber(log.line))}`}
       onClick={() => {
         openLog({ ...log, workRequestId: reason.data?.workRequestId ?? wr.id });
       }}

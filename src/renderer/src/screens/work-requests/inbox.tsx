@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Bell, CircleCheck, Hand, Hourglass, PenLine, ScrollText } from 'lucide-react';
-import type { FailureReason } from '@shared/results/failure';
+import { lineNumber, type FailureReason } from '@shared/results/failure';
 import { useUiStore } from '@renderer/state/ui-store';
 import { OpenButton } from '@renderer/kit/open-button';
 import { EmptyState } from '@renderer/components/empty-state';
@@ -185,7 +185,7 @@ function OpenLogButton(props: {
     <button
       type="button"
       className="button small"
-      aria-label={`Open the log of work request ${String(reason.workRequestId)} at line ${String(log.line + 1)}`}
+      aria-label={`Open the log of work request ${String(reason.workRequestId)} at line ${String(lineNumber(log.line))}`}
       onClick={() => {
         openLog({ ...log, workRequestId: reason.workRequestId });
       }}

@@ -1,5 +1,6 @@
 import { FileText } from 'lucide-react';
 import type { ArtifactResponse, WorkRequestResponse } from '@shared/contract';
+import { lineNumber } from '@shared/results/failure';
 import { formatDuration } from '@renderer/components/format';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { useFailureReason } from '@renderer/queries/results';
@@ -73,7 +74,7 @@ export function BuildLogResult(props: {
           }}
         >
           <FileText size={14} aria-hidden="true" />
-          {at ? `Open log at line ${String(at.line)}` : 'Open log'}
+          {at ? `Open log at line ${String(lineNumber(at.line))}` : 'Open log'}
         </button>
       ) : (
         <p className="muted">This build log artifact lists no file.</p>
