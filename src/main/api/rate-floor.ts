@@ -79,7 +79,9 @@ export function withRateFloor(
   meter.once('close', () => {
     clearInterval(timer);
   });
-  pipeline(source, meter, () => {
+  // The source is owned here too: once the pipeline has let go of it (the meter dropped), it
+  // may still emit the error its own destruction makes (undici's body does, a turn later).
+  pipeline(owned(source), meter, () => {
     clearInterval(timer);
   });
   return meter;
