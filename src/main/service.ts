@@ -12,6 +12,8 @@ import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
 import { signAndComplete, signingAvailable, type RunDebsign } from './signing/debsign';
 import { DraftStore } from './service/drafts';
+import { DputPlanner } from './dput/plan';
+import { defaultDputDirs } from './dput/profiles';
 import { notificationHandlers, type ChooseProgram } from './service/notification-handlers';
 import { Downloads } from './service/downloads';
 import { seedFromEnv } from './service/env-seed';
@@ -77,6 +79,11 @@ export interface ServiceDeps {
   env?: NodeJS.ProcessEnv;
   presetSources?: PresetSources;
   createClient?: ClientFactory;
+  /**
+   * Where dput-ng's profiles are read (its own three places by default; the variable
+   * DEBUSINE_DESKTOP_DPUT_DIRS, colon-separated, points a test at the sandbox's).
+   */
+  dputDirs?: readonly string[];
   /** Tests replace debsign. */
   signing?: { run?: RunDebsign; path?: string };
 }
@@ -102,6 +109,11 @@ function notOnThisHost(channel: RequestChannel, hint: string): DebusineError {
   return new DebusineError('unsupported', `${channel} is not available in the browser: ${hint}`, {
     operation: channel,
   });
+}
+
+function dputDirsFromEnv(env: NodeJS.ProcessEnv): readonly string[] {
+  const value = env.DEBUSINE_DESKTOP_DPUT_DIRS;
+  return value ? value.split(':').filter(Boolean) : defaultDputDirs();
 }
 
 export function createService(deps: ServiceDeps): AppService {
@@ -149,12 +161,19 @@ export function createService(deps: ServiceDeps): AppService {
   session.on('changed', () => {
     void watch.sync();
   });
-  const drafts = new DraftStore(deps.dataDir, files);
+  const planner = new DputPlanner({
+    session,
+    dataDir: deps.dataDir,
+    dirs: deps.dputDirs ?? dputDirsFromEnv(env),
+  });
+  const drafts = new DraftStore(deps.dataDir, files, planner);
   const uploads = new UploadManager({
     dir: join(deps.dataDir, 'uploads'),
     session,
     drafts,
     emit,
+    planner,
+    started: (workflow) => starts.started(workflow),
   });
   const downloads = new Downloads({
     session,

@@ -82,6 +82,8 @@ export const REQUEST_CHANNELS = [
   'localArtifacts.kinds',
   'uploads.start',
   'uploads.list',
+  'uploads.getSettings',
+  'uploads.setSettings',
   'uploads.pause',
   'uploads.resume',
   'uploads.cancel',

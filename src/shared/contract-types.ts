@@ -248,6 +248,46 @@ export interface LocalArtifactDraft {
   allowRemote: boolean;
   /** True when there are files and no problems: uploads.start will accept it. */
   ready: boolean;
+  /**
+   * Every artifact the upload makes, the draft's own first: for a .changes, as dput-ng makes
+   * them (the upload, its source package, a binary package per .deb), related by the first.
+   */
+  parts: { category: string; label: string }[];
+  /** Packages a .changes names that the upload will not make, and why. */
+  notes: string[];
+  /** For a .changes: the workflow the user's dput-ng profile starts after the upload. */
+  workflow: WorkflowProposal | null;
+}
+
+/** What dput would do after uploading this .changes to the active server. */
+export interface WorkflowProposal {
+  /** The dput-ng profile, and the files it was read from ("built in" for the app's own). */
+  profile: string;
+  profileFiles: string[];
+  /** The .changes' Distribution the template is chosen for. */
+  distribution: string;
+  /** null when the profile names none for this Distribution (see problem). */
+  template: string | null;
+  /** Where dput uploads and starts the workflow: the profile's debusine_workspace. */
+  workspace: string | null;
+  /** The task data, with "@UPLOAD@" standing for the upload's artifact. */
+  data: JsonObject;
+  /** Why the workflow cannot be started (no template for the Distribution, none on the server). */
+  problem: string | null;
+  /** Start it without asking (the setting), rather than offer it. */
+  always: boolean;
+}
+
+export interface UploadSettings {
+  dputWorkflow: 'offer' | 'always';
+}
+
+/** One artifact of an upload job. */
+export interface UploadPartView {
+  category: string;
+  label: string;
+  artifactId: number | null;
+  state: 'waiting' | 'sending' | 'done';
 }
 
 export interface ArtifactKindInfo {
@@ -280,7 +320,19 @@ export interface UploadJob {
   speed: number;
   /** Seconds left at that speed, or null while unknown. */
   eta: number | null;
+  /** The first part's artifact (the upload, for a .changes). */
   artifactId: number | null;
+  /** Every artifact the job makes, in order. */
+  parts: UploadPartView[];
+  /** Relations made from the first artifact, of those to make. */
+  relations: { made: number; total: number };
+  /** The workflow the job starts once the artifacts are complete. */
+  workflow: {
+    template: string;
+    workspace: string;
+    distribution: string | null;
+    workRequestId: number | null;
+  } | null;
   createdAt: string;
   /** True for a job found in the data directory at startup. */
   resumed: boolean;

@@ -381,9 +381,16 @@ export const requests = {
       workspace: workspace.nullable().default(null),
       workRequest: id.nullable().default(null),
       expireAt: z.iso.datetime({ offset: true }).nullable().default(null),
+      /** Start the draft's proposed workflow once the upload is complete, as dput does. */
+      startWorkflow: z.boolean().default(false),
     }),
   ),
   'uploads.list': request<T.UploadJob[]>()(noArgs),
+  /** Whether a .changes' dput workflow is offered (a button) or always started. */
+  'uploads.getSettings': request<T.UploadSettings>()(noArgs),
+  'uploads.setSettings': request<T.UploadSettings>()(
+    z.strictObject({ dputWorkflow: z.enum(['offer', 'always']) }),
+  ),
   'uploads.pause': request<T.UploadJob>()(byJob),
   'uploads.resume': request<T.UploadJob>()(byJob),
   /** Stops the upload and discards the job (the server's partial artifact expires). */

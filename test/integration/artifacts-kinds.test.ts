@@ -15,7 +15,7 @@ import {
   createWorkRequestDebugLogs,
 } from '../../src/main/artifacts/kinds-results';
 import type { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
 

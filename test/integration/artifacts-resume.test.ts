@@ -9,7 +9,7 @@ import { downloadArtifactFile } from '../../src/main/artifacts/download';
 import { UploadJobStore } from '../../src/main/artifacts/job-store';
 import { CATEGORIES } from '../../src/main/artifacts/kind-data';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { resumeUploads, uploadArtifact } from '../../src/main/artifacts/upload';
+import { resumeUploads, uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
@@ -117,7 +117,8 @@ describe.runIf(hasServer('current'))('an interrupted upload to the current serve
     expect(error).toBeInstanceOf(DebusineError);
     expect((error as DebusineError).code).toBe('network');
     const [job] = await store.list();
-    expect(job).toMatchObject({ state: 'uploading', done: [] });
+    expect(job).toMatchObject({ state: 'uploading' });
+    expect(job?.parts[0]?.done).toEqual([]);
 
     // "Restart": a new client, the network back, and the persisted job.
     proxy.down = false;
@@ -132,7 +133,7 @@ describe.runIf(hasServer('current'))('an interrupted upload to the current serve
     await fresh.close();
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]?.error).toBeUndefined();
-    expect(outcomes[0]?.result?.uploaded).toEqual(['big.log']);
+    expect(outcomes[0]?.result?.uploaded).toEqual([['big.log']]);
     expect(await store.list()).toEqual([]);
     // At least two whole chunks were confirmed before the cut and are not sent again:
     // the resumed upload sends at most the rest plus request headers.
@@ -140,7 +141,7 @@ describe.runIf(hasServer('current'))('an interrupted upload to the current serve
     expect(proxy.sent).toBeGreaterThan(size - 3 * MiB);
 
     const copy = join(dir, 'copy.log');
-    const id = job?.artifactId ?? 0;
+    const id = job?.parts[0]?.artifactId ?? 0;
     await downloadArtifactFile(direct, id, 'big.log', copy);
     const digest = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
     expect(digest(copy)).toBe(digest(local));

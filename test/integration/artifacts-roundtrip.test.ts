@@ -14,7 +14,7 @@ import {
 } from '../../src/main/artifacts/kinds-debian';
 import type { LocalArtifact } from '../../src/main/artifacts/local-artifact';
 import type { ProgressEvent } from '../../src/main/artifacts/progress';
-import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { describeOnEachServer } from '../support/on-each-server';

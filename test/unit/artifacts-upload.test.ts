@@ -209,18 +209,64 @@ describe('the upload job store', () => {
     const job = await store.create({
       apiUrl: 'http://x/api',
       scope: 'debusine',
-      artifactId: 3,
       workspace: 'System',
-      category: 'debian:upload',
-      files: { a: { local: '/tmp/a', size: 1, mtimeMs: 1 } },
+      parts: [
+        {
+          category: 'debian:upload',
+          label: 'a',
+          request: null,
+          artifactId: 3,
+          files: { a: { local: '/tmp/a', size: 1, mtimeMs: 1 } },
+          done: [],
+          begun: [],
+        },
+      ],
     });
     writeFileSync(join(dir, 'garbage.json'), '{');
     writeFileSync(join(dir, 'extra.json'), JSON.stringify({ ...job, id: 'extra', unknown: 1 }));
     expect((await store.list()).map((j) => j.id)).toEqual([job.id]);
-    job.done.push('a');
+    job.parts[0]?.done.push('a');
     await store.save(job);
-    expect((await store.get(job.id))?.done).toEqual(['a']);
+    expect((await store.get(job.id))?.parts[0]?.done).toEqual(['a']);
     await store.remove(job.id);
     expect(await store.list()).toEqual([]);
+  });
+
+  it('reads a job an earlier version wrote, and goes on with it probing each file left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-jobs-'));
+    const legacy = {
+      id: 'old-1',
+      apiUrl: 'http://x/api',
+      scope: 'debusine',
+      artifactId: 7,
+      workspace: 'System',
+      category: 'debian:upload',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      files: {
+        'a.changes': { local: '/tmp/a.changes', size: 1, mtimeMs: 1 },
+        'b.dsc': { local: '/tmp/b.dsc', size: 2, mtimeMs: 2 },
+      },
+      done: ['a.changes'],
+      state: 'uploading',
+      error: null,
+    };
+    writeFileSync(join(dir, 'old-1.json'), JSON.stringify(legacy));
+    const [job] = await new UploadJobStore(dir).list();
+    expect(job).toMatchObject({
+      version: 2,
+      id: 'old-1',
+      workspace: 'System',
+      relate: false,
+      workflow: null,
+      parts: [
+        {
+          category: 'debian:upload',
+          artifactId: 7,
+          files: legacy.files,
+          done: ['a.changes'],
+          begun: ['a.changes', 'b.dsc'],
+        },
+      ],
+    });
   });
 });

@@ -95,6 +95,8 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'localArtifacts.kinds': undefined,
   'uploads.start': { draftId: 'd1', workspace: 'System' },
   'uploads.list': undefined,
+  'uploads.getSettings': undefined,
+  'uploads.setSettings': { dputWorkflow: 'always' },
   'uploads.pause': { jobId: 'j1' },
   'uploads.resume': { jobId: 'j1' },
   'uploads.cancel': { jobId: 'j1' },

@@ -13,16 +13,31 @@ export * from './kinds-debian';
 export * from './kinds-results';
 export { detectKind, type Detection } from './detect';
 export type { ProgressEvent, ProgressListener, FileProgress, TotalProgress } from './progress';
+export { uploadFiles, type TransferOptions, type UploadFilesOptions } from './upload';
 export {
+  labelOf,
+  planParts,
   resumeUploads,
+  runUploadJob,
+  startJob,
   uploadArtifact,
-  uploadFiles,
+  workflowData,
+  UPLOAD_RELATIONS,
+  type JobOutcome,
   type ResumeOutcome,
   type UploadArtifactOptions,
-  type UploadFilesOptions,
   type UploadResult,
-} from './upload';
-export { UploadJobStore, uploadJobSchema, type UploadJob } from './job-store';
+} from './upload-engine';
+export {
+  NO_RECORD,
+  newJob,
+  UploadJobStore,
+  uploadJobSchema,
+  type JobRecorder,
+  type UploadJob,
+  type UploadPart,
+  type WorkflowPlan,
+} from './job-store';
 export {
   downloadArtifact,
   downloadArtifactFile,

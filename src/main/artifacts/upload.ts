@@ -1,19 +1,13 @@
 /**
- * Uploads: `uploadArtifact` creates the artifact and uploads exactly the files the server
- * lists in `files_to_upload` (files it already has are deduplicated); `uploadFiles`
- * uploads given files of an existing artifact; `resumeUploads` continues the persisted
- * jobs after a restart. Several files go at once (4 by default).
+ * Sending the files of an existing artifact, several at once (4 by default): the transfer
+ * step of the upload engine (upload-engine.ts), which decides what to send.
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import type { RemoteArtifact } from '../../shared/models';
-import { validateLocalArtifact, type RuleOptions } from './kind-rules';
-import type { LocalArtifact } from './local-artifact';
 import { ProgressTracker, type ProgressListener } from './progress';
-import { createArtifact, transportOf, type ClientLike } from './remote';
+import { transportOf, type ClientLike } from './remote';
 import { uploadFile } from './upload-file';
-import type { UploadJob, UploadJobStore } from './job-store';
 
 export interface TransferOptions {
   concurrency?: number;
@@ -26,29 +20,19 @@ export interface TransferOptions {
   maxRetries?: number;
 }
 
-export interface UploadArtifactOptions extends TransferOptions {
-  workspace?: string | null;
-  workRequest?: number | null;
-  expireAt?: string | null;
-  /** Persists the job so that it can be resumed after a restart; removed on success. */
-  jobStore?: UploadJobStore;
-  rules?: RuleOptions;
-}
-
-export interface UploadResult extends RemoteArtifact {
-  /** Paths whose bytes were sent. */
-  uploaded: string[];
-  /** Paths the server already had (deduplicated, or completed before a resume). */
-  present: string[];
-}
-
 export interface UploadFilesOptions extends TransferOptions {
   /** Base for relative local paths. */
   baseDirectory?: string;
-  /** Called after each file the server confirms (the job store records it). */
+  /** Called before the first byte of each file leaves (the engine records it as begun). */
+  onFileStart?: (path: string) => Promise<void>;
+  /** Called after each file the server confirms (the engine records it as done). */
   onFileDone?: (path: string) => Promise<void>;
-  /** The artifact was just created and lists these files: start at 0, without a probe. */
-  fresh?: boolean;
+  /**
+   * Whether the server may hold part of this file and must be asked where to go on (one
+   * request per file). A file of an artifact just created holds nothing yet: it starts at
+   * 0. Every file is probed when this is absent.
+   */
+  needsProbe?: (path: string) => boolean;
 }
 
 async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
@@ -107,6 +91,9 @@ export async function uploadFiles(
   try {
     await runPool(sized, options.concurrency ?? 4, async (file) => {
       try {
+        // Decided before the file is recorded as begun, which would make it need one.
+        const probe = options.needsProbe?.(file.path) ?? true;
+        await options.onFileStart?.(file.path);
         const outcome = await uploadFile(http, {
           artifactId,
           pathInArtifact: file.path,
@@ -116,7 +103,7 @@ export async function uploadFiles(
           ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
           ...(options.retryBaseMs !== undefined ? { retryBaseMs: options.retryBaseMs } : {}),
           ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
-          ...(options.fresh ? { startAt: 0 } : {}),
+          ...(probe ? {} : { startAt: 0 }),
           onBytes: (bytes) => {
             tracker.update(file.path, bytes);
           },
@@ -143,142 +130,4 @@ export async function uploadFiles(
     throw error;
   }
   return { uploaded: uploaded.sort(), present: present.sort() };
-}
-
-export async function uploadArtifact(
-  client: ClientLike,
-  artifact: LocalArtifact,
-  options: UploadArtifactOptions = {},
-): Promise<UploadResult> {
-  validateLocalArtifact(artifact, options.rules);
-  const request = await artifact.createRequest(options, options.signal);
-  const created = await createArtifact(client, request, options.signal);
-  const missingRemote = created.files_to_upload.filter((p) => !artifact.files.has(p));
-  if (missingRemote.length) {
-    throw new DebusineError(
-      'validation',
-      `Artifact ${String(created.id)} was created, but the server does not have ${missingRemote.join(', ')}, ` +
-        'which were declared as remote files (allow_remote): upload them first',
-      { rule: 'upload.remote-file-on-server', file: missingRemote[0], artifact: created.id },
-    );
-  }
-  const toUpload = new Map(created.files_to_upload.map((p) => [p, artifact.files.get(p) ?? '']));
-  let job: UploadJob | undefined;
-  if (options.jobStore && toUpload.size > 0) {
-    const http = transportOf(client);
-    const files: UploadJob['files'] = {};
-    for (const [path, local] of toUpload) {
-      const info = await stat(local);
-      files[path] = { local, size: info.size, mtimeMs: info.mtimeMs };
-    }
-    job = await options.jobStore.create({
-      apiUrl: http.apiUrl,
-      scope: http.scope ?? null,
-      artifactId: created.id,
-      workspace: created.workspace,
-      category: created.category,
-      files,
-    });
-  }
-  const result = await runJob(client, created.id, toUpload, options, job, options.jobStore, true);
-  const alreadyThere = artifact.paths().filter((p) => !created.files_to_upload.includes(p));
-  return {
-    id: created.id,
-    ...(created.url !== undefined ? { url: created.url } : {}),
-    workspace: created.workspace,
-    links: created.links,
-    uploaded: result.uploaded,
-    present: [...alreadyThere, ...result.present].sort(),
-  };
-}
-
-async function runJob(
-  client: ClientLike,
-  artifactId: number,
-  files: Map<string, string>,
-  options: TransferOptions,
-  job: UploadJob | undefined,
-  store: UploadJobStore | undefined,
-  fresh: boolean,
-): Promise<{ uploaded: string[]; present: string[] }> {
-  try {
-    const result = await uploadFiles(client, artifactId, files, {
-      ...options,
-      fresh,
-      onFileDone: async (path) => {
-        if (!job || !store) return;
-        job.done.push(path);
-        await store.save(job);
-      },
-    });
-    if (job && store) await store.remove(job.id);
-    return result;
-  } catch (error) {
-    // A cancelled job stays as it is (a pause), and so does one that lost the server
-    // (network, time-out, 5xx): resumeUploads continues both. Other errors need a person.
-    if (job && store) {
-      const code = error instanceof DebusineError ? error.code : 'internal';
-      if (code !== 'cancelled') {
-        job.state = ['network', 'timeout', 'server'].includes(code) ? 'uploading' : 'failed';
-        job.error = error instanceof Error ? error.message : String(error);
-        await store.save(job);
-      }
-    }
-    throw error;
-  }
-}
-
-export interface ResumeOutcome {
-  job: UploadJob;
-  result?: { uploaded: string[]; present: string[] };
-  error?: DebusineError;
-}
-
-/**
- * Continues every persisted job whose server `clientFor` can reach (it returns undefined
- * for jobs of servers that are not configured any more; those stay in the store). Each
- * file is probed, so bytes the server already has are not sent again.
- */
-export async function resumeUploads(
-  store: UploadJobStore,
-  clientFor: (job: UploadJob) => ClientLike | undefined,
-  options: TransferOptions & { includeFailed?: boolean } = {},
-): Promise<ResumeOutcome[]> {
-  const outcomes: ResumeOutcome[] = [];
-  for (const job of await store.list()) {
-    if (job.state === 'failed' && !options.includeFailed) continue;
-    const client = clientFor(job);
-    if (!client) continue;
-    const pending = new Map<string, string>();
-    try {
-      for (const [path, file] of Object.entries(job.files)) {
-        if (job.done.includes(path)) continue;
-        const info = await stat(file.local).catch(() => undefined);
-        if (info?.size !== file.size || info.mtimeMs !== file.mtimeMs) {
-          throw new DebusineError(
-            'validation',
-            `Cannot resume the upload to artifact ${String(job.artifactId)}: ${file.local} changed or disappeared since the upload started`,
-            { file: file.local, rule: 'resume-file-unchanged' },
-          );
-        }
-        pending.set(path, file.local);
-      }
-      job.state = 'uploading';
-      job.error = null;
-      // Resumed: the server may hold part of a file, so each file starts with a probe.
-      const result = await runJob(client, job.artifactId, pending, options, job, store, false);
-      outcomes.push({ job, result });
-    } catch (error) {
-      const mapped =
-        error instanceof DebusineError ? error : new DebusineError('internal', String(error));
-      if (mapped.code === 'cancelled') throw mapped;
-      if (mapped.details.rule === 'resume-file-unchanged') {
-        job.state = 'failed';
-        job.error = mapped.message;
-        await store.save(job);
-      }
-      outcomes.push({ job, error: mapped });
-    }
-  }
-  return outcomes;
 }

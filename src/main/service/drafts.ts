@@ -14,6 +14,7 @@ import {
   CATEGORIES,
   createUpload,
   detectKind,
+  labelOf,
   LocalArtifact,
   validateLocalArtifact,
   type KindName,
@@ -25,6 +26,8 @@ import type {
   LocalArtifactProblem,
 } from '../../shared/contract';
 import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
+import { changesSet } from '../artifacts/changes-set';
+import type { DputPlanner } from '../dput/plan';
 import type { StagedFiles } from './staged-files';
 
 type Handlers = Pick<
@@ -45,6 +48,8 @@ export interface Draft {
   ids: Map<string, string>;
   /** Names of listed files the user left out (the upload rules accept them as absent). */
   excludedNames: string[];
+  /** Every artifact the upload makes, `artifact` first (changes-set.ts). */
+  parts: LocalArtifact[];
 }
 
 function isSerialized(value: unknown): value is SerializedError {
@@ -87,10 +92,12 @@ export class DraftStore {
   readonly #drafts = new Map<string, Draft>();
   readonly #root: string;
   readonly #files: StagedFiles;
+  readonly #planner: DputPlanner | undefined;
 
-  constructor(dataDir: string, files: StagedFiles) {
+  constructor(dataDir: string, files: StagedFiles, planner?: DputPlanner) {
     this.#root = join(dataDir, 'drafts');
     this.#files = files;
+    this.#planner = planner;
   }
 
   get(draftId: string): Draft {
@@ -135,12 +142,16 @@ export class DraftStore {
         problems: [],
         allowRemote,
         ready: false,
+        parts: [],
+        notes: [],
+        workflow: null,
       },
       artifact: null,
       dir,
       fileIds: [...fileIds],
       ids,
       excludedNames: [],
+      parts: [],
     };
     this.#drafts.set(draftId, draft);
     await this.#evaluate(draft, undefined, []);
@@ -227,7 +238,9 @@ export class DraftStore {
       }
       if (!artifact) {
         draft.artifact = null;
+        draft.parts = [];
         this.#setView(draft, chosen, reason, manual, problems, excluded);
+        draft.view = { ...draft.view, parts: [], notes: [], workflow: null };
         return;
       }
     }
@@ -246,7 +259,29 @@ export class DraftStore {
       problems.push({ rule: 'kind', message: detection.reason });
     }
     draft.artifact = problems.length === 0 ? artifact : null;
+    draft.parts = [];
+    let notes: string[] = [];
+    let workflow: LocalArtifactDraft['workflow'] = null;
+    if (draft.artifact) {
+      try {
+        const set = await changesSet(draft.artifact);
+        draft.parts = set.parts;
+        notes = set.notes;
+      } catch (error) {
+        draft.artifact = null;
+        problems = problemsOf(error);
+      }
+    }
+    if (draft.artifact?.category === CATEGORIES.upload && this.#planner) {
+      workflow = await this.#planner.propose(draft.artifact);
+    }
     this.#setView(draft, chosen, reason, artifact, problems, excluded);
+    draft.view.parts = draft.parts.map((part) => ({
+      category: part.category,
+      label: labelOf(part.paths()),
+    }));
+    draft.view.notes = notes;
+    draft.view.workflow = workflow;
   }
 
   #setView(

@@ -1,14 +1,15 @@
 /**
- * Uploads: a draft becomes an artifact on the server, then its files are sent,
- * with per-file and total progress. Every job is persisted in `{dataDir}/uploads` (the
- * artifacts module's UploadJobStore), so that pause, resume, retry and a restart all go
- * through one path: resumeUploads for that one job, which probes what the server has.
+ * Uploads: a draft becomes a job of the upload engine (artifacts/upload-engine.ts): its
+ * artifacts (for a .changes, the upload and its packages, as dput-ng makes them), their
+ * files with per-file and total progress, the relations, and the workflow dput would start.
+ * Every job is recorded in `{dataDir}/uploads`, so that pause, resume, retry and a restart
+ * all go on from the last recorded step.
  */
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
-  createArtifact,
-  resumeUploads,
+  labelOf,
+  planParts,
+  runUploadJob,
   UploadJobStore,
   validateLocalArtifact,
   type UploadJob as StoredJob,
@@ -16,7 +17,8 @@ import {
 import type { DebusineClient } from '../api/client';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
-import type { UploadJob } from '../../shared/contract';
+import type { UploadJob, WorkRequestResponse } from '../../shared/contract';
+import type { DputPlanner } from '../dput/plan';
 import { DebusineError, serializeError } from '../../shared/errors';
 import type { DraftStore } from './drafts';
 import type { SessionProvider } from './session';
@@ -25,6 +27,8 @@ type Handlers = Pick<
   ServiceHandlers,
   | 'uploads.start'
   | 'uploads.list'
+  | 'uploads.getSettings'
+  | 'uploads.setSettings'
   | 'uploads.pause'
   | 'uploads.resume'
   | 'uploads.cancel'
@@ -38,38 +42,74 @@ interface Entry {
   running: Promise<void> | null;
 }
 
+/** The job's files by path, once each: a .changes' packages share the upload's files. */
+function filesOf(job: StoredJob): UploadJob['files'] {
+  const seen = new Map<string, UploadJob['files'][number]>();
+  for (const part of job.parts) {
+    for (const [path, f] of Object.entries(part.files)) {
+      const done = part.done.includes(path);
+      const known = seen.get(path);
+      if (known) {
+        if (!done) {
+          known.state = 'pending';
+          known.sentBytes = 0;
+        }
+        continue;
+      }
+      seen.set(path, {
+        path,
+        sentBytes: done ? f.size : 0,
+        totalBytes: f.size,
+        state: done ? 'done' : 'pending',
+      });
+    }
+  }
+  return [...seen.values()];
+}
+
+function partsOf(job: StoredJob): UploadJob['parts'] {
+  return job.parts.map((part) => ({
+    category: part.category,
+    label: part.label,
+    artifactId: part.artifactId,
+    state:
+      part.artifactId === null
+        ? 'waiting'
+        : Object.keys(part.files).every((p) => part.done.includes(p))
+          ? 'done'
+          : 'sending',
+  }));
+}
+
 function viewOf(job: StoredJob, draftId: string | null, resumed: boolean): UploadJob {
-  const files = Object.entries(job.files).map(([path, f]) => {
-    const done = job.done.includes(path);
-    return {
-      path,
-      sentBytes: done ? f.size : 0,
-      totalBytes: f.size,
-      state: done ? ('done' as const) : ('pending' as const),
-    };
-  });
-  // The file that names the artifact: an upload's .changes before the .dsc it lists, and
-  // so on down to any file.
-  const paths = Object.keys(job.files);
-  const main =
-    ['.changes', '.dsc', '.build', '.deb', '.udeb']
-      .map((ending) => paths.find((p) => p.endsWith(ending)))
-      .find((p) => p !== undefined) ??
-    paths[0] ??
-    `artifact ${String(job.artifactId)}`;
+  const files = filesOf(job);
+  const first = job.parts[0];
   return {
     jobId: job.id,
     draftId,
     state: job.state === 'failed' ? 'failed' : 'paused',
-    category: job.category,
+    category: first?.category ?? '',
     workspace: job.workspace,
-    label: basename(main),
+    label: basename(first?.label ?? labelOf(files.map((f) => f.path))),
     sentBytes: files.reduce((s, f) => s + f.sentBytes, 0),
     totalBytes: files.reduce((s, f) => s + f.totalBytes, 0),
     files,
     speed: 0,
     eta: null,
-    artifactId: job.artifactId,
+    artifactId: first?.artifactId ?? null,
+    parts: partsOf(job),
+    relations: {
+      made: job.relate ? job.related.length * 2 : 0,
+      total: job.relate ? (job.parts.length - 1) * 2 : 0,
+    },
+    workflow: job.workflow
+      ? {
+          template: job.workflow.template,
+          workspace: job.workflow.workspace,
+          distribution: job.workflow.distribution,
+          workRequestId: job.workflowId,
+        }
+      : null,
     createdAt: job.createdAt,
     resumed,
     error: job.error === null ? null : { code: 'validation', message: job.error },
@@ -82,17 +122,25 @@ export class UploadManager {
   readonly #session: SessionProvider;
   readonly #drafts: DraftStore;
   readonly #emit: EmitEvent;
+  readonly #planner: DputPlanner | undefined;
+  readonly #started: ((workflow: WorkRequestResponse) => Promise<unknown>) | undefined;
 
   constructor(options: {
     dir: string;
     session: SessionProvider;
     drafts: DraftStore;
     emit: EmitEvent;
+    /** The dput-ng profiles and the setting of whether to start their workflow. */
+    planner?: DputPlanner;
+    /** Watches a workflow the job started, as the app's other starts are. */
+    started?: (workflow: WorkRequestResponse) => Promise<unknown>;
   }) {
     this.store = new UploadJobStore(options.dir);
     this.#session = options.session;
     this.#drafts = options.drafts;
     this.#emit = options.emit;
+    this.#planner = options.planner;
+    this.#started = options.started;
   }
 
   #entry(jobId: string): Entry {
@@ -157,36 +205,41 @@ export class UploadManager {
     entry.controller = controller;
     entry.view.state = 'running';
     entry.view.error = null;
+    stored.state = 'uploading';
+    stored.error = null;
     this.#progress(entry, null);
     entry.running = (async () => {
-      const [outcome] = await resumeUploads(
-        this.store,
-        (j) => (j.id === stored.id ? client : undefined),
-        {
-          signal: controller.signal,
-          includeFailed: true,
-          onProgress: (event) => {
-            if (event.type === 'file') {
-              const f = entry.view.files.find((x) => x.path === event.path);
-              if (f) {
-                f.sentBytes = event.state === 'skipped' ? f.totalBytes : event.bytes;
-                f.state = event.state;
-              }
-              this.#progress(entry, event.path);
-            } else {
-              entry.view.speed = event.speed;
-              entry.view.eta = event.eta;
-              this.#progress(entry, null);
-            }
-          },
+      await runUploadJob(client, stored, this.store, {
+        signal: controller.signal,
+        onWorkflow: async (workflow) => {
+          await this.#started?.(workflow);
         },
-      );
-      if (outcome?.error) throw outcome.error;
+        onStep: (job) => {
+          const { parts, relations, workflow, artifactId, workspace } = viewOf(job, null, false);
+          Object.assign(entry.view, { parts, relations, workflow, artifactId, workspace });
+          this.#progress(entry, null);
+        },
+        onProgress: (event) => {
+          if (event.type === 'file') {
+            const f = entry.view.files.find((x) => x.path === event.path);
+            if (f) {
+              f.sentBytes = event.state === 'skipped' ? f.totalBytes : event.bytes;
+              f.state = event.state;
+            }
+            this.#progress(entry, event.path);
+          } else {
+            entry.view.speed = event.speed;
+            entry.view.eta = event.eta;
+            this.#progress(entry, null);
+          }
+        },
+      });
       for (const f of entry.view.files) {
         f.sentBytes = f.totalBytes;
         f.state = f.state === 'skipped' ? 'skipped' : 'done';
       }
       entry.view.sentBytes = entry.view.totalBytes;
+      for (const part of entry.view.parts) part.state = 'done';
       this.#finish(entry, 'completed', null);
       await this.#cleanup(entry);
     })()
@@ -225,6 +278,7 @@ export class UploadManager {
     workspace: string | null;
     workRequest: number | null;
     expireAt: string | null;
+    startWorkflow?: boolean;
   }): Promise<UploadJob> {
     const draft = this.#drafts.get(args.draftId);
     const artifact = draft.artifact;
@@ -235,39 +289,60 @@ export class UploadManager {
         { rule: draft.view.problems[0]?.rule ?? 'draft' },
       );
     }
+    const proposal = draft.view.workflow;
+    let workflow: StoredJob['workflow'] = null;
+    if (args.startWorkflow) {
+      // As dput's pre-upload hook: a workflow that cannot start stops the upload before
+      // anything is sent.
+      if (!proposal?.template || !proposal.workspace || proposal.problem !== null) {
+        throw new DebusineError(
+          'validation',
+          proposal?.problem ?? 'No dput-ng profile names a workflow for this upload',
+          { rule: 'dput.workflow' },
+        );
+      }
+      if (args.workspace !== null && args.workspace !== proposal.workspace) {
+        throw new DebusineError(
+          'validation',
+          `The workflow ${proposal.template} starts in ${proposal.workspace}: upload there, not to ${args.workspace}`,
+          { rule: 'dput.workspace' },
+        );
+      }
+      workflow = {
+        template: proposal.template,
+        workspace: proposal.workspace,
+        data: proposal.data,
+        distribution: proposal.distribution,
+        source: proposal.profile,
+      };
+    }
     validateLocalArtifact(artifact, { excludeFiles: draft.excludedNames });
     const client = this.#session.client();
-    const request = await artifact.createRequest({
-      workspace: args.workspace ?? this.#session.active()?.defaultWorkspace ?? null,
+    const parts = await planParts(draft.parts.length > 0 ? draft.parts : [artifact], {
       workRequest: args.workRequest,
       expireAt: args.expireAt,
+      rules: { excludeFiles: draft.excludedNames },
     });
-    const created = await createArtifact(client, request);
-    const files: StoredJob['files'] = {};
-    for (const path of artifact.paths()) {
-      const local = artifact.files.get(path);
-      if (local === undefined) continue;
-      const info = await stat(local);
-      files[path] = { local, size: info.size, mtimeMs: info.mtimeMs };
-    }
+    const workspace =
+      args.workspace ??
+      proposal?.workspace ??
+      this.#session.active()?.defaultWorkspace ??
+      // The server's default workspace: the engine learns its name from the first answer.
+      '';
     const stored = await this.store.create({
       apiUrl: client.apiUrl,
       scope: this.#session.active()?.scope ?? null,
-      artifactId: created.id,
-      workspace: created.workspace,
-      category: created.category,
-      files,
+      workspace,
+      parts,
+      relate: parts.length > 1,
+      workflow,
     });
-    // Files the server already has (deduplicated) count as done from the start.
-    stored.done = Object.keys(files).filter((p) => !created.files_to_upload.includes(p));
-    await this.store.save(stored);
     const entry: Entry = {
       view: viewOf(stored, args.draftId, false),
       stored,
       controller: null,
       running: null,
     };
-    for (const f of entry.view.files) if (stored.done.includes(f.path)) f.state = 'skipped';
     this.#entries.set(stored.id, entry);
     this.#run(entry);
     return structuredClone(entry.view);
@@ -289,6 +364,12 @@ export class UploadManager {
             .map((e) => structuredClone(e.view))
             .sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
         ),
+      'uploads.getSettings': async () =>
+        this.#planner ? this.#planner.settings() : { dputWorkflow: 'offer' as const },
+      'uploads.setSettings': async (settings) => {
+        if (!this.#planner) throw new DebusineError('unsupported', 'No upload settings here');
+        return this.#planner.setSettings(settings);
+      },
       'uploads.pause': async ({ jobId }) => {
         const entry = this.#entry(jobId);
         if (entry.view.state === 'running' || entry.view.state === 'queued') {

@@ -22,6 +22,9 @@ const draft: LocalArtifactDraft = {
   files: [],
   excludedFileIds: ['c', 't', 'd'],
   data: {},
+  parts: [],
+  notes: [],
+  workflow: null,
   problems: [
     {
       rule: 'listed-file.size',

@@ -104,6 +104,9 @@ describe('file names with bidirectional and format characters', () => {
       problems: [],
       allowRemote: false,
       ready: true,
+      parts: [{ category: 'debian:upload', label: EVIL }],
+      notes: [],
+      workflow: null,
     };
     const job: UploadJob = {
       jobId: 'j',
@@ -118,6 +121,9 @@ describe('file names with bidirectional and format characters', () => {
       speed: 0,
       eta: null,
       artifactId: null,
+      parts: [{ category: 'debian:upload', label: EVIL, artifactId: null, state: 'sending' }],
+      relations: { made: 0, total: 0 },
+      workflow: null,
       createdAt: new Date(0).toISOString(),
       resumed: false,
       error: null,

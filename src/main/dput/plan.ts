@@ -1,0 +1,107 @@
+/**
+ * What dput would do after uploading a .changes to the active server: the workflow its
+ * Debusine profile names for the .changes' Distribution, in the profile's workspace. Like
+ * dput-ng's pre-upload hook, a .changes with no workflow for its Distribution is said
+ * before anything is sent; unlike it, the template is also looked up on the server, so that
+ * a name the server does not know is said then too, rather than after the upload.
+ *
+ * Whether to start it without asking is a setting of the app's, kept in the data directory.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { JsonObject, WorkflowProposal } from '../../shared/contract';
+import { DebusineError } from '../../shared/errors';
+import { changesFieldsOf } from '../artifacts/changes-set';
+import { fieldString } from '../artifacts/debian-files';
+import type { LocalArtifact } from '../artifacts/local-artifact';
+import type { SessionProvider } from '../service/session';
+import { readJsonFile, writeJsonFile } from '../settings/json-file';
+import { chooseWorkflow, DputProfiles } from './profiles';
+
+const settingsSchema = z.object({ dputWorkflow: z.enum(['offer', 'always']).catch('offer') });
+export type UploadSettings = z.infer<typeof settingsSchema>;
+
+export class DputPlanner {
+  readonly #dirs: readonly string[] | undefined;
+  readonly #session: SessionProvider;
+  readonly #settingsFile: string;
+
+  constructor(options: { session: SessionProvider; dataDir: string; dirs?: readonly string[] }) {
+    this.#session = options.session;
+    this.#dirs = options.dirs;
+    this.#settingsFile = join(options.dataDir, 'upload-settings.json');
+  }
+
+  async settings(): Promise<UploadSettings> {
+    const raw = await readJsonFile(this.#settingsFile).catch(() => undefined);
+    const parsed = settingsSchema.safeParse(raw ?? {});
+    return parsed.success ? parsed.data : { dputWorkflow: 'offer' };
+  }
+
+  async setSettings(settings: UploadSettings): Promise<UploadSettings> {
+    const valid = settingsSchema.parse(settings);
+    await writeJsonFile(this.#settingsFile, valid);
+    return valid;
+  }
+
+  /** The proposal for an upload artifact, or null when no dput-ng profile is for this server. */
+  async propose(upload: LocalArtifact): Promise<WorkflowProposal | null> {
+    const server = this.#session.active();
+    if (!server) return null;
+    const profiles = new DputProfiles(this.#dirs);
+    const profile = await profiles.forServer(server.apiUrl, server.scope);
+    if (!profile) return null;
+    const distribution = fieldString(changesFieldsOf(upload), 'Distribution') ?? '';
+    const choice = chooseWorkflow(profile, distribution);
+    const always = (await this.settings()).dputWorkflow === 'always';
+    const base = {
+      profile: profile.name,
+      profileFiles: profile.files,
+      distribution,
+      always,
+    };
+    if ('problem' in choice) {
+      const workspace = profile.fields.debusine_workspace;
+      return {
+        ...base,
+        template: null,
+        workspace: typeof workspace === 'string' ? workspace : null,
+        data: {},
+        problem: choice.problem,
+      };
+    }
+    return {
+      ...base,
+      template: choice.template,
+      workspace: choice.workspace,
+      data: choice.data,
+      problem: await this.#missingTemplate(choice.template, choice.workspace, distribution),
+    };
+  }
+
+  /** Why the server cannot start the template, or null when it has it. */
+  async #missingTemplate(
+    template: string,
+    workspace: string,
+    distribution: string,
+  ): Promise<string | null> {
+    try {
+      const client = this.#session.client();
+      await client.workflowTemplateGet(workspace, template);
+      return null;
+    } catch (error) {
+      if (error instanceof DebusineError && error.code === 'not-found') {
+        return `The server has no workflow template ${template} in ${workspace}, which the dput-ng profile names for the distribution ${JSON.stringify(distribution)}`;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      return `Could not check the workflow template ${template} in ${workspace}: ${reason}`;
+    }
+  }
+}
+
+/** The task data of a proposal as it will be sent, for the UI: "@UPLOAD@" stays a word. */
+export function describeData(data: JsonObject): string {
+  return Object.entries(data)
+    .map(([k, v]) => `${k}: ${v === '@UPLOAD@' ? 'the upload' : JSON.stringify(v)}`)
+    .join(', ');
+}
