@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
 import { detectKind } from '../../src/main/artifacts/detect';
 import { createBinaryPackage, createBinaryPackages } from '../../src/main/artifacts/kinds-debian';
-import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';

@@ -20,7 +20,7 @@ import {
   createUpload,
 } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { HttpTransport } from '../../src/main/api/http';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { rejection } from '../support/clients';

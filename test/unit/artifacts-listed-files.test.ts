@@ -21,7 +21,7 @@ import { parseControlFileText } from '../../src/main/artifacts/debian-files';
 import { CATEGORIES } from '../../src/main/artifacts/kind-data';
 import { createSourcePackageFromDsc, createUpload } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';

@@ -19,7 +19,7 @@ import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
 import { digestFile, rememberDigests } from '../../src/main/artifacts/digest-cache';
 import { createSourcePackageFromDsc } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload';
+import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { useCountingServer } from '../support/counting-server';
 import { missingDebianTools } from '../support/debian-fixtures';
 
