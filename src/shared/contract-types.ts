@@ -320,6 +320,8 @@ export interface UploadJob {
   speed: number;
   /** Seconds left at that speed, or null while unknown. */
   eta: number | null;
+  /** The server the job uploads to: its ids mean something there only. */
+  apiUrl: string;
   /** The first part's artifact (the upload, for a .changes). */
   artifactId: number | null;
   /** Every artifact the job makes, in order. */

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { JsonObject, WorkflowProposal } from '../../shared/contract';
+import type { WorkflowProposal } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 import { changesFieldsOf } from '../artifacts/changes-set';
 import { fieldString } from '../artifacts/debian-files';
@@ -97,11 +97,4 @@ export class DputPlanner {
       return `Could not check the workflow template ${template} in ${workspace}: ${reason}`;
     }
   }
-}
-
-/** The task data of a proposal as it will be sent, for the UI: "@UPLOAD@" stays a word. */
-export function describeData(data: JsonObject): string {
-  return Object.entries(data)
-    .map(([k, v]) => `${k}: ${v === '@UPLOAD@' ? 'the upload' : JSON.stringify(v)}`)
-    .join(', ');
 }

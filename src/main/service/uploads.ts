@@ -96,6 +96,7 @@ function viewOf(job: StoredJob, draftId: string | null, resumed: boolean): Uploa
     files,
     speed: 0,
     eta: null,
+    apiUrl: job.apiUrl,
     artifactId: first?.artifactId ?? null,
     parts: partsOf(job),
     relations: {

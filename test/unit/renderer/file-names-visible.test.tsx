@@ -120,6 +120,7 @@ describe('file names with bidirectional and format characters', () => {
       files: [{ path: EVIL, sentBytes: 1, totalBytes: 3, state: 'active' }],
       speed: 0,
       eta: null,
+      apiUrl: 'http://127.0.0.1:1/api',
       artifactId: null,
       parts: [{ category: 'debian:upload', label: EVIL, artifactId: null, state: 'sending' }],
       relations: { made: 0, total: 0 },

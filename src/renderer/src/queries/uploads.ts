@@ -4,7 +4,13 @@
  */
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { LocalArtifactDraft, RequestArgs, StagedFile, UploadJob } from '@shared/contract';
+import type {
+  LocalArtifactDraft,
+  RequestArgs,
+  StagedFile,
+  UploadJob,
+  UploadSettings,
+} from '@shared/contract';
 import { APP, defineMutation, defineQuery } from './define';
 
 export const uploadQueries = {
@@ -12,6 +18,7 @@ export const uploadQueries = {
   kinds: defineQuery([APP, 'localArtifacts', 'kinds'], (bridge) => bridge.localArtifacts.kinds(), {
     staleTime: Infinity,
   }),
+  settings: defineQuery([APP, 'uploads', 'settings'], (bridge) => bridge.uploads.getSettings()),
 };
 
 /** The job list with `job` in it: updated in place, or new on top. */
@@ -39,6 +46,13 @@ export function updateJob(queryClient: QueryClient, job: UploadJob): void {
 }
 
 export const uploadMutations = {
+  /** Whether a .changes' dput workflow is offered or always started. */
+  saveSettings: defineMutation({
+    fn: (bridge, settings: UploadSettings) => bridge.uploads.setSettings(settings),
+    writes: (queryClient, _scope, saved: UploadSettings) => {
+      queryClient.setQueryData(uploadQueries.settings.key, saved);
+    },
+  }),
   /**
    * Turns dropped or picked files into drafts: main stages them (the renderer only ever
    * gets ids) and detects the kind of local artifact they make, checking every file-set

@@ -11,6 +11,7 @@ import { PresetList } from './presets';
 import { ServerTable } from './server-table';
 import { SignInPanel } from './sign-in';
 import { TokenStoreNote } from './token-store';
+import { UploadSettingsSection } from './uploads';
 import './settings.css';
 
 /** Servers and sign-in, appearance, and notification settings. */
@@ -90,6 +91,7 @@ export function SettingsScreen(): React.JSX.Element {
         <TokenStoreNote />
       </section>
       <AppearanceSection />
+      <UploadSettingsSection />
       <section className="settings-section" aria-label="Notifications">
         <NotificationSettingsSection />
       </section>

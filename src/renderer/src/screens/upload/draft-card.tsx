@@ -1,6 +1,7 @@
 import { CircleAlert, CircleCheck, Trash2, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { LocalArtifactDraft } from '@shared/contract';
+import { visibleText } from '@shared/visible-text';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { JsonView } from '@renderer/components/json-view';
 import { formatBytes } from '@renderer/components/format';
@@ -8,6 +9,7 @@ import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { serverQueries } from '@renderer/queries/servers';
 import { uploadMutations, uploadQueries } from '@renderer/queries/uploads';
 import { DraftFiles, rowsOf } from './draft-files';
+import { DputPlan } from './dput-plan';
 import { UploadOptions, expiryToIso, type Expiry } from './upload-options';
 import { useUploadDrafts } from '@renderer/state/upload-drafts';
 
@@ -34,7 +36,20 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
       removeDraft(draft.draftId);
     },
   });
-  const effectiveWorkspace = workspace ?? active.data?.defaultWorkspace ?? '';
+  const proposal = draft.workflow;
+  // The workflow dput would start: only when the profile names one the server has.
+  const dputWorkflow =
+    proposal?.template && proposal.workspace !== null && proposal.problem === null
+      ? { template: proposal.template, workspace: proposal.workspace, always: proposal.always }
+      : null;
+  // dput uploads to its profile's workspace; so does the app, unless told otherwise.
+  const effectiveWorkspace =
+    workspace ?? proposal?.workspace ?? active.data?.defaultWorkspace ?? '';
+  // The workflow takes the upload from its own workspace: elsewhere, it is not started.
+  const startsWorkflow =
+    dputWorkflow !== null && effectiveWorkspace.trim() === dputWorkflow.workspace
+      ? dputWorkflow
+      : null;
   const start = useMutationOf(uploadMutations.start, {
     onSuccess: (job) => {
       jobStarted(job.jobId);
@@ -104,6 +119,7 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
               ))}
             </select>
           </div>
+          <DputPlan draft={draft} />
           {general.length > 0 ? (
             <ul className="problems general" aria-label="Problems with this artifact">
               {general.map((p) => (
@@ -165,22 +181,52 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
           <Trash2 size={14} aria-hidden="true" />
           Discard
         </button>
+        {startsWorkflow && !startsWorkflow.always ? (
+          <button
+            type="button"
+            className="button"
+            disabled={!draft.ready || busy || expiryInvalid}
+            onClick={() => {
+              start.mutate({
+                draftId: draft.draftId,
+                workspace: effectiveWorkspace.trim() || null,
+                expireAt: expiryToIso(expiry),
+              });
+            }}
+          >
+            <Upload size={14} aria-hidden="true" />
+            Upload only
+          </button>
+        ) : null}
         <button
           type="button"
           className="button primary"
           disabled={!draft.ready || busy || expiryInvalid}
           aria-describedby={draft.ready ? undefined : `${id}-why`}
+          data-testid="upload-start"
           onClick={() => {
             start.mutate({
               draftId: draft.draftId,
               workspace: effectiveWorkspace.trim() || null,
               expireAt: expiryToIso(expiry),
+              startWorkflow: startsWorkflow !== null,
             });
           }}
         >
           <Upload size={14} aria-hidden="true" />
-          {start.isPending ? 'Starting…' : 'Upload'}
+          {start.isPending
+            ? 'Starting…'
+            : startsWorkflow
+              ? `Upload and start ${visibleText(startsWorkflow.template)}`
+              : 'Upload'}
         </button>
+        {dputWorkflow && !startsWorkflow ? (
+          <span className="field-hint" data-testid="dput-workspace-hint">
+            {visibleText(dputWorkflow.template)} starts in{' '}
+            <span className="mono">{visibleText(dputWorkflow.workspace)}</span>: upload there to
+            start it.
+          </span>
+        ) : null}
         {draft.ready ? null : (
           <span id={`${id}-why`} className="field-hint">
             Fix the problems above, change the kind, or leave files out, then upload.

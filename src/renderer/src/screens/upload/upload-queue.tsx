@@ -5,6 +5,7 @@ import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { uploadMutations, uploadQueries, useCachedJobs } from '@renderer/queries/uploads';
+import { serverQueries } from '@renderer/queries/servers';
 import { useUiStore } from '@renderer/state/ui-store';
 import { UploadRow } from './upload-row';
 import { useUploadDrafts } from '@renderer/state/upload-drafts';
@@ -19,6 +20,9 @@ export function UploadQueue(): React.JSX.Element {
   const startedJobs = useUploadDrafts((s) => s.startedJobs);
   const uploaded = useUploadDrafts((s) => s.uploaded);
   const openArtifact = useUiStore((s) => s.openArtifact);
+  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const active = useAppQuery(serverQueries.active);
+  const activeApi = active.data?.apiUrl ?? null;
   // Progress and ends come into the cached list through queries/events.ts.
   const jobs = useAppQuery(uploadQueries.jobs);
 
@@ -37,9 +41,14 @@ export function UploadQueue(): React.JSX.Element {
           mine.includes(j.jobId) &&
           ['queued', 'running'].includes(j.state),
       );
-      if (!othersRunning && useUiStore.getState().area === 'upload') openArtifact(job.artifactId);
+      if (othersRunning || useUiStore.getState().area !== 'upload') return;
+      // A workflow the upload started is where the user goes next, as after `dput`: its
+      // tree, live. Only on the server it was started on.
+      const workflowId = job.workflow?.workRequestId ?? null;
+      if (workflowId !== null && job.apiUrl === activeApi) openWorkRequest(workflowId);
+      else openArtifact(job.artifactId);
     });
-  }, [bridge, cachedJobs, uploaded, openArtifact]);
+  }, [bridge, cachedJobs, uploaded, openArtifact, openWorkRequest, activeApi]);
 
   const act = useMutationOf(uploadMutations.act);
 
@@ -78,6 +87,7 @@ export function UploadQueue(): React.JSX.Element {
                 act.mutate({ action, jobId: job.jobId });
               }}
               onOpen={openArtifact}
+              onOpenWorkflow={job.apiUrl === activeApi ? openWorkRequest : undefined}
             />
           ))}
         </ul>

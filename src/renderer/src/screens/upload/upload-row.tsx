@@ -33,6 +33,8 @@ export function UploadRow(props: {
   startedHere: boolean;
   onAction: (action: Action) => void;
   onOpen: (artifactId: number) => void;
+  /** Opens the workflow the job started; absent when the job is another server's. */
+  onOpenWorkflow?: ((id: number) => void) | undefined;
 }): React.JSX.Element {
   const { job } = props;
   const label = visibleText(job.label);
@@ -76,6 +78,20 @@ export function UploadRow(props: {
         {live || job.state === 'paused' || job.state === 'failed'
           ? button('cancel', 'Cancel', X)
           : null}
+        {job.workflow?.workRequestId != null && props.onOpenWorkflow ? (
+          <button
+            type="button"
+            className="button small primary"
+            data-testid="upload-open-workflow"
+            onClick={() => {
+              const id = job.workflow?.workRequestId;
+              if (id != null) props.onOpenWorkflow?.(id);
+            }}
+          >
+            Open {visibleText(job.workflow.template)}{' '}
+            <span className="mono">#{job.workflow.workRequestId}</span>
+          </button>
+        ) : null}
         {job.state === 'completed' && job.artifactId !== null ? (
           <button
             type="button"
@@ -88,6 +104,30 @@ export function UploadRow(props: {
           </button>
         ) : null}
       </div>
+      {job.parts.length > 1 || job.workflow ? (
+        <ul className="upload-parts" aria-label={`What the upload of ${label} makes`}>
+          {job.parts.map((part, index) => (
+            <li key={`${String(index)}:${part.label}`} data-state={part.state}>
+              <span className="mono">{part.category}</span>{' '}
+              <span className="muted">
+                {part.artifactId === null ? PART_STATE[part.state] : `#${String(part.artifactId)}`}
+              </span>
+            </li>
+          ))}
+          {job.relations.total > 0 ? (
+            <li className="muted">
+              relations {job.relations.made}/{job.relations.total}
+            </li>
+          ) : null}
+          {job.workflow ? (
+            <li data-testid="upload-workflow">
+              {job.workflow.workRequestId === null ? 'then starts' : 'started'}{' '}
+              <span className="mono">{visibleText(job.workflow.template)}</span>
+              <span className="muted"> in {visibleText(job.workflow.workspace)}</span>
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
       <div className="upload-progress">
         <progress
           value={job.sentBytes}
@@ -145,6 +185,12 @@ export function UploadRow(props: {
     </li>
   );
 }
+
+const PART_STATE: Record<UploadJob['parts'][number]['state'], string> = {
+  waiting: 'waiting',
+  sending: 'sending',
+  done: 'done',
+};
 
 const FILE_STATE: Record<UploadJob['files'][number]['state'], string> = {
   pending: 'Waiting',
