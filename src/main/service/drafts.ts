@@ -48,6 +48,11 @@ export interface Draft {
   ids: Map<string, string>;
   /** Names of listed files the user left out (the upload rules accept them as absent). */
   excludedNames: string[];
+  /**
+   * The files the user left out, by id. The view's excludedFileIds also lists the files no
+   * kind took; those come back when the user picks a kind that takes them.
+   */
+  userExcluded: string[];
   /** Every artifact the upload makes, `artifact` first (changes-set.ts). */
   parts: LocalArtifact[];
 }
@@ -151,6 +156,7 @@ export class DraftStore {
       fileIds: [...fileIds],
       ids,
       excludedNames: [],
+      userExcluded: [],
       parts: [],
     };
     this.#drafts.set(draftId, draft);
@@ -173,7 +179,7 @@ export class DraftStore {
       });
     }
     if (changes.allowRemote !== undefined) draft.view.allowRemote = changes.allowRemote;
-    const excluded = changes.excludeFiles ?? draft.view.excludedFileIds;
+    const excluded = changes.excludeFiles ?? draft.userExcluded;
     for (const id of excluded) {
       if (!draft.fileIds.includes(id)) {
         throw new DebusineError('validation', `File ${id} is not part of this draft`, {
@@ -181,6 +187,7 @@ export class DraftStore {
         });
       }
     }
+    draft.userExcluded = [...excluded];
     await this.#evaluate(
       draft,
       (changes.kind ?? undefined) as KindName | undefined,
@@ -309,7 +316,7 @@ export class DraftStore {
       excludedFileIds: draft.fileIds.filter((id) => excluded.includes(id) || !taken.has(id)),
       data: artifact?.data ?? {},
       problems,
-      ready: problems.length === 0 && draft.artifact !== null,
+      ready: problems.length === 0 && draft.artifact !== null && files.length > 0,
     };
   }
 
