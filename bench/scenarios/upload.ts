@@ -1,14 +1,13 @@
 /**
  * Uploads: one big file, many small files, a realistic source package. Each run sends new
  * content (the server deduplicates by SHA-256 per workspace). Every subject's time covers
- * the whole job: hashing, creating the artifact, sending the bytes.
+ * the whole job: hashing, creating the artifact, sending the bytes. The app's is the path
+ * of its Upload screen (app-upload.ts): drop, check, `uploads.start`, the job's end.
  */
 import { relative, join } from 'node:path';
-import {
-  LocalArtifact,
-  createSourcePackageFromDsc,
-  uploadArtifact,
-} from '../../src/main/artifacts';
+import { kindOfCategory } from '../../src/main/artifacts';
+import type { ServiceBridge } from '../../test/support/service-bridge';
+import { appService, uploadThroughApp } from '../lib/app-upload';
 import { cliImportDsc, cliUpload, curlUpload } from '../lib/baselines';
 import { BENCH_CATEGORY } from '../lib/server';
 import type { BenchContext } from '../lib/context';
@@ -27,25 +26,25 @@ export function inChroot(ctx: BenchContext, hostPath: string): string {
   return '/' + relative(ctx.server.root, hostPath);
 }
 
+const BENCH_KIND = kindOfCategory(BENCH_CATEGORY) ?? '';
+
 async function appUpload(
   ctx: BenchContext,
-  artifact: LocalArtifact,
+  s: ServiceBridge,
+  files: Record<string, string> | string[],
   expectUploaded: number,
+  kind?: string,
 ): Promise<void> {
-  const result = await uploadArtifact(ctx.client, artifact, { workspace: ctx.server.workspace });
-  if (result.uploaded.length !== expectUploaded) {
+  const job = await uploadThroughApp(s, files, {
+    workspace: ctx.server.workspace,
+    ...(kind === undefined ? {} : { kind }),
+  });
+  const sent = job.files.filter((f) => f.state === 'done').length;
+  if (sent !== expectUploaded) {
     throw new Error(
-      `the app uploaded ${String(result.uploaded.length)} of ${String(expectUploaded)} files (deduplicated: data not unique)`,
+      `the app uploaded ${String(sent)} of ${String(expectUploaded)} files (deduplicated: data not unique)`,
     );
   }
-}
-
-async function testArtifact(files: Record<string, string>): Promise<LocalArtifact> {
-  const artifact = new LocalArtifact(BENCH_CATEGORY);
-  for (const [name, path] of Object.entries(files)) {
-    await artifact.addLocalFile(path, { overrideName: name });
-  }
-  return artifact;
 }
 
 /**
@@ -61,6 +60,7 @@ async function uploadSubjects(
 ): Promise<void> {
   const count = Object.keys(await fresh()).length;
   type Files = Record<string, string>;
+  const s = await appService(ctx.server);
   const subjects: {
     subject: string;
     run: (files: Files) => Promise<void> | void;
@@ -70,10 +70,10 @@ async function uploadSubjects(
     {
       subject: 'app',
       run: async (files) => {
-        await appUpload(ctx, await testArtifact(files), count);
+        await appUpload(ctx, s, files, count, BENCH_KIND);
       },
       bytes,
-      note: 'hash + create + 4 files at a time',
+      note: 'Upload screen: detect + uploads.start, 4 files at a time',
     },
     {
       subject: 'Debusine CLI',
@@ -123,7 +123,11 @@ async function uploadSubjects(
       note: 'probe + Content-Range chunks, as the Debusine client does',
     });
   }
-  await ctx.measureRounds(scenario, subjects, fresh);
+  try {
+    await ctx.measureRounds(scenario, subjects, fresh);
+  } finally {
+    await s.close();
+  }
 }
 
 export async function uploadBigFile(ctx: BenchContext): Promise<void> {
@@ -208,15 +212,16 @@ export async function uploadSourcePackage(ctx: BenchContext): Promise<void> {
   const scenario = `upload source package (${mib(origTarball)} orig)`;
   const dir = dataDir(ctx.server.root).host;
   const fresh = () => makeSourcePackage(dir, origTarball);
+  const s = await appService(ctx.server);
   try {
     await ctx.measure(
       scenario,
       'app',
       fresh,
       async (pkg) => {
-        await appUpload(ctx, await createSourcePackageFromDsc(pkg.dsc), 3);
+        await appUpload(ctx, s, Object.values(pkg.files), 3);
       },
-      { bytes: origTarball, note: 'debian:source-package from the .dsc' },
+      { bytes: origTarball, note: 'Upload screen: the .dsc and its files dropped' },
     );
     await ctx.measure(
       scenario,
@@ -234,7 +239,14 @@ export async function uploadSourcePackage(ctx: BenchContext): Promise<void> {
       const upload = (pkg: SourcePackage) => curlUpload(ctx.server, pkg.files, { parallel });
       await ctx.measure(scenario, subject, fresh, upload, { bytes: origTarball });
     }
+    ctx.target(
+      scenario,
+      'source package: app time / curl ×4 time',
+      ctx.median(scenario, 'app') / ctx.median(scenario, 'curl ×4'),
+      { max: 1.1, text: '≤ 1.10' },
+    );
   } finally {
+    await s.close();
     cleanData(ctx.server.root);
   }
 }

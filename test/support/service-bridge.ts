@@ -8,6 +8,12 @@ import type { BridgeClient, EventChannel, EventPayload } from '../../src/shared/
 import { memoryBridge, testService } from './memory-bridge';
 import type { TestServer } from './sandbox';
 
+/** What signing in needs of a sandbox's description (the bench has its own). */
+export type SignInTarget = Pick<TestServer, 'apiUrl' | 'scope'> & {
+  workspaces: Pick<TestServer['workspaces'], 'default'>;
+  users: { owner: Pick<TestServer['users']['owner'], 'token'> };
+};
+
 export interface ServiceBridge {
   made: Awaited<ReturnType<typeof testService>>;
   api: BridgeClient;
@@ -22,7 +28,7 @@ export interface ServiceBridge {
   /** Every recorded event of this channel. */
   eventsOf: <E extends EventChannel>(event: E) => EventPayload<E>[];
   /** Adds the server as "Sandbox", signs in as its owner, and waits for the websocket. */
-  signIn: (server: TestServer) => Promise<void>;
+  signIn: (server: SignInTarget) => Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,57 @@
+/**
+ * The app's upload as the Upload screen runs it, through the service's bridge: the files
+ * are staged as a drop stages them, `localArtifacts.detect` checks them and picks the kind,
+ * `uploads.start` makes the job, and the run ends at `upload.finished`. What is timed is
+ * what a user waits for after dropping the files.
+ */
+import { basename } from 'node:path';
+import type { UploadJob } from '../../src/shared/contract';
+import { serviceBridge, type ServiceBridge } from '../../test/support/service-bridge';
+import type { BenchServer } from './server';
+
+export async function appService(server: BenchServer): Promise<ServiceBridge> {
+  const s = await serviceBridge({}, ['connection.state', 'upload.finished']);
+  await s.signIn({
+    apiUrl: server.apiUrl,
+    scope: server.scope,
+    workspaces: { default: server.workspace },
+    users: { owner: { token: server.token } },
+  });
+  return s;
+}
+
+/**
+ * Drops `files` (name → path) on the app and uploads what they make; `kind` sets the kind
+ * when no kind fits the files by themselves (random bench data).
+ */
+export async function uploadThroughApp(
+  s: ServiceBridge,
+  files: Record<string, string> | string[],
+  options: { workspace: string; kind?: string; startWorkflow?: boolean },
+): Promise<UploadJob> {
+  const entries = Array.isArray(files)
+    ? files.map((path) => [basename(path), path] as const)
+    : Object.entries(files);
+  const staged = [];
+  for (const [name, path] of entries) staged.push(await s.made.files.add(path, { name }));
+  const fileIds = staged.map((f) => f.id);
+  let [draft] = await s.api.localArtifacts.detect({ fileIds });
+  if (!draft) throw new Error('no draft was made');
+  if (options.kind !== undefined && draft.kind !== options.kind) {
+    draft = await s.api.localArtifacts.update({ draftId: draft.draftId, kind: options.kind });
+  }
+  if (!draft.ready) {
+    throw new Error(`the draft is not ready: ${draft.problems.map((p) => p.message).join('; ')}`);
+  }
+  const job = await s.api.uploads.start({
+    draftId: draft.draftId,
+    workspace: options.workspace,
+    startWorkflow: options.startWorkflow ?? false,
+  });
+  const done = await s.waitEvent('upload.finished', (j) => j.jobId === job.jobId, 600_000);
+  await s.api.files.release({ ids: fileIds });
+  if (done.state !== 'completed') {
+    throw new Error(`the upload ended ${done.state}: ${done.error?.message ?? ''}`);
+  }
+  return done;
+}
