@@ -131,5 +131,21 @@ describe('drafts', () => {
       expect(fewer.parts.map((p) => p.label)).not.toContain(basename(fx.debs[0] ?? ''));
       expect(fewer.parts).toHaveLength(3);
     });
+
+    it('with allow_remote, leaves out the source package whose tarball is on the server only', async () => {
+      const { staged, ids } = await stage(all.filter((p) => p !== fx.sourceTarball));
+      const drafts = new DraftStore(tmp('ddt-data-'), staged, planner(null, true));
+      const draft = await drafts.create(ids, true);
+      expect(draft.problems).toEqual([]);
+      expect(draft.ready).toBe(true);
+      expect(draft.parts.map((p) => p.category)).toEqual([
+        'debian:upload',
+        'debian:binary-package',
+        'debian:binary-package',
+      ]);
+      expect(draft.notes).toEqual([
+        expect.stringContaining(`No source package: ${basename(fx.sourceTarball)}`),
+      ]);
+    });
   });
 });

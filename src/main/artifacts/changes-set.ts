@@ -10,6 +10,7 @@
  * A package whose files are not all here (the user left one out, or allow_remote made it a
  * remote file) cannot be read, so it is left out, and the note says so.
  */
+import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
 import type { ControlFields } from './debian-files';
 import { fieldString } from './debian-files';
@@ -60,7 +61,10 @@ export async function changesSet(upload: LocalArtifact): Promise<ChangesSet> {
         // A file the .dsc lists that is not here: the upload's own checks name it when it
         // is one the .changes lists too; otherwise the source package is left out.
         if (error instanceof DebusineError && error.details.rule === 'file-exists') {
-          notes.push(`No source package: ${error.message}`);
+          const file = typeof error.details.file === 'string' ? basename(error.details.file) : '';
+          notes.push(
+            `No source package: ${file || 'a file'}, which ${dsc} lists, is not among the files uploaded from here`,
+          );
           continue;
         }
         throw error;
