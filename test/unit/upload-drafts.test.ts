@@ -132,7 +132,7 @@ describe('drafts', () => {
       expect(fewer.parts).toHaveLength(3);
     });
 
-    it('with allow_remote, leaves out the source package whose tarball is on the server only', async () => {
+    it('with allow_remote, makes the source package with the tarball the server has as a remote file', async () => {
       const { staged, ids } = await stage(all.filter((p) => p !== fx.sourceTarball));
       const drafts = new DraftStore(tmp('ddt-data-'), staged, planner(null, true));
       const draft = await drafts.create(ids, true);
@@ -140,12 +140,11 @@ describe('drafts', () => {
       expect(draft.ready).toBe(true);
       expect(draft.parts.map((p) => p.category)).toEqual([
         'debian:upload',
+        'debian:source-package',
         'debian:binary-package',
         'debian:binary-package',
       ]);
-      expect(draft.notes).toEqual([
-        expect.stringContaining(`No source package: ${basename(fx.sourceTarball)}`),
-      ]);
+      expect(draft.notes).toEqual([]);
     });
   });
 });

@@ -7,15 +7,15 @@
  * Workflows find the source package through that relation: debian_pipeline refuses an
  * upload without it.
  *
- * A package whose files are not all here (the user left one out, or allow_remote made it a
- * remote file) cannot be read, so it is left out, and the note says so.
+ * A binary package whose .deb is not here (the user left it out, or allow_remote made it a
+ * remote file) cannot be read, so it is left out, and the note says so; a source package
+ * takes the remote files of the upload as remote files of its own.
  */
-import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
 import type { ControlFields } from './debian-files';
 import { fieldString } from './debian-files';
 import { CATEGORIES } from './kind-data';
-import { createBinaryPackage, createSourcePackageFromDsc } from './kinds-debian';
+import { createBinaryPackage, createSourcePackageWithRemoteFiles } from './kinds-debian';
 import type { LocalArtifact } from './local-artifact';
 
 export interface ChangesSet {
@@ -55,20 +55,9 @@ export async function changesSet(upload: LocalArtifact): Promise<ChangesSet> {
         notes.push(`No source package: ${dsc} is not uploaded from here`);
         continue;
       }
-      try {
-        parts.push(await createSourcePackageFromDsc(local));
-      } catch (error) {
-        // A file the .dsc lists that is not here: the upload's own checks name it when it
-        // is one the .changes lists too; otherwise the source package is left out.
-        if (error instanceof DebusineError && error.details.rule === 'file-exists') {
-          const file = typeof error.details.file === 'string' ? basename(error.details.file) : '';
-          notes.push(
-            `No source package: ${file || 'a file'}, which ${dsc} lists, is not among the files uploaded from here`,
-          );
-          continue;
-        }
-        throw error;
-      }
+      // Files the upload declares remote (allow_remote) are remote in the source package
+      // too: the server has them, and workflows need the source package to find them.
+      parts.push(await createSourcePackageWithRemoteFiles(local, (name) => upload.files.has(name)));
       continue;
     }
     const debs = listed.filter(

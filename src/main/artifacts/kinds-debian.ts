@@ -40,6 +40,46 @@ export async function createSourcePackage(input: {
   return checked(artifact);
 }
 
+/**
+ * A source package whose .dsc is here but some of whose files the server has already (an
+ * upload with allow_remote): those become remote files, with the size and SHA-256 the
+ * .dsc lists, as the upload declares them.
+ */
+export async function createSourcePackageWithRemoteFiles(
+  dscFile: string,
+  isLocal: (name: string) => boolean,
+): Promise<LocalArtifact> {
+  const dsc = await readDsc(dscFile);
+  const dir = dirname(resolve(dscFile));
+  const artifact = new LocalArtifact(CATEGORIES.sourcePackage, {
+    name: fieldString(dsc.fields, 'Source') ?? '',
+    version: fieldString(dsc.fields, 'Version') ?? '',
+    type: 'dpkg',
+    dsc_fields: dsc.fields,
+  });
+  await artifact.addLocalFile(resolve(dscFile));
+  for (const entry of dsc.files) {
+    if (isLocal(entry.name)) {
+      await artifact.addLocalFile(join(dir, entry.name));
+      continue;
+    }
+    const sha256 = dsc.sha256.find((e) => e.name === entry.name);
+    if (!sha256?.sha256) {
+      throw new DebusineError(
+        'validation',
+        `${basename(dscFile)} has no Checksums-Sha256 entry for ${entry.name}: it cannot be a remote file`,
+        { rule: 'source-package.remote-needs-sha256', file: entry.name },
+      );
+    }
+    artifact.addRemoteFile(entry.name, {
+      size: sha256.size,
+      checksums: { sha256: sha256.sha256 },
+      type: 'file',
+    });
+  }
+  return checked(artifact);
+}
+
 /** A source package from its .dsc alone: name, version and files come from the .dsc. */
 export async function createSourcePackageFromDsc(dscFile: string): Promise<LocalArtifact> {
   const dsc = await readDsc(dscFile);
