@@ -82,7 +82,22 @@ describe('dput-ng profiles', () => {
     expect(await profiles.forServer('https://debusine.debian.net/api', 'other')).toBeNull();
   });
 
-  it('finds a server’s profile by its fqdn, whatever the profile is called', async () => {
+  it('finds a server’s profile by its host name, as the Debusine client does, whatever the profile is called', async () => {
+    const byName = layers({
+      'home/profiles/debusine-sandbox.json': {
+        ...PACKAGE_PROFILE,
+        fqdn: '127.0.0.1',
+        debusine_scope: 'debusine',
+      },
+    });
+    const found = await new DputProfiles(byName).forServer(
+      'http://127.0.0.1:18016/api',
+      'debusine',
+    );
+    expect(found?.name).toBe('debusine-sandbox');
+  });
+
+  it('takes a host and port as fqdn too', async () => {
     const dirs = layers({
       'home/profiles/sandbox.json': {
         ...PACKAGE_PROFILE,

@@ -179,24 +179,28 @@ export class DputProfiles {
   }
 
   /**
-   * The Debusine profile for a server: method `debusine`, its `fqdn` the server's host (and
-   * port), its scope the server's. A profile named after the host comes first, as
-   * `dput HOST` would pick it; then the others by name.
+   * The Debusine profile for a server: method `debusine`, its `fqdn` the server's host name,
+   * its scope the server's. That is how the Debusine client finds the server of a profile
+   * (its config's API URL with that host name and that scope): a port is not part of it.
+   * A profile named after the host comes first, as `dput HOST` would pick it; then the
+   * others by name.
    */
   async forServer(apiUrl: string, scope: string | null): Promise<DputProfile | null> {
     let host: string;
+    let hostname: string;
     try {
-      host = new URL(apiUrl).host;
+      ({ host, hostname } = new URL(apiUrl));
     } catch {
       return null;
     }
     const names = await this.names();
-    const ordered = [...names.filter((n) => n === host), ...names.filter((n) => n !== host)];
+    const first = (n: string) => n === host || n === hostname;
+    const ordered = [...names.filter(first), ...names.filter((n) => !first(n))];
     for (const name of ordered) {
       const profile = await this.profile(name);
       if (!profile) continue;
       const f = profile.fields;
-      if (f.method !== 'debusine' || f.fqdn !== host) continue;
+      if (f.method !== 'debusine' || (f.fqdn !== hostname && f.fqdn !== host)) continue;
       if (scope !== null && typeof f.debusine_scope === 'string' && f.debusine_scope !== scope) {
         continue;
       }
