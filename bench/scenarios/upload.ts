@@ -7,7 +7,7 @@
 import { relative, join } from 'node:path';
 import { kindOfCategory } from '../../src/main/artifacts';
 import type { ServiceBridge } from '../../test/support/service-bridge';
-import { appService, uploadThroughApp } from '../lib/app-upload';
+import { appService as serviceFor, uploadThroughApp } from '../../test/support/app-upload';
 import { cliImportDsc, cliUpload, curlUpload } from '../lib/baselines';
 import { BENCH_CATEGORY } from '../lib/server';
 import type { BenchContext } from '../lib/context';
@@ -27,6 +27,17 @@ export function inChroot(ctx: BenchContext, hostPath: string): string {
 }
 
 const BENCH_KIND = kindOfCategory(BENCH_CATEGORY) ?? '';
+
+/** The app's service, signed in to the bench's server as its owner. */
+function appService(ctx: BenchContext): Promise<ServiceBridge> {
+  const { server } = ctx;
+  return serviceFor({
+    apiUrl: server.apiUrl,
+    scope: server.scope,
+    workspaces: { default: server.workspace },
+    users: { owner: { token: server.token } },
+  });
+}
 
 async function appUpload(
   ctx: BenchContext,
@@ -60,7 +71,7 @@ async function uploadSubjects(
 ): Promise<void> {
   const count = Object.keys(await fresh()).length;
   type Files = Record<string, string>;
-  const s = await appService(ctx.server);
+  const s = await appService(ctx);
   const subjects: {
     subject: string;
     run: (files: Files) => Promise<void> | void;
@@ -212,7 +223,7 @@ export async function uploadSourcePackage(ctx: BenchContext): Promise<void> {
   const scenario = `upload source package (${mib(origTarball)} orig)`;
   const dir = dataDir(ctx.server.root).host;
   const fresh = () => makeSourcePackage(dir, origTarball);
-  const s = await appService(ctx.server);
+  const s = await appService(ctx);
   try {
     await ctx.measure(
       scenario,

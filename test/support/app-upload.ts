@@ -2,21 +2,17 @@
  * The app's upload as the Upload screen runs it, through the service's bridge: the files
  * are staged as a drop stages them, `localArtifacts.detect` checks them and picks the kind,
  * `uploads.start` makes the job, and the run ends at `upload.finished`. What is timed is
- * what a user waits for after dropping the files.
+ * what a user waits for after dropping the files. The bench times it; tests compare what it
+ * leaves on the server with what dput-ng leaves.
  */
 import { basename } from 'node:path';
 import type { UploadJob } from '../../src/shared/contract';
-import { serviceBridge, type ServiceBridge } from '../../test/support/service-bridge';
-import type { BenchServer } from './server';
+import { serviceBridge, type ServiceBridge, type SignInTarget } from './service-bridge';
 
-export async function appService(server: BenchServer): Promise<ServiceBridge> {
+/** The service behind its bridge, signed in to `server`, recording the upload ends. */
+export async function appService(server: SignInTarget): Promise<ServiceBridge> {
   const s = await serviceBridge({}, ['connection.state', 'upload.finished']);
-  await s.signIn({
-    apiUrl: server.apiUrl,
-    scope: server.scope,
-    workspaces: { default: server.workspace },
-    users: { owner: { token: server.token } },
-  });
+  await s.signIn(server);
   return s;
 }
 
