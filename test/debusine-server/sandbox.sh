@@ -296,10 +296,14 @@ start_services() {
         debusine.project.asgi:application
       ;;
   esac
+  # The node names begin as the packaged units' do ("celery@", "scheduler@"): that is how
+  # the server knows its own Celery worker when it starts (connect_worker in
+  # debusine/project/celery.py), and without that Worker no server task (such as
+  # package_upload's packageupload) is ever assigned.
   start celery debusine-server python3 -m celery -A debusine.project worker -l INFO \
-    -n "celery-$FLAVOUR@sandbox" -X provisioner,scheduler --concurrency 2
+    -n "celery@sandbox-$FLAVOUR" -X provisioner,scheduler --concurrency 2
   start scheduler debusine-server python3 -m celery -A debusine.project worker -l INFO \
-    -n "scheduler-$FLAVOUR@sandbox" -Q scheduler --concurrency 1
+    -n "scheduler@sandbox-$FLAVOUR" -Q scheduler --concurrency 1
   # The periodic tasks (debusine-server-periodic-tasks.service), among them the scheduler's
   # fallback run every 15 s: without it a work request created while the worker restarts
   # waits until the next event.
