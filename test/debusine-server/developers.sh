@@ -21,7 +21,10 @@ upload_target() { printf 'ftp://127.0.0.1:%s/incoming/' "$QUEUE_PORT"; }
 ensure_packages() {
   local missing=() p
   for p in $EXTRA_PACKAGES; do
-    in_root dpkg -s "$p" 2>/dev/null | grep -qx 'Status: install ok installed' || missing+=("$p")
+    # dpkg -s's status, without a pipe: grep -q would leave dpkg writing to a closed pipe,
+    # which pipefail takes for a failure.
+    [[ $(in_root dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null) == installed ]] \
+      || missing+=("$p")
   done
   ((${#missing[@]})) || return 0
   log "installing ${missing[*]} into the chroot"
