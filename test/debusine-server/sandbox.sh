@@ -20,6 +20,8 @@ RECIPE=4
 
 # shellcheck source=real-work.sh
 source "$(dirname "${BASH_SOURCE[0]}")/real-work.sh"
+# shellcheck source=developers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/developers.sh"
 
 log() { printf '[sandbox %s] %s\n' "${FLAVOUR:-}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -30,9 +32,10 @@ flavour_settings() {
     current)
       HTTP_PORT=${DEBUSINE_SANDBOX_CURRENT_PORT:-18016}
       REDIS_PORT=${DEBUSINE_SANDBOX_CURRENT_REDIS_PORT:-16416}
+      QUEUE_PORT=${DEBUSINE_SANDBOX_CURRENT_FTP_PORT:-18021}
       APT_TARGET=trixie-backports
       PACKAGES="debusine-server debusine-worker debusine-client"
-      EXTRA_PACKAGES=$WORKER_TOOLS
+      EXTRA_PACKAGES="$WORKER_TOOLS $DEVELOPER_TOOLS"
       ;;
     earlier)
       HTTP_PORT=${DEBUSINE_SANDBOX_EARLIER_PORT:-18011}
@@ -63,6 +66,7 @@ admin() { as_server debusine-admin "$@"; }
 
 build() {
   if [[ -f $ROOT/.sandbox-recipe && $(cat "$ROOT/.sandbox-recipe") == "$RECIPE" ]]; then
+    ensure_packages
     return
   fi
   stop_all
@@ -167,13 +171,13 @@ stop() {
   rm -f "$RUN/$name.pid"
 }
 
-SERVICES=(worker noop-worker beat celery scheduler web redis)
+SERVICES=(worker noop-worker upload-queue beat celery scheduler web redis)
 
-# The services a flavour runs: only the current one has a second worker.
+# The services a flavour runs: only the current one has a second worker and an upload queue.
 services() {
   local s
   for s in "${SERVICES[@]}"; do
-    [[ $s == noop-worker && $FLAVOUR != current ]] || echo "$s"
+    [[ ($s == noop-worker || $s == upload-queue) && $FLAVOUR != current ]] || echo "$s"
   done
 }
 
@@ -292,16 +296,21 @@ start_services() {
         debusine.project.asgi:application
       ;;
   esac
+  # The node names begin as the packaged units' do ("celery@", "scheduler@"): that is how
+  # the server knows its own Celery worker when it starts (connect_worker in
+  # debusine/project/celery.py), and without that Worker no server task (such as
+  # package_upload's packageupload) is ever assigned.
   start celery debusine-server python3 -m celery -A debusine.project worker -l INFO \
-    -n "celery-$FLAVOUR@sandbox" -X provisioner,scheduler --concurrency 2
+    -n "celery@sandbox-$FLAVOUR" -X provisioner,scheduler --concurrency 2
   start scheduler debusine-server python3 -m celery -A debusine.project worker -l INFO \
-    -n "scheduler-$FLAVOUR@sandbox" -Q scheduler --concurrency 1
+    -n "scheduler@sandbox-$FLAVOUR" -Q scheduler --concurrency 1
   # The periodic tasks (debusine-server-periodic-tasks.service), among them the scheduler's
   # fallback run every 15 s: without it a work request created while the worker restarts
   # waits until the next event.
   start beat debusine-server python3 -m celery -A debusine.project beat -l INFO \
     --schedule /var/lib/debusine/server/celerybeat-schedule
   wait_for "the Debusine server" 90 http_ok
+  if [[ $FLAVOUR == current ]]; then start_upload_queue; fi
 }
 
 # ---------------------------------------------------------------------------------------
@@ -438,6 +447,7 @@ write_state() {
   },
   "worker": true,
   "realWork": $(real_work_json),
+  "developers": $(developers_json),
   "root": "$ROOT",
   "logs": "$LOGS"
 }
@@ -462,6 +472,7 @@ up_one() {
     # started these services did.
     # shellcheck disable=SC1091
     source "$ROOT/var/lib/debusine-sandbox/seed.env"
+    if [[ $FLAVOUR == current ]]; then write_developer_files; fi
     write_state
     log "already running at http://127.0.0.1:$HTTP_PORT/ ($STATE)"
     return
@@ -470,7 +481,11 @@ up_one() {
   configure
   timed "the services" start_services
   timed "the seed data and the workers" seed
-  if [[ $FLAVOUR == current ]]; then timed "real work's seed data" seed_real_work; fi
+  if [[ $FLAVOUR == current ]]; then
+    timed "real work's seed data" seed_real_work
+    timed "the developers workspace" seed_developers
+    write_developer_files
+  fi
   log "ready at http://127.0.0.1:$HTTP_PORT/ in $((SECONDS - t0))s ($STATE)"
 }
 

@@ -31,6 +31,12 @@ export interface TestServer {
    * runs such tasks; null when it runs noop only (the earlier sandbox).
    */
   realWork: RealWork | null;
+  /**
+   * The upload journey of debusine.debian.net: a workspace that dput-ng uploads to, and
+   * templates that end by uploading to an FTP queue; null where the server has none (the
+   * earlier sandbox, a server of your own).
+   */
+  developers: Developers | null;
   /** The sandbox's chroot (sandboxes only), for set-up through debusine-admin. */
   root?: string;
 }
@@ -40,6 +46,21 @@ export interface RealWork {
   sbuildTemplate: string;
   /** A `debian_pipeline` template whose runtime parameter `source_artifact` takes it. */
   pipelineTemplate: string;
+}
+
+export interface Developers {
+  /** The workspace dput-ng uploads to; it inherits System (for the build environments). */
+  workspace: string;
+  /**
+   * `debian_pipeline` templates (runtime parameter `source_artifact`) that, after the build
+   * and QA, wait for the uploader's signature and then upload the source to `uploadQueue`.
+   */
+  templates: { unstable: string; experimental: string };
+  /** The queue's URL, and the directory on this machine where uploaded files land. */
+  uploadQueue: { url: string; dir: string };
+  /** A dput-ng configuration directory: `profiles/<dputHost>.json` is the sandbox's profile. */
+  dputProfiles: string;
+  dputHost: string;
 }
 
 export const SANDBOX_HOME =
@@ -71,6 +92,7 @@ export function externalServer(flavour: Flavour): TestServer | undefined {
     },
     worker: process.env[`${prefix}NO_WORKER`] === undefined,
     realWork: externalRealWork(prefix),
+    developers: null,
   };
 }
 
@@ -99,11 +121,18 @@ export function testServer(flavour: Flavour): TestServer {
         `or set ${envPrefix(flavour)}API_URL and ${envPrefix(flavour)}TOKEN`,
     );
   }
-  const state = JSON.parse(text) as Omit<TestServer, 'sandbox' | 'realWork'> & {
+  const state = JSON.parse(text) as Omit<TestServer, 'sandbox' | 'realWork' | 'developers'> & {
     realWork?: RealWork | null;
+    developers?: Developers | null;
   };
-  // A sandbox made before it ran real work has no such field.
-  return { ...state, realWork: state.realWork ?? null, sandbox: true };
+  // A sandbox made before it ran real work, or before it had the developers workspace, has
+  // no such field.
+  return {
+    ...state,
+    realWork: state.realWork ?? null,
+    developers: state.developers ?? null,
+    sandbox: true,
+  };
 }
 
 /** Whether a server of this flavour is available to the tests at all. */
