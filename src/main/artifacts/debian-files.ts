@@ -15,7 +15,12 @@ import { checkLists, parseFileList, type FileListEntry, type ListedChecksum } fr
 const MAX_CONTROL_FILE = 16 * 1024 * 1024;
 
 export type { FileListEntry } from './file-lists';
-export type ControlFields = Record<string, string | FileListEntry[]>;
+/** A line of Package-List, its columns by name (see packageList). */
+export type PackageListEntry = Record<string, string>;
+export type ControlFields = Record<
+  string,
+  string | FileListEntry[] | PackageListEntry | PackageListEntry[]
+>;
 
 export interface ListedFile {
   name: string;
@@ -63,6 +68,45 @@ export async function readTextFile(path: string, limit = MAX_CONTROL_FILE): Prom
 /** A .dsc is listed in a .changes by all three; hashing a few kB costs nothing. */
 const CONTROL_FILE_DIGESTS = ['sha256', 'sha1', 'md5'];
 
+/**
+ * Package-List, split as python-debian's Dsc and Changes split it (and so as the Debusine
+ * client sends it in `dsc_fields` and `changes_fields`): one object per line, its columns
+ * named in order and the last one taking the rest of the line; a value on one line is one
+ * object rather than a list.
+ */
+const PACKAGE_LIST_COLUMNS: Record<'dsc' | 'changes', readonly string[]> = {
+  dsc: ['package', 'package-type', 'section', 'priority', '_other'],
+  changes: ['package', 'package-type', 'section', 'priority', 'key-value-list'],
+};
+
+function splitColumns(line: string, columns: readonly string[]): PackageListEntry {
+  const out: PackageListEntry = {};
+  let rest = line.trim();
+  for (const [index, column] of columns.entries()) {
+    if (rest === '') break;
+    if (index === columns.length - 1) {
+      out[column] = rest;
+      break;
+    }
+    const match = /^(\S+)\s*(.*)$/s.exec(rest);
+    out[column] = match?.[1] ?? rest;
+    rest = match?.[2] ?? '';
+  }
+  return out;
+}
+
+function packageList(
+  kind: 'dsc' | 'changes',
+  value: string,
+): PackageListEntry | PackageListEntry[] {
+  const columns = PACKAGE_LIST_COLUMNS[kind];
+  if (!value.includes('\n')) return splitColumns(value, columns);
+  return value
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => splitColumns(line, columns));
+}
+
 function toFields(
   kind: 'dsc' | 'changes',
   file: string,
@@ -75,7 +119,11 @@ function toFields(
     const list = parseFileList(kind, file, name, value, lines.get(name) ?? []);
     if (list) checksums.push(...list.checksums);
     Object.defineProperty(fields, name, {
-      value: list ? list.entries : value,
+      value: list
+        ? list.entries
+        : name.toLowerCase() === 'package-list'
+          ? packageList(kind, value)
+          : value,
       enumerable: true,
       writable: true,
     });
