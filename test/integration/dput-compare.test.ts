@@ -1,0 +1,158 @@
+/**
+ * The app against dput-ng on the same .changes, on the same server, in one run: dput-ng (in
+ * the sandbox's chroot, as alice, with the Debusine uploader of debusine-client) and the
+ * app's Upload screen path (drop, detect, uploads.start) each upload the source and two
+ * arch-all .debs of the same package to the `developers` workspace. What each leaves on
+ * the server is read back and compared: the upload, the artifacts it extends and relates
+ * to, their categories, data and files.
+ *
+ * The comparison profile leaves out the hook that starts a workflow (dput-ng cannot upload
+ * without starting one otherwise), and the app is not asked to start one: this test is
+ * about the artifacts; the journey's own test starts the workflow.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
+import type { ArtifactResponse } from '../../src/shared/contract';
+import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
+import { hasServer, testServer } from '../support/sandbox';
+import { uploadThroughApp } from '../support/app-upload';
+import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
+
+const server = hasServer('current') ? testServer('current') : undefined;
+const developers = server?.developers ?? null;
+const root = server?.root;
+const canRun =
+  developers !== null &&
+  root !== undefined &&
+  existsSync(join(root, 'usr/bin/dput')) &&
+  missingDebianTools() === undefined;
+
+/** What an artifact is, without what differs between two uploads of the same files. */
+interface Shape {
+  category: string;
+  data: unknown;
+  files: Record<string, { size: number; checksums: unknown }>;
+}
+
+function shape(a: ArtifactResponse): Shape {
+  return {
+    category: a.category,
+    data: a.data,
+    files: Object.fromEntries(
+      Object.entries(a.files).map(([name, f]) => [name, { size: f.size, checksums: f.checksums }]),
+    ),
+  };
+}
+
+/** The upload and, per relation type, the shapes of what it points to, sorted. */
+async function stateOf(client: DebusineClient, uploadId: number) {
+  const upload = await client.artifactGet(uploadId);
+  const relations = await client.relationList({ artifactId: uploadId });
+  const byType: Record<string, Shape[]> = {};
+  for (const r of relations) {
+    const target = await client.artifactGet(r.target);
+    (byType[r.type] ??= []).push(shape(target));
+  }
+  for (const list of Object.values(byType)) {
+    list.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  }
+  return { upload: shape(upload), relations: byType };
+}
+
+describe.runIf(canRun)('a .changes through the app and through dput-ng', () => {
+  const fx = debianFixtures();
+  const workspace = developers?.workspace ?? '';
+  let s: ServiceBridge;
+  const home = join(root ?? '', 'home/alice');
+  let dir = '';
+
+  beforeAll(async () => {
+    s = await serviceBridge({}, ['connection.state', 'upload.finished']);
+    if (server) await s.signIn(server);
+    dir = mkdtempSync(join(home, 'ddt-compare-'));
+    for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
+      copyFileSync(file, join(dir, basename(file)));
+    }
+    // alice is a user of the chroot, not of this machine.
+    const chown = (path: string) => {
+      execFileSync('chroot', [
+        root ?? '',
+        'chown',
+        '-R',
+        'alice:alice',
+        `/${relative(root ?? '', path)}`,
+      ]);
+    };
+    chown(dir);
+    const profiles = join(home, '.dput.d/profiles');
+    mkdirSync(profiles, { recursive: true });
+    writeFileSync(
+      join(profiles, 'ddt-compare.json'),
+      JSON.stringify({
+        method: 'debusine',
+        meta: 'debusine',
+        fqdn: '127.0.0.1',
+        debusine_scope: server?.scope,
+        debusine_workspace: workspace,
+        allow_unsigned_uploads: true,
+        incoming: '/',
+        // The meta's list less the two workflow hooks: dput-ng's own checks stay.
+        hooks: ['checksum', 'suite-mismatch'],
+      }),
+    );
+    chown(join(home, '.dput.d'));
+  });
+
+  afterAll(async () => {
+    await s.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leaves the same artifacts, data, files and relations on the server', async () => {
+    const inChroot = `/home/alice/${basename(dir)}/${basename(fx.changes)}`;
+    // dput-ng logs the artifact it made on its standard error.
+    const run = spawnSync(
+      'chroot',
+      [
+        '--userspec=alice:alice',
+        root ?? '',
+        'env',
+        '-i',
+        'PATH=/usr/bin:/bin',
+        'HOME=/home/alice',
+        'LANG=C.UTF-8',
+        'dput',
+        'ddt-compare',
+        inChroot,
+      ],
+      { encoding: 'utf8', timeout: 300_000 },
+    );
+    const output = `${run.stdout}${run.stderr}`;
+    expect(run.status, output).toBe(0);
+    const dputId = Number(/\/artifact\/(\d+)\//.exec(output)?.[1] ?? NaN);
+    expect(dputId, output).toBeGreaterThan(0);
+
+    const job = await uploadThroughApp(
+      s,
+      [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs],
+      { workspace },
+    );
+    expect(job.parts.map((p) => p.category)).toEqual([
+      'debian:upload',
+      'debian:source-package',
+      'debian:binary-package',
+      'debian:binary-package',
+    ]);
+    const appId = job.artifactId ?? 0;
+
+    const client = s.made.service.session.client();
+    const app = await stateOf(client, appId);
+    const dput = await stateOf(client, dputId);
+    expect(Object.keys(dput.relations).sort()).toEqual(['extends', 'relates-to']);
+    expect(dput.relations.extends).toHaveLength(3);
+    expect(app).toEqual(dput);
+  });
+});
