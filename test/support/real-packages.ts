@@ -18,6 +18,11 @@ export interface SourcePackage {
   version: string;
   dsc: string;
   tarball: string;
+  /**
+   * The source-only upload of the package, as a Debian developer makes it to dput
+   * (`dpkg-genchanges -S`, Distribution unstable from the changelog), unsigned.
+   */
+  changes: string;
   /** The text the built program prints, with this run's nonce in it. */
   greeting: string;
 }
@@ -188,16 +193,23 @@ function sourcePackage(
   if (files['debian/tests/greets'] !== undefined) {
     chmodSync(join(tree, 'debian/tests/greets'), 0o755);
   }
-  execFileSync('dpkg-source', ['-b', `${name}-${version}`], {
-    cwd: dir,
-    stdio: 'ignore',
-    env: { ...process.env, LC_ALL: 'C.UTF-8' },
+  const env = { ...process.env, LC_ALL: 'C.UTF-8' };
+  execFileSync('dpkg-source', ['-b', `${name}-${version}`], { cwd: dir, stdio: 'ignore', env });
+  // What `dpkg-buildpackage -S -d -us -uc` does after dpkg-source, without its clean step
+  // (which would run debian/rules, and the failing package's rules fail on purpose).
+  const changes = join(dir, `${name}_${version}_source.changes`);
+  const text = execFileSync('dpkg-genchanges', ['-S', '-sa'], {
+    cwd: tree,
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
+  writeFileSync(changes, text);
   return {
     name,
     version,
     dsc: join(dir, `${name}_${version}.dsc`),
     tarball: join(dir, `${name}_${version}.tar.xz`),
+    changes,
     greeting,
   };
 }
