@@ -2,7 +2,7 @@ import type { WorkRequestResponse } from '@shared/contract';
 import { lineNumber } from '@shared/results/failure';
 import { useFailureReason } from '@renderer/queries/results';
 import { useUiStore } from '@renderer/state/ui-store';
-import { isFailed } from './model';
+import { endedBadly, isFailed } from './model';
 
 /**
  * Why a failed step (or workflow) failed, in one line; clicking it opens the log at the
@@ -15,7 +15,12 @@ export function FailureLine(props: {
   where?: boolean;
 }): React.JSX.Element | null {
   const { wr } = props;
-  const reason = useFailureReason(wr.id, isFailed(wr));
+  // A workflow whose step failed ends aborted: its reason is that step's. A task that was
+  // aborted did not run to a failure of its own, and has none.
+  const reason = useFailureReason(
+    wr.id,
+    wr.task_type === 'Workflow' ? endedBadly(wr) : isFailed(wr),
+  );
   const openLog = useUiStore((s) => s.openLog);
   if (!reason.data) return null;
   const { what, why, log } = reason.data;
