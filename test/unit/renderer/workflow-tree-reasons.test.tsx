@@ -49,6 +49,8 @@ describe('failed steps in the tree', () => {
         creators: {},
       }),
       'workRequests.explainFailure': ({ id }) => (id === 10 ? REASON : null),
+      // The steps are read with their root, which says whether to read them again.
+      'workRequests.get': () => wr(1, 'failure', null),
     });
     render(
       <BridgeProvider client={fake.client}>

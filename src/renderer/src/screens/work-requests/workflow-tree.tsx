@@ -8,7 +8,8 @@ import { LoadingState } from '@renderer/components/loading-state';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { FailureLine } from './failure-line';
-import { isFailed, taskSummary } from './model';
+import { hasEnded } from '@shared/results/end';
+import { isFailed, rootOf, taskSummary } from './model';
 import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
 
 type Children = Map<number, WorkRequestResponse[]>;
@@ -32,25 +33,34 @@ function hasFailure(id: number, children: Children, seen = new Set<number>()): b
   return (children.get(id) ?? []).some((c) => isFailed(c) || hasFailure(c.id, children, seen));
 }
 
-/** A workflow's steps as a tree; branches with a failure, and failed steps, start open. */
+/**
+ * A workflow's steps as a tree; branches with a failure, and failed steps, start open. For
+ * a sub-workflow, its part of its root's tree: steps name their root, not their parent
+ * workflow, so the root's steps are read and the sub-workflow's branch is shown. Live while
+ * the root runs (queries/workflow-steps.ts).
+ */
 export function WorkflowSteps(props: {
   root: WorkRequestResponse;
   /** The depth of the first level of steps (1 on a page, 2 under a root row). */
   depth?: number;
 }): React.JSX.Element {
-  const steps = useWorkflowSteps(props.root.id, true);
+  const rootId = rootOf(props.root) ?? props.root.id;
+  const steps = useWorkflowSteps(rootId, true);
   const children = useMemo(
-    () => childrenByParent(props.root.id, steps.data?.steps ?? []),
-    [props.root.id, steps.data],
+    () => childrenByParent(rootId, steps.data?.steps ?? []),
+    [rootId, steps.data],
   );
   if (steps.isPending) return <LoadingState label="Loading steps…" />;
   if (steps.isError) return <ErrorState error={steps.error} onRetry={() => void steps.refetch()} />;
   const top = children.get(props.root.id) ?? [];
+  const running = !hasEnded(steps.data.root.status);
   return (
     <div>
       {top.length === 0 ? (
-        <p className="muted wr-tree-note">
-          No steps{steps.data.complete ? '' : ' found among the newest work requests'}.
+        <p className="muted wr-tree-note" data-testid="no-steps">
+          {running
+            ? 'No steps yet: the server adds them as the workflow starts; they appear here as it does.'
+            : `No steps${steps.data.complete ? '' : ' found among the newest work requests'}.`}
         </p>
       ) : (
         <ul aria-label={`Steps of workflow ${String(props.root.id)}`} className="wr-tree-list">
