@@ -174,7 +174,12 @@ function Properties(props: { wr: WorkRequestResponse }): React.JSX.Element {
         <StatusBadge status={wr.status} result={wr.result} />
       </dd>
       <dt>Result</dt>
-      <dd>{wr.result || <span className="muted">none yet</span>}</dd>
+      <dd>
+        {wr.result || (
+          // An aborted work request never gets one: "yet" would say it still might.
+          <span className="muted">{wr.status === 'aborted' ? 'none (aborted)' : 'none yet'}</span>
+        )}
+      </dd>
       <dt>Workspace</dt>
       <dd>
         {wr.scope ? <span className="muted">{wr.scope}/</span> : null}

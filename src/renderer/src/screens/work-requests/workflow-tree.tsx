@@ -26,15 +26,27 @@ function childrenByParent(rootId: number, steps: WorkRequestResponse[]): Childre
   return map;
 }
 
-function hasFailure(id: number, children: Children, seen = new Set<number>()): boolean {
+/** Whether a step under `id`, at any depth, is one `test` looks for. */
+function hasUnder(
+  id: number,
+  children: Children,
+  test: (wr: WorkRequestResponse) => boolean,
+  seen = new Set<number>(),
+): boolean {
   // Ids only ever point to older work requests, but a cycle must not hang the window.
   if (seen.has(id)) return false;
   seen.add(id);
-  return (children.get(id) ?? []).some((c) => isFailed(c) || hasFailure(c.id, children, seen));
+  return (children.get(id) ?? []).some((c) => test(c) || hasUnder(c.id, children, test, seen));
+}
+
+/** A branch starts open where something broke, or where something runs now. */
+function startsOpen(wr: WorkRequestResponse): boolean {
+  return isFailed(wr) || wr.status === 'running';
 }
 
 /**
- * A workflow's steps as a tree; branches with a failure, and failed steps, start open. For
+ * A workflow's steps as a tree; branches with a failure or a running step, and failed
+ * steps, start open. For
  * a sub-workflow, its part of its root's tree: steps name their root, not their parent
  * workflow, so the root's steps are read and the sub-workflow's branch is shown. Live while
  * the root runs (queries/workflow-steps.ts).
@@ -126,7 +138,10 @@ function StepNode(props: {
   // A step is never drawn under itself, however the server links it.
   const kids = (childMap.get(wr.id) ?? []).filter((k) => k.id !== wr.id && depth < 20);
   const failed = isFailed(wr);
-  const [open, setOpen] = useState(() => (kids.length > 0 ? hasFailure(wr.id, childMap) : failed));
+  // Until the user opens or closes it, a branch follows the tree as it changes: it opens
+  // when a step under it starts running or fails (steps come and go while the root runs).
+  const [chosen, setOpen] = useState<boolean | null>(null);
+  const open = chosen ?? (kids.length > 0 ? hasUnder(wr.id, childMap, startsOpen) : failed);
   const summary = taskSummary(wr);
   return (
     <li data-testid={`step-${String(wr.id)}`}>
