@@ -118,6 +118,9 @@ export class EndChecks {
       this.#dueTimer = undefined;
       const ids = [...this.#due];
       this.#due.clear();
+      // A root whose step completes again while it is read is followed anew from then on:
+      // what this read finds must not move that new series along.
+      const taken = new Map(ids.map((id) => [id, this.#roots.get(id)]));
       this.#run(async () => {
         // A read that failed is made again at the next delay, as one that found it running.
         const ended = new Set(
@@ -128,7 +131,7 @@ export class EndChecks {
         );
         for (const id of ids) {
           const known = this.#roots.get(id);
-          if (!known) continue;
+          if (!known || known !== taken.get(id)) continue;
           if (ended.has(id)) this.#forget(id);
           else this.#schedule(id, known.step + 1);
         }
