@@ -234,7 +234,12 @@ function StepResults(props: { step: WorkRequestResponse }): React.JSX.Element {
         </p>
       ) : null}
       {step.task_name === PACKAGE_UPLOAD_TASK ? <UploadResult step={step} /> : null}
-      {step.artifacts.length > 0 ? <WorkRequestResults wr={step} summary /> : null}
+      {step.artifacts.length > 0 ? (
+        <WorkRequestResults wr={step} summary />
+      ) : step.task_name === PACKAGE_UPLOAD_TASK ? null : (
+        // Listed because it failed: say that it left nothing to read, not an empty box.
+        <p className="muted wr-results-more">It made no artifacts.</p>
+      )}
     </section>
   );
 }
