@@ -255,7 +255,7 @@ describe('watching a real pipeline, on a fake server', () => {
     await expect
       .poll(() => page.locator('.wr-page-reason').textContent(), { timeout: 20_000 })
       .toMatch(
-        /^sbuild ddt-broken 1\.0 amd64 — build — make: \*\*\* \[debian\/rules:4: build-arch\] Error 1$/,
+        /^Aborted after step #602 failed: sbuild ddt-broken 1\.0 amd64 — build — make: \*\*\* \[debian\/rules:4: build-arch\] Error 1$/,
       );
 
     // The tree has the failed build open; the summary shows its log, where it broke.

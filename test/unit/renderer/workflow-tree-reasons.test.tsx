@@ -97,4 +97,25 @@ describe('failed steps in the tree', () => {
       { channel: 'workRequests.explainFailure', args: { id: 1 } },
     ]);
   });
+
+  it('says on an aborted workflow (its result empty) that it was aborted after its step failed', async () => {
+    const fake = fakeBridge({
+      'servers.active': () => SERVER_A,
+      'workRequests.explainFailure': () => REASON,
+    });
+    const aborted = { ...wr(1, '', null), status: 'aborted' };
+    const { container } = render(
+      <BridgeProvider client={fake.client}>
+        <QueryClientProvider client={new QueryClient()}>
+          <p>
+            <FailureLine wr={aborted} where />
+          </p>
+        </QueryClientProvider>
+      </BridgeProvider>,
+    );
+    await screen.findByTestId('failure-1');
+    expect(container.textContent).toBe(
+      'Aborted after step #10 failed: sbuild ddt-broken 1.0 amd64 — build — make: *** [debian/rules:4: binary] Error 1',
+    );
+  });
 });
