@@ -351,8 +351,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
    * Reads these watched items; notifies those known unfinished before and ended now, and
    * records what each is now. Whether any had changed.
    */
-  async #readWatched(items: WatchItem[]): Promise<boolean> {
-    const pending = items;
+  async #readWatched(pending: WatchItem[]): Promise<boolean> {
     let changed = false;
     for await (const workRequest of this.#read(pending.map((item) => item.id))) {
       const before = pending.find((item) => item.id === workRequest.id);
