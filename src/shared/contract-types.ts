@@ -199,7 +199,10 @@ export interface NotificationRecord {
   workRequestId: number;
   title: string;
   body: string;
-  /** The work request's result, or `needs input` for a step that waits for the user. */
+  /**
+   * How the work request ended (shared/results/end.ts: its result, or `aborted`), or
+   * `needs input` for a step that waits for the user.
+   */
   result: string;
   /** ISO time. */
   shownAt: string;
@@ -405,9 +408,15 @@ export interface EventPayloads {
     error: SerializedError | null;
   };
   'watch.changed': { workRequestIds: number[] };
+  /**
+   * A work request ended: a completion from the server's websocket, or an end main found
+   * by reading it (a workflow the server aborted, which no completion message tells).
+   */
   'workRequest.completed': {
     workRequestId: number;
     completedAt: string;
+    /** `completed`, or `aborted` (whose result is empty). */
+    status: string;
     result: string;
     workspace: string | null;
     workflowRoot: number | null;

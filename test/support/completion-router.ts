@@ -20,15 +20,16 @@ import type { WorkRequestResponse } from '../../src/shared/models';
 /**
  * A server whose GET answers `requests` by id and `not-found` otherwise. Its lists are
  * empty, unless `lists`: then they hold `requests`, newest first as the server lists them,
- * and `ids` asks for those only.
+ * and `ids` asks for those only. `gets` records the id of each GET.
  */
 export function workRequestSourceOf(
   requests: WorkRequestResponse[],
-  options: { lists?: boolean } = {},
+  options: { lists?: boolean; gets?: number[] } = {},
 ): WorkRequestSource & DebusineClient {
   const listed = options.lists ? [...requests].sort((a, b) => b.id - a.id) : [];
   return {
     workRequestGet: (id: number) => {
+      options.gets?.push(id);
       const found = requests.find((r) => r.id === id);
       return found ? Promise.resolve(found) : Promise.reject(new DebusineError('not-found', 'no'));
     },

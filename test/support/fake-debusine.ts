@@ -3,7 +3,8 @@
  * `GET /api/1.0/artifact/{id}/` with artifact JSON shaped like the real servers' (0.16 by
  * default, 0.11 on request) and serves file bodies and tarballs however a test says: whole,
  * endless, cut after N bytes. Every response is logged with the bytes it managed to send
- * and whether the client hung up before it ended.
+ * and whether the client hung up before it ended. Tests that need more of the API (work
+ * requests, the completion websocket: fake-work-requests.ts) add handlers of their own.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -12,6 +13,7 @@ import {
   type OutgoingHttpHeaders,
   type ServerResponse,
 } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { HttpTransport, type HttpOptions } from '../../src/main/api/http';
 import { listenOnLoopback } from './loopback-http';
 
@@ -48,8 +50,17 @@ export interface FakeDebusine {
       revision?: '0.16' | '0.11';
       /** How the artifact's record (its JSON) is sent; whole by default. */
       record?: (json: string) => Responder;
+      /** Fields of the record in place of the defaults (`category`, `data`…). */
+      fields?: Record<string, unknown>;
     },
   ): void;
+  /**
+   * Answers every request whose path (with its query) starts with `prefix` and that no
+   * artifact route answers; the longest prefix wins.
+   */
+  handle(prefix: string, responder: Responder): void;
+  /** Takes the HTTP upgrades (websockets); without it, they are refused. */
+  onUpgrade(handler: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): void;
   /** Every response so far, in the order they were closed. */
   readonly served: ServedResponse[];
   /** The responses to requests under `path` (a prefix). */
@@ -212,7 +223,9 @@ function routeOf(url: string): string {
 
 export async function startFakeDebusine(): Promise<FakeDebusine> {
   const routes = new Map<string, Responder>();
+  const prefixes = new Map<string, Responder>();
   const served: ServedResponse[] = [];
+  let upgrade: ((req: IncomingMessage, socket: Duplex, head: Buffer) => void) | undefined;
   const server = createServer((req, res) => {
     const path = req.url ?? '';
     const log: ServedResponse = { path, bytes: 0, closedEarly: false };
@@ -225,9 +238,16 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
       log.closedEarly = !res.writableFinished;
       served.push(log);
     });
-    const route = routes.get(path);
+    const prefix = [...prefixes.keys()]
+      .filter((p) => path.startsWith(p))
+      .sort((a, b) => b.length - a.length)[0];
+    const route = routes.get(path) ?? (prefix === undefined ? undefined : prefixes.get(prefix));
     if (route) route(req, res);
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (upgrade) upgrade(req, socket, head);
+    else socket.destroy();
   });
   const listening = await listenOnLoopback(server);
   const site = listening.origin;
@@ -238,7 +258,10 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     served,
     transport: (options = {}) => new HttpTransport({ apiUrl, token: 't', retries: 0, ...options }),
     artifact(id, files, options = {}) {
-      const json = artifactJson(site, id, files, options.revision ?? '0.16');
+      const json = {
+        ...artifactJson(site, id, files, options.revision ?? '0.16'),
+        ...options.fields,
+      };
       routes.set(
         `/api/1.0/artifact/${String(id)}/`,
         options.record
@@ -259,6 +282,12 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
         routeOf(String(json.download_tar_gz_url)),
         Buffer.isBuffer(tarball) ? whole(tarball, false) : tarball,
       );
+    },
+    handle(prefix, responder) {
+      prefixes.set(prefix, responder);
+    },
+    onUpgrade(handler) {
+      upgrade = handler;
     },
     servedUnder: (path) => served.filter((s) => s.path.startsWith(path)),
     close: listening.close,

@@ -150,7 +150,7 @@ describe('failure notifications say why, and open the log at that line', () => {
       reason: { workRequestId: 31, log: { artifactId: 424 } },
     });
     expect(shown?.notification.body).toMatch(
-      /^sbuild ddt-broken 1\.0 amd64 — build: make: \*\*\* \[debian\/rules:4: build-arch\] Error 1\n/,
+      /^sbuild ddt-broken 1\.0 amd64 \(#31\) — build: make: \*\*\* \[debian\/rules:4: build-arch\] Error 1 \(log line \d+\)\n/,
     );
     const opened: unknown[] = [];
     t.router.on('openLog', (target) => opened.push(target));
@@ -204,7 +204,7 @@ describe('failure notifications say why, and open the log at that line', () => {
     const [shown] = t.notifier.shown;
     expect(shown?.notification.title).toBe('Failed: workflow debian_pipeline #30');
     expect(shown?.notification.body).toMatch(
-      /^sbuild ddt-broken 1\.0 amd64 — build: make: \*\*\* \[debian\/rules:4: build-arch\] Error 1\n/,
+      /^sbuild ddt-broken 1\.0 amd64 \(#31\) — build: make: \*\*\* \[debian\/rules:4: build-arch\] Error 1 \(log line \d+\)\n/,
     );
     const opened: unknown[] = [];
     t.router.on('openLog', (target) => opened.push(target));

@@ -8,11 +8,9 @@
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import type { WatchEntry } from '../../shared/contract';
+import { endedUnsuccessfully, isActive } from '../../shared/results/end';
 
 export type TrayState = 'idle' | 'ok' | 'running' | 'needs-input' | 'failed' | 'offline';
-
-const FAILED_RESULTS = new Set(['failure', 'error', 'temporary failure']);
-const ACTIVE_STATUSES = new Set(['pending', 'running', 'blocked']);
 
 export interface TraySnapshot {
   online: boolean;
@@ -46,8 +44,15 @@ export interface TrayView {
   items: TrayItem[];
 }
 
+/**
+ * Ended unsuccessfully: failed, errored, or aborted (a workflow whose step failed ends
+ * aborted); each asks to be looked at.
+ */
 function isFailed(entry: WatchEntry): boolean {
-  return entry.lastStatus === 'completed' && FAILED_RESULTS.has(entry.lastResult ?? '');
+  return (
+    entry.lastStatus !== null &&
+    endedUnsuccessfully({ status: entry.lastStatus, result: entry.lastResult ?? '' })
+  );
 }
 
 /** A new snapshot: newly failed watched items count as unseen failures. */
@@ -79,7 +84,7 @@ function describe(entry: WatchEntry): string {
 
 export function trayView(model: TrayModel): TrayView {
   const { snapshot } = model;
-  const running = snapshot.watched.filter((e) => ACTIVE_STATUSES.has(e.lastStatus ?? '')).length;
+  const running = snapshot.watched.filter((e) => isActive(e.lastStatus ?? '')).length;
   const failed = model.unseenFailures.size;
   const counts = { running, failed, needsInput: snapshot.needsInput };
   let state: TrayState;

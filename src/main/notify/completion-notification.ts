@@ -1,8 +1,10 @@
 /**
- * What the app's desktop notifications say: a completion's ("Failed: workflow sbuild #42",
- * the workspace and the result, and the buttons the platform can show), and the answer to
- * a Retry button that did not work.
+ * What the app's desktop notifications say: an end's ("Failed: workflow sbuild #42",
+ * "Aborted: workflow debian_pipeline #40", the workspace and how it ended, and the buttons
+ * the platform can show), and the answer to a Retry button that did not work.
  */
+import { lineNumber } from '../../shared/results/failure';
+import { ABORTED, endOf, isUnsuccessfulEnd } from '../../shared/results/end';
 import type { FailureReason } from '../results/failure-reason';
 import { completionKey } from '../watch/messages';
 import type {
@@ -12,11 +14,25 @@ import type {
   NotificationActionId,
 } from './notifier';
 
-/** One completion, as the websocket or a catch-up read reports it. */
+/**
+ * One end of a work request, as the websocket or a read of the work request reports it:
+ * the websocket only ever reports `completed` ones; a read also finds `aborted` ones
+ * (whose `completedAt` is when they were aborted, and whose result is empty).
+ */
 export interface Completion {
   workRequestId: number;
   completedAt: string;
   result: string;
+  /** `completed` (the default) or `aborted`. */
+  status?: string;
+}
+
+/** How it ended: its result, or `aborted` (shared/results/end.ts). */
+export function endOfCompletion(completion: Completion): string {
+  return (
+    endOf({ status: completion.status ?? 'completed', result: completion.result }) ??
+    completion.result
+  );
 }
 
 /** What a notification names: the task, its kind and its workspace. */
@@ -32,6 +48,7 @@ const RESULT_WORDS: Record<string, string> = {
   error: 'Errored',
   'temporary failure': 'Failed temporarily',
   skipped: 'Skipped',
+  [ABORTED]: 'Aborted',
 };
 
 /** The notification's key: the same completion shown again replaces it. */
@@ -40,8 +57,9 @@ export function notificationKey(completion: Completion): string {
 }
 
 /**
- * Title "Failed: workflow sbuild #42"; body with workspace and result. Without `about`
- * (the work request could not be read), the title says "work request".
+ * Title "Failed: workflow sbuild #42"; body with what broke first (the failed step and why,
+ * for a workflow: the same reason its page shows), then the workspace and the end. Without
+ * `about` (the work request could not be read), the title says "work request".
  */
 export function completionNotification(
   completion: Completion,
@@ -51,19 +69,26 @@ export function completionNotification(
   reason: FailureReason | null = null,
 ): CompletionNotification {
   const id = completion.workRequestId;
-  const { result } = completion;
-  const word = RESULT_WORDS[result] ?? (result || 'Finished');
+  const end = endOfCompletion(completion);
+  const word = RESULT_WORDS[end] ?? (end || 'Finished');
   const what = about
     ? `${about.taskType === 'Workflow' ? 'workflow ' : ''}${about.taskName}`
     : 'work request';
+  // An aborted work request has no result: "aborted" is all there is to say of its end.
+  const how = end === ABORTED ? ABORTED : `result: ${end || 'none'}`;
   const where = about
-    ? `Workspace ${about.workspace} · result: ${result || 'none'}`
-    : `Result: ${result || 'none'}`;
-  // What broke first ("sbuild hello 2.10-3 amd64 — build: make: *** … Error 2"), then where.
-  const body = reason ? `${reason.what} — ${reason.why}\n${where}` : where;
-  const failed = result !== 'success' && result !== 'skipped';
+    ? `Workspace ${about.workspace} · ${how}`
+    : how.charAt(0).toUpperCase() + how.slice(1);
+  // What broke first ("sbuild hello 2.10-3 amd64 (#31) — build: make: *** … Error 2"),
+  // naming the step when it is not the work request itself, then where.
+  const step = reason && reason.workRequestId !== id ? ` (#${String(reason.workRequestId)})` : '';
+  const line = reason?.log ? ` (log line ${String(lineNumber(reason.log.line))})` : '';
+  const body = reason ? `${reason.what}${step} — ${reason.why}${line}\n${where}` : where;
+  const failed = isUnsuccessfulEnd(end);
   const actions: NotificationAction[] = [];
   if (supportsActions) {
+    // The line the click opens, as a button of its own where buttons show.
+    if (reason?.log) actions.push({ id: 'open-log', label: 'Open log' });
     if (failed) actions.push({ id: 'retry', label: 'Retry' });
     actions.push({ id: 'open-in-browser', label: 'Open in browser' });
   }
@@ -74,9 +99,9 @@ export function completionNotification(
     body,
     workRequestId: id,
     actions,
-    // Failures (failure, error, temporary failure) stay on screen; failures-only keeps them.
+    // Failures (failure, error, temporary failure, abort) stay on screen; failures-only keeps them.
     urgency: failed ? 'critical' : 'normal',
-    result,
+    result: end,
     rootId: rootId === id ? null : rootId,
     reason,
   };
@@ -88,7 +113,7 @@ export function completionNotification(
  * request, and why, as the error says it. Nobody waits for the button's answer elsewhere.
  */
 export function actionFailedNotification(
-  action: NotificationActionId,
+  action: Exclude<NotificationActionId, 'open-log'>,
   workRequestId: number,
   reason: string,
 ): DesktopNotification {

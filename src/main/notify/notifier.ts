@@ -5,7 +5,8 @@
 import type { FailureReason } from '../../shared/results/failure';
 import { visibleText } from '../../shared/visible-text';
 
-export type NotificationActionId = 'retry' | 'open-in-browser';
+/** Retry it; open its page in the browser; open the log at the line that says why it failed. */
+export type NotificationActionId = 'retry' | 'open-in-browser' | 'open-log';
 
 export interface NotificationAction {
   id: NotificationActionId;

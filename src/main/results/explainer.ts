@@ -7,6 +7,7 @@ import type { DebusineClient } from '../api/client';
 import type { LogSource } from '../logs/log-file';
 import type { LogStore } from '../logs/log-store';
 import type { WorkRequestResponse } from '../../shared/models';
+import { endedUnsuccessfully } from '../../shared/results/end';
 import { explainFailure, type FailureReason } from './failure-reason';
 
 export type Explain = (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
@@ -33,9 +34,11 @@ export function failureExplainer(logs: LogStore, apiUrl: string, client: Debusin
 const SCAN_LIMIT = 2000;
 
 /**
- * Why a work request failed: a task's own reason, or for a workflow its first failed
- * step's (the steps are found in the list of worker tasks, newest first, down to the
- * workflow's id: steps are always created after their workflow).
+ * Why a work request failed: a task's own reason, or for a workflow that failed or was
+ * aborted its first failed step's (the steps are found in the list of worker tasks, newest
+ * first, down to the workflow's id: steps are always created after their workflow). A
+ * workflow whose build step failed ends aborted, with no result: that step is its reason.
+ * One aborted by hand has no failed step, and no reason.
  */
 export async function explainWorkRequest(
   client: DebusineClient,
@@ -44,12 +47,15 @@ export async function explainWorkRequest(
 ): Promise<FailureReason | null> {
   const workRequest = await client.workRequestGet(id);
   if (workRequest.task_type === 'Worker') return explain(workRequest);
-  if (workRequest.result !== 'failure' && workRequest.result !== 'error') return null;
+  if (!endedUnsuccessfully(workRequest)) return null;
   let first: WorkRequestResponse | undefined;
   let seen = 0;
   for await (const step of client.workRequestIter({ taskType: 'Worker' })) {
     if (step.id < id || ++seen > SCAN_LIMIT) break;
-    const broke = step.result === 'failure' || step.result === 'error';
+    // The list is asked for worker tasks; a sub-workflow that failed with its step says
+    // nothing of its own, so one that comes through all the same is passed over.
+    const broke =
+      step.task_type === 'Worker' && (step.result === 'failure' || step.result === 'error');
     if (broke && step.workflow_root === id && (!first || step.id < first.id)) first = step;
   }
   return first ? explain(first) : null;

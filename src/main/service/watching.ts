@@ -241,6 +241,17 @@ export class WatchService {
     router.on('changed', (c) => {
       this.#emit('workRequests.changed', { ids: [...new Set([c.workRequestId, c.rootId])] });
     });
+    // Ends found by reading (an aborted workflow sends no completion): told as completions.
+    router.on('ended', (e) => {
+      this.#emit('workRequest.completed', {
+        workRequestId: e.workRequestId,
+        completedAt: e.completedAt,
+        status: e.status,
+        result: e.result,
+        workspace: e.workspace,
+        workflowRoot: e.rootId,
+      });
+    });
     // A notification stays on the desktop after the app moves to another server: what it
     // opens or retries is on the server that showed it.
     const server = { profileId };
@@ -279,6 +290,7 @@ export class WatchService {
     this.#emit('workRequest.completed', {
       workRequestId: event.workRequestId,
       completedAt: event.completedAt,
+      status: 'completed',
       result: event.result,
       workspace: item?.workspace ?? null,
       workflowRoot: root === event.workRequestId ? null : root,
@@ -333,7 +345,7 @@ export class WatchService {
 
   /** A notification button that could not do its work says so, as the button was reached. */
   #tellActionFailed(
-    action: NotificationActionId,
+    action: Exclude<NotificationActionId, 'open-log'>,
     id: number,
     profileId: string,
     error: unknown,

@@ -1,27 +1,33 @@
 /**
  * From completions to notifications: which completions concern the user (watch list,
  * "mine", or a whole workspace), one notification per workflow (steps are grouped under
- * their root, which notifies when it completes), the steps of watched workflows that
- * wait for the user (needs-input.ts), the optional command hook, and the catch-up of
- * watched items after each (re)connection. Transport-independent: the service wires the
- * events to the renderer.
+ * their root, which notifies when it ends), the steps of watched workflows that wait for
+ * the user (needs-input.ts), the optional command hook, the catch-up of watched items
+ * after each (re)connection, and the reads that find the ends the websocket never tells:
+ * a workflow aborted because a step failed, or by someone in the web UI (end-checks.ts).
+ * Transport-independent: the service wires the events to the renderer.
  */
 import { EventEmitter } from 'node:events';
 import { DebusineError } from '../../shared/errors';
 import type { WorkRequestResponse } from '../../shared/models';
 import { BoundedMap, BoundedSet } from '../bounded';
+import { endOf, hasEnded, isUnsuccessfulEnd } from '../../shared/results/end';
 import {
   completionNotification,
-  notificationKey,
+  endOfCompletion,
   type About,
+  type Completion,
 } from '../notify/completion-notification';
 import type { NotificationHandlers } from '../notify/notifier';
 import { runCommandHook } from './command-hook';
 import { NeedsInputWatch } from './needs-input';
+import { EndChecks } from './end-checks';
 import { failed, FailureReasons } from './failure-reasons';
+import { canonicalTimestamp } from './messages';
 import { ReadAhead } from './read-ahead';
 import { reportProblem } from './report';
 import type { CompletionEvent, CompletionWatcher } from './completion-watcher';
+import type { WatchItem } from './watch-list';
 import type {
   CompletionRouterEvents,
   CompletionRouterOptions,
@@ -34,6 +40,7 @@ export type {
   CompletionRouterOptions,
   NotifyFilter,
   WorkRequestChanged,
+  WorkRequestEnded,
 } from './router-options';
 
 /**
@@ -47,8 +54,14 @@ const RECENT_LIMIT = 500;
  * drops the server's resends over as many completions.
  */
 const NOTIFIED_LIMIT = 10_000;
+/**
+ * Watched work requests read per sweep, at most: one list read per ten of them. Those
+ * watched last are read first; a watch list longer than this is swept a part at a time.
+ */
+export const SWEEP_LIMIT = 100;
 
-const FINISHED = new Set(['completed', 'aborted']);
+/** An end to notify: a completion from the websocket, or an end found by reading. */
+type EndEvent = Completion & { receivedAt: number };
 
 export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #options: Readonly<CompletionRouterOptions>;
@@ -60,6 +73,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #needsInput: NeedsInputWatch;
   /** Why failures failed; undefined when the service gave no way to tell. */
   readonly #reasons: FailureReasons | undefined;
+  readonly #ends: EndChecks;
+  /** Where the next sweep starts in the watch list, when it holds more than SWEEP_LIMIT. */
+  #sweepFrom = 0;
   #detach: (() => void) | undefined;
   /**
    * watch() and started() calls under way: close() waits for them, since whoever closes
@@ -93,6 +109,14 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
         },
         options.explainById,
       );
+    this.#ends = new EndChecks({
+      ...options.endChecks,
+      checkRoots: (ids) => this.#checkRoots(ids),
+      sweep: () => this.#sweep(),
+      onError: (error) => {
+        reportProblem(this, toError(error));
+      },
+    });
   }
 
   /** What notifies besides the watch list, from the next completion on. */
@@ -112,7 +136,10 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   attach(watcher: CompletionWatcher): void {
     this.#detach?.();
     const onState = (state: { state: string }): void => {
-      if (state.state === 'connected') void this.catchUp();
+      if (state.state === 'connected') {
+        void this.catchUp();
+        this.#ends.activity();
+      }
     };
     const onReceived = (event: CompletionEvent): void => {
       this.#ahead.queue(event.workRequestId);
@@ -138,7 +165,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   async close(): Promise<void> {
     this.#closed = true;
     this.detach();
-    await Promise.all([this.#needsInput.close(), ...this.#calls]);
+    await Promise.all([this.#needsInput.close(), this.#ends.close(), ...this.#calls]);
   }
 
   /**
@@ -172,6 +199,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     await this.#remember(workRequest);
     this.#notifyIfAlreadyCompleted(workRequest);
     this.#needsInput.afterStart(workRequest);
+    this.#ends.activity();
   }
 
   #notifyIfAlreadyCompleted(workRequest: WorkRequestResponse): void {
@@ -205,9 +233,10 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     await this.#remember(workRequest);
     this.#notifyIfAlreadyCompleted(workRequest);
     // A running workflow may wait for the user already.
-    if (workRequest.task_type === 'Workflow' && !FINISHED.has(workRequest.status)) {
+    if (workRequest.task_type === 'Workflow' && !hasEnded(workRequest.status)) {
       this.#needsInput.schedule();
     }
+    this.#ends.activity();
     return workRequest;
   }
 
@@ -265,6 +294,16 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     }
     if (concerns && failed(event.result))
       this.#reasons?.explain({ ...workRequest, result: event.result });
+    // Its workflow may have ended with it, without a message of its own: aborted, when this
+    // step failed and others needed it (or were aborted before). Watched workflows are read
+    // after each step; others the mode notifies for, after a step that did not succeed,
+    // which is what aborts a workflow (a step aborted by hand and then a success also end
+    // one aborted; only the watched ones are read for that).
+    if (isStep && (rootItem || (concerns && failed(event.result)))) {
+      this.#ends.afterStep(rootId);
+    } else if (item) {
+      this.#ends.activity();
+    }
     // A step notifies only when watched by itself; its workflow notifies once, as a whole.
     if (isStep && !item) return workRequest;
     if (concerns) await this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
@@ -272,42 +311,146 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   }
 
   /**
-   * After (re)connecting: watched items that finished while we were away, and steps of
-   * watched workflows that started waiting meanwhile.
+   * After (re)connecting: watched items that ended while we were away (completed, or
+   * aborted, which no completion message tells), and steps of watched workflows that
+   * started waiting meanwhile.
    */
   async catchUp(): Promise<void> {
-    const pending = this.#options.watchList.data.items.filter(
-      (item) => item.status === null || !FINISHED.has(item.status),
-    );
-    if (pending.length === 0) return;
+    if (this.#unfinished().length === 0) return;
     this.#needsInput.schedule();
     try {
-      const ids = pending.map((item) => item.id);
-      for await (const workRequest of this.#options.client.workRequestIter({ ids })) {
-        const before = pending.find((item) => item.id === workRequest.id);
-        if (!before) continue;
-        if (
-          FINISHED.has(workRequest.status) &&
-          before.status !== null &&
-          workRequest.completed_at
-        ) {
-          // Known unfinished before, finished now: the websocket replay may also bring it;
-          // the key below makes sure only one notification is shown.
-          await this.#notify(
-            {
-              workRequestId: workRequest.id,
-              completedAt: workRequest.completed_at,
-              result: workRequest.result,
-              receivedAt: Date.now(),
-            },
-            aboutOf(workRequest),
-            rootOf(workRequest),
-          );
-        }
-        await this.#remember(workRequest);
-      }
+      await this.#readWatched(this.#unfinished());
     } catch (error) {
       reportProblem(this, toError(error));
+    }
+  }
+
+  /** Watched items not known to have ended (never read yet, or last seen running). */
+  #unfinished(): WatchItem[] {
+    return this.#options.watchList.data.items.filter(
+      (item) => item.status === null || !hasEnded(item.status),
+    );
+  }
+
+  /**
+   * Reads a part of the unfinished watched items (end-checks.ts says when): whether any
+   * had changed since last seen.
+   */
+  async #sweep(): Promise<boolean> {
+    const pending = this.#unfinished();
+    if (pending.length === 0) return false;
+    // Newest first, and a long list a part at a time, each part in its turn.
+    const ordered = [...pending].reverse();
+    const from = this.#sweepFrom % ordered.length;
+    const part = [...ordered.slice(from), ...ordered.slice(0, from)].slice(0, SWEEP_LIMIT);
+    this.#sweepFrom = from + part.length;
+    return this.#readWatched(part);
+  }
+
+  /**
+   * Reads these watched items; notifies those known unfinished before and ended now, and
+   * records what each is now. Whether any had changed.
+   */
+  async #readWatched(pending: WatchItem[]): Promise<boolean> {
+    let changed = false;
+    for await (const workRequest of this.#read(pending.map((item) => item.id))) {
+      const before = pending.find((item) => item.id === workRequest.id);
+      if (!before) continue;
+      if (before.status !== workRequest.status || before.result !== workRequest.result) {
+        changed = true;
+      }
+      // Known unfinished before, ended now: the websocket replay may also bring a completed
+      // one; the key of #notify makes sure only one notification is shown.
+      if (before.status !== null) await this.#ended(workRequest);
+      await this.#remember(workRequest);
+    }
+    return changed;
+  }
+
+  /**
+   * Reads workflow roots one of whose steps just completed (end-checks.ts): notifies those
+   * that ended, as their mode says. The roots that have ended.
+   */
+  async #checkRoots(ids: number[]): Promise<number[]> {
+    const ended: number[] = [];
+    for (const id of ids) {
+      if (this.#closed) break;
+      let root: WorkRequestResponse;
+      try {
+        root = await this.#options.client.workRequestGet(id);
+      } catch (error) {
+        if (!(error instanceof DebusineError && ['not-found', 'forbidden'].includes(error.code))) {
+          reportProblem(this, toError(error));
+          continue;
+        }
+        // Gone or hidden: there is nothing more to read about it.
+        ended.push(id);
+        continue;
+      }
+      if (!hasEnded(root.status)) continue;
+      ended.push(id);
+      const item = this.#options.watchList.get(id);
+      if (item ? item.status === null || !hasEnded(item.status) : await this.#concerns(root)) {
+        await this.#ended(root);
+      }
+      if (item) await this.#remember(root);
+    }
+    return ended;
+  }
+
+  /**
+   * A work request read now: if it has ended, notifies its end (once: #notify keeps the
+   * key) and tells the app, as a completion from the websocket would.
+   */
+  async #ended(workRequest: WorkRequestResponse): Promise<void> {
+    const end = endOf(workRequest);
+    const completedAt = workRequest.completed_at;
+    if (end === null || !completedAt) return;
+    const event: EndEvent = {
+      workRequestId: workRequest.id,
+      completedAt,
+      result: workRequest.result,
+      status: workRequest.status,
+      receivedAt: Date.now(),
+    };
+    const shown = await this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
+    if (!shown) return;
+    const rootId = workRequest.workflow_root ?? workRequest.id;
+    this.emit('changed', {
+      workRequestId: workRequest.id,
+      rootId,
+      status: workRequest.status,
+      result: workRequest.result,
+    });
+    this.emit('ended', {
+      workRequestId: workRequest.id,
+      completedAt,
+      status: workRequest.status,
+      result: workRequest.result,
+      workspace: workRequest.workspace,
+      rootId: rootOf(workRequest),
+    });
+  }
+
+  /**
+   * Work requests by id: one list read per ten where the server's list filters by id, one
+   * GET each where it does not (its list would be read whole to find them).
+   */
+  async *#read(ids: number[]): AsyncGenerator<WorkRequestResponse, void, undefined> {
+    if (ids.length === 0) return;
+    const byIds = await (this.#options.readsByIds?.().catch(() => false) ?? Promise.resolve(false));
+    if (byIds) {
+      yield* this.#options.client.workRequestIter({ ids });
+      return;
+    }
+    for (const id of ids) {
+      try {
+        yield await this.#options.client.workRequestGet(id);
+      } catch (error) {
+        if (!(error instanceof DebusineError && ['not-found', 'forbidden'].includes(error.code))) {
+          throw error;
+        }
+      }
     }
   }
 
@@ -324,16 +467,23 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     }
   }
 
+  /**
+   * Shows the notification of one end, unless it was shown already; whether it was shown
+   * now. The same end may come from the websocket, its replay, and a read of the work
+   * request (whose timestamp may be written otherwise): the key is the work request and
+   * the instant, to the microsecond.
+   */
   async #notify(
-    event: CompletionEvent,
+    event: EndEvent,
     about: About | undefined,
     rootId: number | null,
-  ): Promise<void> {
-    const key = notificationKey(event);
-    if (this.#notified.has(key)) return;
+  ): Promise<boolean> {
+    const key = `${String(event.workRequestId)}@${canonicalTimestamp(event.completedAt)}`;
+    if (this.#notified.has(key)) return false;
     this.#notified.add(key);
     const { notifier } = this.#options;
-    const reason = failed(event.result)
+    // A failure's reason, and an aborted workflow's: its first failed step's, if one failed.
+    const reason = isUnsuccessfulEnd(endOfCompletion(event))
       ? ((await this.#reasons?.reasonFor(
           event.workRequestId,
           this.#options.watchList.has(event.workRequestId),
@@ -348,25 +498,26 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     );
     const id = event.workRequestId;
     const log = reason?.log;
-    notifier.show(
-      notification,
-      this.#handlersFor(id, () => {
-        if (log) this.emit('openLog', { ...log, workRequestId: reason.workRequestId });
-        else this.emit('open', id);
-      }),
-    );
+    const openLog = log
+      ? () => {
+          this.emit('openLog', { ...log, workRequestId: reason.workRequestId });
+        }
+      : undefined;
+    notifier.show(notification, this.#handlersFor(id, openLog));
     this.emit('notified', { ...notification, receivedAt: event.receivedAt, shownAt: Date.now() });
+    return true;
   }
 
   /**
    * What a notification about this work request does when clicked (by default, open it in
    * the app), and its buttons.
    */
-  #handlersFor(id: number, onClick?: () => void): NotificationHandlers {
+  #handlersFor(id: number, openLog?: () => void): NotificationHandlers {
     return {
-      onClick: onClick ?? (() => this.emit('open', id)),
+      onClick: openLog ?? (() => this.emit('open', id)),
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
+        else if (action === 'open-log') (openLog ?? (() => this.emit('open', id)))();
         else this.emit('openInBrowser', id);
       },
     };
@@ -402,7 +553,11 @@ function aboutOf(workRequest: WorkRequestResponse): About {
   };
 }
 
-/** The workflow a work request belongs to; null for a root or a lone work request. */
+/**
+ * The workflow a work request belongs to; null for a root (whose workflow_root is itself
+ * on current servers) or a lone work request.
+ */
 function rootOf(workRequest: WorkRequestResponse): number | null {
-  return workRequest.workflow_root ?? null;
+  const root = workRequest.workflow_root ?? null;
+  return root === workRequest.id ? null : root;
 }

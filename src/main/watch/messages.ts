@@ -79,6 +79,17 @@ export function compareTimestamps(a: string, b: string): number {
   return ka.ms === kb.ms ? ka.micros - kb.micros : ka.ms - kb.ms;
 }
 
+/**
+ * A server timestamp in one form, to the microsecond: the same instant written with or
+ * without its fraction, or with another offset, gives the same string.
+ */
+export function canonicalTimestamp(value: string): string {
+  // What does not read as a time is kept as it is: two of them must not look alike.
+  if (Number.isNaN(Date.parse(value))) return value;
+  const { ms, micros } = timestampKey(value);
+  return `${String(Math.floor(ms / 1000))}.${String(micros).padStart(6, '0')}`;
+}
+
 function timestampKey(value: string): { ms: number; micros: number } {
   const match = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(.*)$/.exec(value);
   if (!match) return { ms: Date.parse(value) || 0, micros: 0 };

@@ -7,6 +7,7 @@ import type { WorkRequestResponse } from '../../shared/models';
 import type { CompletionNotification, Notifier } from '../notify/notifier';
 import type { FailureReason } from '../results/failure-reason';
 import type { CommandHook, CommandRun } from './command-hook';
+import type { EndChecksOptions } from './end-checks';
 import type { NeedsInputOptions } from './needs-input';
 import type { WorkRequestSource } from './read-ahead';
 import type { WatchList } from './watch-list';
@@ -33,6 +34,8 @@ export interface CompletionRouterOptions {
   readsByIds?: () => Promise<boolean>;
   /** When the checks for waiting steps run (tests make them quicker). */
   needsInput?: Pick<NeedsInputOptions, 'debounceMs' | 'afterStartMs' | 'scanLimit'>;
+  /** When workflows are read to find the ends no message tells (tests make them quicker). */
+  endChecks?: Pick<EndChecksOptions, 'rootDelaysMs' | 'sweepFirstMs' | 'sweepMaxMs'>;
   /**
    * The program to run on each completion, asked for at each one (the service reads its
    * file then, so an edit applies at once); undefined: none.
@@ -59,9 +62,26 @@ export interface WorkRequestChanged {
   result: string;
 }
 
+/**
+ * A work request ended without a completion from the websocket (aborted, or completed
+ * while the app was away), as a read of it found: the renderer hears of it as of a
+ * completion.
+ */
+export interface WorkRequestEnded {
+  workRequestId: number;
+  completedAt: string;
+  /** `completed` or `aborted`. */
+  status: string;
+  result: string;
+  workspace: string;
+  /** The workflow it belongs to; null for a root or a lone work request. */
+  rootId: number | null;
+}
+
 export interface CompletionRouterEvents {
   notified: [CompletionNotification & { receivedAt: number; shownAt: number }];
   changed: [WorkRequestChanged];
+  ended: [WorkRequestEnded];
   /** The user clicked a notification: show this work request (or waiting step) in the app. */
   open: [number];
   /** The user clicked a failure's notification: show its log at the line that says why. */

@@ -208,6 +208,7 @@ describe("main's events and the list on screen", () => {
     fake.emit('workRequest.completed', {
       workRequestId: 9,
       completedAt: '2025-01-01T00:00:00Z',
+      status: 'completed',
       result: 'success',
       workspace: 'System',
       workflowRoot: null,

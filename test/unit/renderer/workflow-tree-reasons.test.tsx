@@ -49,6 +49,8 @@ describe('failed steps in the tree', () => {
         creators: {},
       }),
       'workRequests.explainFailure': ({ id }) => (id === 10 ? REASON : null),
+      // The steps are read with their root, which says whether to read them again.
+      'workRequests.get': () => wr(1, 'failure', null),
     });
     render(
       <BridgeProvider client={fake.client}>
@@ -94,5 +96,26 @@ describe('failed steps in the tree', () => {
     expect(fake.calls.filter((c) => c.channel === 'workRequests.explainFailure')).toEqual([
       { channel: 'workRequests.explainFailure', args: { id: 1 } },
     ]);
+  });
+
+  it('says on an aborted workflow (its result empty) that it was aborted after its step failed', async () => {
+    const fake = fakeBridge({
+      'servers.active': () => SERVER_A,
+      'workRequests.explainFailure': () => REASON,
+    });
+    const aborted = { ...wr(1, '', null), status: 'aborted' };
+    const { container } = render(
+      <BridgeProvider client={fake.client}>
+        <QueryClientProvider client={new QueryClient()}>
+          <p>
+            <FailureLine wr={aborted} where />
+          </p>
+        </QueryClientProvider>
+      </BridgeProvider>,
+    );
+    await screen.findByTestId('failure-1');
+    expect(container.textContent).toBe(
+      'Aborted after step #10 failed: sbuild ddt-broken 1.0 amd64 — build — make: *** [debian/rules:4: binary] Error 1',
+    );
   });
 });

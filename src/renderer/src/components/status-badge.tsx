@@ -11,6 +11,7 @@ import {
   TriangleAlert,
   type LucideIcon,
 } from 'lucide-react';
+import { ABORTED } from '@shared/results/end';
 
 interface Look {
   label: string;
@@ -59,5 +60,17 @@ export function StatusBadge(props: { status: string; result: string }): React.JS
       <Icon size={14} aria-hidden="true" className={props.status === 'running' ? 'spin' : ''} />
       <span>{look.label}</span>
     </span>
+  );
+}
+
+/**
+ * How a work request ended, as one word (shared/results/end.ts: its result, or `aborted`),
+ * in the look of that end; any other word (`needs input`) as itself.
+ */
+export function EndBadge(props: { end: string }): React.JSX.Element {
+  return props.end === ABORTED ? (
+    <StatusBadge status="aborted" result="" />
+  ) : (
+    <StatusBadge status="completed" result={props.end} />
   );
 }

@@ -32,15 +32,24 @@ export const EVERYTHING: QueryKey = [];
 /** How a query behaves besides its key and fetcher (freshness, retries, polling). */
 export type QueryTuning<T> = Omit<UseQueryOptions<T, Error, T>, 'queryKey' | 'queryFn' | 'enabled'>;
 
+/**
+ * What a fetcher may know besides the bridge: the cache it fills, and its own key (a
+ * fetcher that refreshes what it read before reads its previous answer there).
+ */
+export interface QueryContext {
+  readonly client: QueryClient;
+  readonly queryKey: QueryKey;
+}
+
 export interface QueryDef<T> {
   readonly key: QueryKey;
-  readonly fn: (bridge: BridgeClient) => Promise<T>;
+  readonly fn: (bridge: BridgeClient, context: QueryContext) => Promise<T>;
   readonly options: QueryTuning<T>;
 }
 
 export function defineQuery<T>(
   key: QueryKey,
-  fn: (bridge: BridgeClient) => Promise<T>,
+  fn: (bridge: BridgeClient, context: QueryContext) => Promise<T>,
   options: QueryTuning<T> = {},
 ): QueryDef<T> {
   return { key, fn, options };
@@ -51,7 +60,11 @@ export function queryOptionsOf<T>(
   def: QueryDef<T>,
   bridge: BridgeClient,
 ): UseQueryOptions<T, Error, T> {
-  return { ...def.options, queryKey: def.key, queryFn: () => def.fn(bridge) };
+  return {
+    ...def.options,
+    queryKey: def.key,
+    queryFn: (context) => def.fn(bridge, { client: context.client, queryKey: context.queryKey }),
+  };
 }
 
 export interface MutationDef<V, R> {

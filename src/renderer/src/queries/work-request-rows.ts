@@ -6,7 +6,8 @@
  * 10,000 rows).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { BridgeClient, WorkRequestResponse } from '@shared/contract';
+import type { BridgeClient, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
+import { isActive } from '@shared/results/end';
 import type { Scope } from './define';
 import {
   firstPageArgs,
@@ -129,12 +130,17 @@ export async function catchUpLists(
 ): Promise<void> {
   await mergeHead(queryClient, bridge, scope);
   const active = loadedRows(queryClient, scope)
-    .filter((wr) => wr.status === 'pending' || wr.status === 'running' || wr.status === 'blocked')
+    .filter((wr) => isActive(wr.status))
     .map((wr) => wr.id);
   const ids = [...new Set(active)].slice(0, 500);
   if (ids.length === 0) return;
-  const page = await bridge.workRequests.page({ ids });
-  for (const fresh of page.items) patchLists(queryClient, scope, fresh);
+  // The server answers a few rows a page: every page of the ids is read, not the first only.
+  let page: WorkRequestPage = await bridge.workRequests.page({ ids });
+  for (;;) {
+    for (const fresh of page.items) patchLists(queryClient, scope, fresh);
+    if (page.nextCursor === null) return;
+    page = await bridge.workRequests.page({ cursor: page.nextCursor });
+  }
 }
 
 const listeners = new Set<(id: number) => void>();

@@ -7,38 +7,14 @@
 import { useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
-import type { BridgeClient, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
+import type { WorkRequestResponse } from '@shared/contract';
 import { APP, PENDING, defineMutation, defineQuery, type Scope } from './define';
 import { useScope, useServerQuery } from './hooks';
 import { catchUpLists, liveRows, loadedRows } from './work-request-rows';
 import { firstPageArgs, workRequestKeys, type ServerFilters } from './work-request-keys';
+import { readWorkflowSteps, stepsRefreshDelay } from './workflow-steps';
 
-/**
- * A workflow's steps. The list endpoint has no parent filter, and steps are created after
- * their root, so the newest-first list is read until it passes the root's id; rows whose
- * `workflow_root` is the root are its steps. Capped, so that an old workflow on a busy
- * server cannot make it read everything.
- */
-export const STEP_SCAN_MAX_PAGES = 40;
-
-async function stepsOf(
-  bridge: BridgeClient,
-  rootId: number,
-): Promise<{ steps: WorkRequestResponse[]; complete: boolean }> {
-  const steps: WorkRequestResponse[] = [];
-  let cursor: string | null = null;
-  for (let n = 0; n < STEP_SCAN_MAX_PAGES; n++) {
-    const page: WorkRequestPage = await bridge.workRequests.page(cursor === null ? {} : { cursor });
-    // A root's own workflow_root is itself on current servers.
-    for (const wr of page.items) {
-      if (wr.workflow_root === rootId && wr.id !== rootId) steps.push(wr);
-    }
-    const last = page.items.at(-1);
-    cursor = page.nextCursor;
-    if (!cursor || !last || last.id < rootId) return { steps, complete: true };
-  }
-  return { steps, complete: false };
-}
+export { STEP_SCAN_MAX_PAGES } from './workflow-steps';
 
 export const workRequestQueries = {
   detail: (scope: Scope, id: number) =>
@@ -49,9 +25,12 @@ export const workRequestQueries = {
       (bridge) => bridge.workRequests.needsMe(),
       { refetchInterval: 60_000 },
     ),
+  /** A workflow's steps, by its root's id, refreshed while it runs (workflow-steps.ts). */
   steps: (scope: Scope, rootId: number) =>
-    defineQuery(workRequestKeys.list(scope, { view: 'steps', rootId }), (bridge) =>
-      stepsOf(bridge, rootId),
+    defineQuery(
+      workRequestKeys.list(scope, { view: 'steps', rootId }),
+      (bridge, context) => readWorkflowSteps(bridge, rootId, context),
+      { refetchInterval: (query) => stepsRefreshDelay(query.state.data) },
     ),
   /** Usernames for these user ids (sorted, without repeats), as far as the server names them. */
   userNames: (scope: Scope, ids: readonly number[]) =>

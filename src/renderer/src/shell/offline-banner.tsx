@@ -10,6 +10,8 @@ import './offline-banner.css';
 
 interface Missed {
   id: number;
+  /** `completed`, or `aborted` (a workflow that ended aborted while the app was away). */
+  status: string;
   result: string;
 }
 
@@ -53,7 +55,7 @@ export function OfflineBanner(): React.JSX.Element | null {
         setMissed((list) =>
           list.some((m) => m.id === event.workRequestId)
             ? list
-            : [...list, { id: event.workRequestId, result: event.result }],
+            : [...list, { id: event.workRequestId, status: event.status, result: event.result }],
         );
       }),
     [bridge],
@@ -83,14 +85,14 @@ export function OfflineBanner(): React.JSX.Element | null {
       <div className="offline-banner-text">
         <strong>Back online.</strong>{' '}
         {missed.length === 0
-          ? 'Nothing completed while the app was offline.'
-          : `${String(missed.length)} completed while the app was offline:`}
+          ? 'Nothing ended while the app was offline.'
+          : `${String(missed.length)} ended while the app was offline:`}
         {missed.length > 0 ? (
           <ul>
             {missed.slice(0, 6).map((m) => (
               <li key={m.id}>
                 <OpenButton kind="work-request" id={m.id} className="link-button mono" />{' '}
-                <StatusBadge status="completed" result={m.result} />
+                <StatusBadge status={m.status} result={m.result} />
               </li>
             ))}
             {missed.length > 6 ? <li className="muted">and {missed.length - 6} more</li> : null}

@@ -6,7 +6,7 @@ import { OpenButton } from '@renderer/kit/open-button';
 import { EmptyState } from '@renderer/components/empty-state';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
-import { StatusBadge } from '@renderer/components/status-badge';
+import { EndBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { rootOf, waitingKind } from './model';
 import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
@@ -147,7 +147,7 @@ export function RecentNotifications(): React.JSX.Element {
             testId={`notification-${String(n.workRequestId)}`}
             lead={
               <span className="wr-card-status">
-                <StatusBadge status="completed" result={n.result} />
+                <EndBadge end={n.result} />
               </span>
             }
             title={n.title}

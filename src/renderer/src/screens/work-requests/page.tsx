@@ -16,6 +16,7 @@ import { FailureLine } from './failure-line';
 import { WaitingStep } from './waiting';
 import { WorkRequestResults } from './results';
 import { WorkflowSteps } from './workflow-tree';
+import { WorkflowSummary } from './workflow-summary';
 
 /** A work request's page: what it is, where it stands, what came out, what can be done. */
 export function WorkRequestPage(props: { id: number }): React.JSX.Element {
@@ -97,10 +98,19 @@ export function WorkRequestPage(props: { id: number }): React.JSX.Element {
               </div>
             </section>
           ) : null}
-          <section className="wr-section" aria-labelledby="wr-results-title">
-            <h3 id="wr-results-title">Results ({wr.artifacts.length})</h3>
-            <WorkRequestResults wr={wr} />
-          </section>
+          {wr.task_type === 'Workflow' ? (
+            // A workflow makes nothing itself: its results are its steps'.
+            <section className="wr-section" aria-labelledby="wr-results-title">
+              <h3 id="wr-results-title">Results of its steps</h3>
+              <WorkflowSummary root={wr} />
+              {wr.artifacts.length > 0 ? <WorkRequestResults wr={wr} /> : null}
+            </section>
+          ) : (
+            <section className="wr-section" aria-labelledby="wr-results-title">
+              <h3 id="wr-results-title">Results ({wr.artifacts.length})</h3>
+              <WorkRequestResults wr={wr} />
+            </section>
+          )}
           <details className="wr-section wr-data">
             <summary>Data</summary>
             <section className="wr-section" aria-labelledby="wr-task-data-title">
@@ -164,7 +174,12 @@ function Properties(props: { wr: WorkRequestResponse }): React.JSX.Element {
         <StatusBadge status={wr.status} result={wr.result} />
       </dd>
       <dt>Result</dt>
-      <dd>{wr.result || <span className="muted">none yet</span>}</dd>
+      <dd>
+        {wr.result || (
+          // An aborted work request never gets one: "yet" would say it still might.
+          <span className="muted">{wr.status === 'aborted' ? 'none (aborted)' : 'none yet'}</span>
+        )}
+      </dd>
       <dt>Workspace</dt>
       <dd>
         {wr.scope ? <span className="muted">{wr.scope}/</span> : null}

@@ -8,7 +8,8 @@ import { LoadingState } from '@renderer/components/loading-state';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { FailureLine } from './failure-line';
-import { isFailed, taskSummary } from './model';
+import { hasEnded } from '@shared/results/end';
+import { isFailed, rootOf, taskSummary } from './model';
 import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
 
 type Children = Map<number, WorkRequestResponse[]>;
@@ -25,32 +26,53 @@ function childrenByParent(rootId: number, steps: WorkRequestResponse[]): Childre
   return map;
 }
 
-function hasFailure(id: number, children: Children, seen = new Set<number>()): boolean {
+/** Whether a step under `id`, at any depth, is one `test` looks for. */
+function hasUnder(
+  id: number,
+  children: Children,
+  test: (wr: WorkRequestResponse) => boolean,
+  seen = new Set<number>(),
+): boolean {
   // Ids only ever point to older work requests, but a cycle must not hang the window.
   if (seen.has(id)) return false;
   seen.add(id);
-  return (children.get(id) ?? []).some((c) => isFailed(c) || hasFailure(c.id, children, seen));
+  return (children.get(id) ?? []).some((c) => test(c) || hasUnder(c.id, children, test, seen));
 }
 
-/** A workflow's steps as a tree; branches with a failure, and failed steps, start open. */
+/** A branch starts open where something broke, or where something runs now. */
+function startsOpen(wr: WorkRequestResponse): boolean {
+  return isFailed(wr) || wr.status === 'running';
+}
+
+/**
+ * A workflow's steps as a tree; branches with a failure or a running step, and failed
+ * steps, start open. For
+ * a sub-workflow, its part of its root's tree: steps name their root, not their parent
+ * workflow, so the root's steps are read and the sub-workflow's branch is shown. Live while
+ * the root runs (queries/workflow-steps.ts).
+ */
 export function WorkflowSteps(props: {
   root: WorkRequestResponse;
   /** The depth of the first level of steps (1 on a page, 2 under a root row). */
   depth?: number;
 }): React.JSX.Element {
-  const steps = useWorkflowSteps(props.root.id, true);
+  const rootId = rootOf(props.root) ?? props.root.id;
+  const steps = useWorkflowSteps(rootId, true);
   const children = useMemo(
-    () => childrenByParent(props.root.id, steps.data?.steps ?? []),
-    [props.root.id, steps.data],
+    () => childrenByParent(rootId, steps.data?.steps ?? []),
+    [rootId, steps.data],
   );
   if (steps.isPending) return <LoadingState label="Loading steps…" />;
   if (steps.isError) return <ErrorState error={steps.error} onRetry={() => void steps.refetch()} />;
   const top = children.get(props.root.id) ?? [];
+  const running = !hasEnded(steps.data.root.status);
   return (
     <div>
       {top.length === 0 ? (
-        <p className="muted wr-tree-note">
-          No steps{steps.data.complete ? '' : ' found among the newest work requests'}.
+        <p className="muted wr-tree-note" data-testid="no-steps">
+          {running
+            ? 'No steps yet: the server adds them as the workflow starts; they appear here as it does.'
+            : `No steps${steps.data.complete ? '' : ' found among the newest work requests'}.`}
         </p>
       ) : (
         <ul aria-label={`Steps of workflow ${String(props.root.id)}`} className="wr-tree-list">
@@ -116,7 +138,10 @@ function StepNode(props: {
   // A step is never drawn under itself, however the server links it.
   const kids = (childMap.get(wr.id) ?? []).filter((k) => k.id !== wr.id && depth < 20);
   const failed = isFailed(wr);
-  const [open, setOpen] = useState(() => (kids.length > 0 ? hasFailure(wr.id, childMap) : failed));
+  // Until the user opens or closes it, a branch follows the tree as it changes: it opens
+  // when a step under it starts running or fails (steps come and go while the root runs).
+  const [chosen, setOpen] = useState<boolean | null>(null);
+  const open = chosen ?? (kids.length > 0 ? hasUnder(wr.id, childMap, startsOpen) : failed);
   const summary = taskSummary(wr);
   return (
     <li data-testid={`step-${String(wr.id)}`}>
