@@ -3,7 +3,8 @@
  * `GET /api/1.0/artifact/{id}/` with artifact JSON shaped like the real servers' (0.16 by
  * default, 0.11 on request) and serves file bodies and tarballs however a test says: whole,
  * endless, cut after N bytes. Every response is logged with the bytes it managed to send
- * and whether the client hung up before it ended.
+ * and whether the client hung up before it ended. Other routes (a work request, an upload)
+ * are the test's to add, by method and path.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -48,8 +49,12 @@ export interface FakeDebusine {
       revision?: '0.16' | '0.11';
       /** How the artifact's record (its JSON) is sent; whole by default. */
       record?: (json: string) => Responder;
+      /** Its category (default `debusine:work-request-debug-logs`). */
+      category?: string;
     },
   ): void;
+  /** Answers `method` requests for `path` (and its query) with `responder`. */
+  route(method: string, path: string, responder: Responder): void;
   /** Every response so far, in the order they were closed. */
   readonly served: ServedResponse[];
   /** The responses to requests under `path` (a prefix). */
@@ -163,6 +168,7 @@ function artifactJson(
   id: number,
   files: FakeFile[],
   revision: '0.16' | '0.11',
+  category = 'debusine:work-request-debug-logs',
 ): Record<string, unknown> {
   const web = `/debusine/System/artifact/${String(id)}/`;
   const tarball = `${web}download/?archive=tar.gz`;
@@ -184,7 +190,7 @@ function artifactJson(
   const json: Record<string, unknown> = {
     id,
     workspace: 'System',
-    category: 'debusine:work-request-debug-logs',
+    category,
     created_at: '2026-11-21T00:00:00Z',
     expire_at: null,
     data: {},
@@ -212,6 +218,8 @@ function routeOf(url: string): string {
 
 export async function startFakeDebusine(): Promise<FakeDebusine> {
   const routes = new Map<string, Responder>();
+  /** By `METHOD path`: the test's own routes, before the artifacts' (which answer any method). */
+  const methodRoutes = new Map<string, Responder>();
   const served: ServedResponse[] = [];
   const server = createServer((req, res) => {
     const path = req.url ?? '';
@@ -225,7 +233,7 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
       log.closedEarly = !res.writableFinished;
       served.push(log);
     });
-    const route = routes.get(path);
+    const route = methodRoutes.get(`${req.method ?? ''} ${path}`) ?? routes.get(path);
     if (route) route(req, res);
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
   });
@@ -238,7 +246,7 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     served,
     transport: (options = {}) => new HttpTransport({ apiUrl, token: 't', retries: 0, ...options }),
     artifact(id, files, options = {}) {
-      const json = artifactJson(site, id, files, options.revision ?? '0.16');
+      const json = artifactJson(site, id, files, options.revision ?? '0.16', options.category);
       routes.set(
         `/api/1.0/artifact/${String(id)}/`,
         options.record
@@ -259,6 +267,9 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
         routeOf(String(json.download_tar_gz_url)),
         Buffer.isBuffer(tarball) ? whole(tarball, false) : tarball,
       );
+    },
+    route(method, path, responder) {
+      methodRoutes.set(`${method} ${path}`, responder);
     },
     servedUnder: (path) => served.filter((s) => s.path.startsWith(path)),
     close: listening.close,

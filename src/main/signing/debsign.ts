@@ -1,21 +1,38 @@
 /**
  * External signing (the Wait step `externaldebsign`): the server waits for the user to
- * sign an upload with their own key. Main downloads the unsigned upload, runs `debsign` on
- * its .changes (which also signs the .dsc and .buildinfo it lists) with the user's
- * gpg-agent, uploads the signed files as a new `debian:upload` artifact and completes the
- * step with it. As the Debusine CLI's `work-request sign` does: only the .changes, .dsc and
- * .buildinfo are fetched; the other files stay remote (the server has them already).
- * execFile, never a shell: no file name is ever read as shell syntax.
+ * sign an upload with their own key. As the Debusine CLI's `work-request sign` does
+ * (debusine/client/commands/work_requests.py, `_provide_signature_debsign`): read the step
+ * with its dynamic data, fetch only the unsigned upload's .changes, .dsc and .buildinfo,
+ * run `debsign --re-sign` on the .changes (which signs the .dsc and .buildinfo it lists
+ * too), upload the signed files as a new `debian:upload` artifact whose other files stay
+ * remote (allow_remote: the server has them already), and complete the step with it.
+ *
+ * Unlike the CLI, the key is chosen here (choose-key.ts) and passed as `-k<fingerprint>`,
+ * and everything the server sent is checked before debsign reads it: debsign puts the
+ * names a .changes lists into shell `eval` and Perl code (derive_childfile, fixup_control
+ * in /usr/bin/debsign), so a hostile name there would run as a program.
  */
-import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, delimiter, join } from 'node:path';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import type { DebusineClient } from '../api/client';
-import { createUpload, downloadArtifactFile, uploadArtifact } from '../artifacts';
-import type { SigningAvailability, SigningResult } from '../../shared/contract';
+import {
+  createUpload,
+  downloadArtifactFile,
+  uploadArtifact,
+  type LocalArtifact,
+} from '../artifacts';
+import { fieldString, readChanges, readTextFile } from '../artifacts/debian-files';
+import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
+import type { SigningAvailability, SigningKeys, SigningResult } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
+import { chooseKey, keysNamedBy, requestedKey, summary } from './choose-key';
+import { devscriptsFiles, readDebsignConfig, type DebsignConfig } from './devscripts-config';
+import { gpgSecretKeys, type SecretKey } from './gpg-keys';
+import { debsignRunner, type RunDebsign } from './run-debsign';
+
+export type { RunDebsign } from './run-debsign';
 
 /** The program on PATH, or undefined. */
 export async function findProgram(
@@ -50,79 +67,269 @@ export async function signingAvailable(path?: string): Promise<SigningAvailabili
   };
 }
 
-export type RunDebsign = (changesFile: string, cwd: string) => Promise<void>;
+/** Where the keys and debsign's configuration come from; tests use a GNUPGHOME of their own. */
+export interface KeyLookup {
+  secretKeys(): Promise<SecretKey[]>;
+  debsignConfig(): Promise<DebsignConfig>;
+}
 
-/** Runs `debsign` with the user's environment (GNUPGHOME, the agent socket, DEBSIGN_KEYID). */
-export const runDebsign: RunDebsign = (changesFile, cwd) =>
-  new Promise((resolve, reject) => {
-    execFile(
-      'debsign',
-      ['--re-sign', basename(changesFile)],
-      { cwd, timeout: 10 * 60_000, maxBuffer: 1024 * 1024, shell: false, windowsHide: true },
-      (error, _stdout, stderr) => {
-        if (error) {
-          reject(
-            new DebusineError(
-              'validation',
-              `debsign failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`,
-              {
-                rule: 'debsign',
-              },
-            ),
-          );
-        } else resolve();
-      },
-    );
+/** gpg's keys and the devscripts files of `env` (HOME, as debsign's `~` is). */
+export function keyLookup(env: NodeJS.ProcessEnv = process.env): KeyLookup {
+  const home = env.HOME ?? homedir();
+  return {
+    secretKeys: gpgSecretKeys(env),
+    debsignConfig: () => readDebsignConfig(devscriptsFiles(home)),
+  };
+}
+
+/** The keys and the configured one, for the page to show before signing. */
+export async function signingKeys(lookup: KeyLookup): Promise<SigningKeys> {
+  try {
+    const [keys, config] = await Promise.all([lookup.secretKeys(), lookup.debsignConfig()]);
+    const setting = config.DEBSIGN_KEYID;
+    const named = setting ? keysNamedBy(keys, setting.value) : [];
+    return {
+      keys: keys.map(summary),
+      configured: setting
+        ? {
+            value: setting.value,
+            file: setting.file,
+            fingerprint: named.length === 1 ? (named[0]?.fingerprint ?? null) : null,
+          }
+        : null,
+      problem: null,
+    };
+  } catch (error) {
+    return {
+      keys: [],
+      configured: null,
+      problem: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+export interface SignOptions {
+  run?: RunDebsign;
+  keys?: KeyLookup;
+  /** The fingerprint the user chose (one of `keys`' secret keys, checked here). */
+  key?: string | undefined;
+  tmpRoot?: string;
+}
+
+/** Only these files are fetched and signed; the others stay on the server. */
+const SIGNED_KINDS = /\.(?:changes|dsc|buildinfo)$/;
+/**
+ * The characters of Debian's file names (package, version, architecture): nothing a
+ * shell, Perl or debsign's sed would read as syntax, and no option or path.
+ */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9.+~_-]*$/;
+/** How debsign finds the .dsc and .buildinfo in the .changes (derive_childfile). */
+const CHILD_LINE = /[ \t]([^ ]*\.(?:dsc|buildinfo))$/;
+
+function refused(message: string, rule: string, more: Record<string, unknown> = {}): DebusineError {
+  return new DebusineError('bad-response', `${message}; nothing was signed or uploaded.`, {
+    operation: 'signAndComplete',
+    rule,
+    ...more,
   });
+}
+
+/** The step must still wait for a signature: the server says so, and it is checked all the same. */
+function unsignedIdOf(step: WorkRequestResponse, workRequestId: number): number {
+  const id = String(workRequestId);
+  if (
+    step.id !== workRequestId ||
+    step.task_type !== 'Wait' ||
+    step.task_name !== 'externaldebsign'
+  ) {
+    throw refused(
+      `Work request ${id} is not a step that waits for a signature`,
+      'signing.not-debsign',
+    );
+  }
+  if (step.status !== 'running') {
+    throw new DebusineError(
+      'conflict',
+      `Work request ${id} no longer waits for a signature (it is ${step.status}); nothing was signed.`,
+      { operation: 'signAndComplete', rule: 'signing.not-waiting' },
+    );
+  }
+  const unsignedId = step.dynamic_task_data?.unsigned_id;
+  if (typeof unsignedId !== 'number' || !Number.isSafeInteger(unsignedId) || unsignedId <= 0) {
+    throw refused(`Work request ${id} names no unsigned upload`, 'signing.no-unsigned', {
+      field: 'dynamic_task_data.unsigned_id',
+    });
+  }
+  return unsignedId;
+}
+
+/** The names to fetch: safe ones only, and exactly one .changes, as upload artifacts have. */
+function filesToSign(unsigned: ArtifactResponse): { names: string[]; changes: string } {
+  const names = Object.keys(unsigned.files).filter((n) => SIGNED_KINDS.test(n));
+  for (const name of names) {
+    if (!SAFE_NAME.test(name)) {
+      throw refused(
+        `Artifact ${String(unsigned.id)} has a file named ${JSON.stringify(name)}`,
+        'signing.file-name',
+        {
+          file: name,
+        },
+      );
+    }
+  }
+  const changes = names.filter((n) => n.endsWith('.changes'));
+  const [only] = changes;
+  if (only === undefined || changes.length !== 1) {
+    throw refused(
+      `Artifact ${String(unsigned.id)} holds ${String(changes.length)} .changes files, not one`,
+      'signing.changes-count',
+    );
+  }
+  return { names, changes: only };
+}
+
+/**
+ * The downloaded .changes, checked before debsign reads it: every name debsign would take
+ * from it is a safe one; every file it lists is in the unsigned artifact (the server
+ * refuses a signed upload with more paths), with the checksum the artifact has (the signed
+ * upload names the files it does not send, which the server must have).
+ */
+async function checkChanges(
+  changesFile: string,
+  unsigned: ArtifactResponse,
+): Promise<{ changedBy?: string | undefined; maintainer?: string | undefined }> {
+  const text = await readTextFile(changesFile);
+  for (const line of text.split('\n')) {
+    const name = CHILD_LINE.exec(line)?.[1];
+    if (name !== undefined && !SAFE_NAME.test(name)) {
+      throw refused(`The .changes names a file ${JSON.stringify(name)}`, 'signing.listed-name', {
+        file: name,
+      });
+    }
+  }
+  const parsed = await readChanges(changesFile);
+  for (const entry of parsed.sha256) {
+    const file = unsigned.files[entry.name];
+    if (!SAFE_NAME.test(entry.name) || !file) {
+      throw refused(
+        `The .changes lists ${JSON.stringify(entry.name)}, which artifact ${String(unsigned.id)} does not hold`,
+        'signing.listed-missing',
+        { file: entry.name },
+      );
+    }
+    const declared = file.checksums.sha256;
+    if (!SIGNED_KINDS.test(entry.name) && declared !== undefined && declared !== entry.sha256) {
+      throw refused(
+        `The .changes and artifact ${String(unsigned.id)} disagree on the checksum of ${entry.name}`,
+        'signing.listed-checksum',
+        { file: entry.name },
+      );
+    }
+  }
+  return {
+    changedBy: fieldString(parsed.fields, 'Changed-By'),
+    maintainer: fieldString(parsed.fields, 'Maintainer'),
+  };
+}
+
+/**
+ * Uploads the signed files as a new artifact in the unsigned one's workspace: the one
+ * place this module uploads, kept small so that the app's upload engine can take it over.
+ */
+export async function uploadSigned(
+  client: DebusineClient,
+  signed: LocalArtifact,
+  workspace: string,
+): Promise<number> {
+  const uploaded = await uploadArtifact(client, signed, { workspace });
+  return uploaded.id;
+}
 
 export async function signAndComplete(
   client: DebusineClient,
   workRequestId: number,
-  options: { run?: RunDebsign; tmpRoot?: string } = {},
+  options: SignOptions = {},
 ): Promise<SigningResult> {
+  const lookup = options.keys ?? keyLookup();
+  const run = options.run ?? debsignRunner();
   const step = await client.workRequestExternalDebsignGet(workRequestId);
-  const unsignedId = step.dynamic_task_data?.unsigned_id;
-  if (typeof unsignedId !== 'number') {
-    throw new DebusineError(
-      'bad-response',
-      `Work request ${String(workRequestId)} names no unsigned upload`,
-      {
-        operation: 'signAndComplete',
-        field: 'dynamic_task_data.unsigned_id',
-      },
-    );
-  }
+  const unsignedId = unsignedIdOf(step, workRequestId);
+  // The keys first: without gpg, a key or a readable configuration, nothing is fetched.
+  const [keys, config] = await Promise.all([lookup.secretKeys(), lookup.debsignConfig()]);
+  if (options.key !== undefined) requestedKey(keys, options.key);
+  const unsigned = await client.artifactGet(unsignedId);
+  const { names, changes } = filesToSign(unsigned);
   const dir = await mkdtemp(join(options.tmpRoot ?? tmpdir(), 'debusine-desktop-sign-'));
   try {
-    const unsigned = await client.artifactGet(unsignedId);
-    const names = Object.keys(unsigned.files).filter((n) => /\.(changes|dsc|buildinfo)$/.test(n));
-    const changes = names.filter((n) => n.endsWith('.changes'));
-    const [changesName] = changes;
-    if (changesName === undefined || changes.length !== 1) {
+    const files = join(dir, 'upload');
+    const tmp = join(dir, 'tmp');
+    await mkdir(files);
+    await mkdir(tmp);
+    for (const name of names) {
+      await downloadArtifactFile(client, unsigned, name, join(files, name));
+    }
+    const changesFile = join(files, changes);
+    const fields = await checkChanges(changesFile, unsigned);
+    const choice = chooseKey({ keys, requested: options.key, config, ...fields });
+    if ('choose' in choice) {
+      return { status: 'choose-key', keys: choice.choose.map(summary), reason: choice.reason };
+    }
+    const { key } = choice;
+    await run({ changesFile, cwd: files, key: key.fingerprint, tmpDir: tmp });
+    if (!(await readChanges(changesFile)).signed) {
       throw new DebusineError(
-        'validation',
-        `Artifact ${String(unsignedId)} must hold exactly one .changes file`,
-        {
-          rule: 'debsign.changes',
-        },
+        'internal',
+        'debsign ended without signing the .changes; nothing was uploaded.',
+        { rule: 'debsign.unsigned' },
       );
     }
-    for (const name of names) {
-      if (name.includes('/'))
-        throw new DebusineError('bad-response', `Unexpected file name ${name}`);
-      await downloadArtifactFile(client, unsigned, name, join(dir, name));
-    }
-    const changesFile = join(dir, changesName);
-    await (options.run ?? runDebsign)(changesFile, dir);
     const signed = await createUpload({ changesFile, allowRemote: true });
-    const uploaded = await uploadArtifact(client, signed, {
-      workspace: unsigned.workspace,
-    });
-    const workRequest = await client.workRequestExternalDebsignComplete(workRequestId, {
-      signed_artifact: uploaded.id,
-    });
-    return { workRequest, signedArtifactId: uploaded.id };
+    const extra = signed.paths().filter((p) => !(p in unsigned.files));
+    if (extra.length > 0) {
+      throw refused(`The signed upload would add ${extra.join(', ')}`, 'signing.extra-files');
+    }
+    const signedArtifactId = await uploadSigned(client, signed, unsigned.workspace);
+    let workRequest: WorkRequestResponse;
+    try {
+      workRequest = await client.workRequestExternalDebsignComplete(workRequestId, {
+        signed_artifact: signedArtifactId,
+      });
+    } catch (error) {
+      throw notCompleted(error, workRequestId, signedArtifactId, key);
+    }
+    return {
+      status: 'signed',
+      workRequest,
+      signedArtifactId,
+      key: summary(key),
+      keyReason: choice.reason,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The server refused to complete the step with the signed upload: the step still waits,
+ * and the artifact made for it stays on the server (the interface offers no way to delete
+ * one), so the error names both, and the key.
+ */
+function notCompleted(
+  error: unknown,
+  workRequestId: number,
+  signedArtifactId: number,
+  key: SecretKey,
+): DebusineError {
+  const cause = error instanceof DebusineError ? error : undefined;
+  const why = error instanceof Error ? error.message : String(error);
+  const who = key.userIds[0] ? ` (${key.userIds[0]})` : '';
+  return new DebusineError(
+    cause?.code ?? 'internal',
+    `The server refused to complete work request ${String(workRequestId)} with the upload ` +
+      `signed by key ${key.fingerprint}${who}: ${why}. The step still waits for a signature; ` +
+      `the signed upload was made as artifact ${String(signedArtifactId)}, which the step ` +
+      'does not use.',
+    { ...cause?.details, operation: 'signAndComplete', signedArtifactId, key: key.fingerprint },
+    error,
+  );
 }
