@@ -142,6 +142,7 @@ export function createService(deps: ServiceDeps): AppService {
       });
     },
     retry: (id) => starts.retry(id),
+    sign: (profileId, id) => signing.sign(profileId, id),
     openExternal: host.openExternal,
     explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
   });

@@ -5,7 +5,7 @@
 import type { FailureReason } from '../../shared/results/failure';
 import { visibleText } from '../../shared/visible-text';
 
-export type NotificationActionId = 'retry' | 'open-in-browser';
+export type NotificationActionId = 'retry' | 'open-in-browser' | 'sign';
 
 export interface NotificationAction {
   id: NotificationActionId;

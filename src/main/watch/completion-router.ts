@@ -367,6 +367,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       onClick: onClick ?? (() => this.emit('open', id)),
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
+        else if (action === 'sign') this.emit('sign', id);
         else this.emit('openInBrowser', id);
       },
     };
