@@ -37,6 +37,8 @@ export interface SigningServer {
   readonly stepStatus: string;
   /** Makes the server refuse the completion (400, with this detail), as for a bad signature. */
   refuseCompletion(detail: string): void;
+  /** Makes the server refuse every file upload (400, with this detail). */
+  refuseUploads(detail: string): void;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function signingServer(options: {
   const unsignedId = options.unsignedId ?? 500;
   let stepStatus = 'running';
   let refusal: string | undefined;
+  let uploadRefusal: string | undefined;
   const created: CreatedArtifact[] = [];
   const completions: unknown[] = [];
   const unsignedHashes = new Map(options.files.map((f) => [f.path, sha256(f.content)]));
@@ -172,6 +175,10 @@ export async function signingServer(options: {
           `/api/1.0/artifact/${String(id)}/files/${encodeURIComponent(path)}/`,
           (put, answer) => {
             void bodyOf(put).then((chunk) => {
+              if (uploadRefusal !== undefined) {
+                problem(answer, uploadRefusal);
+                return;
+              }
               const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(put.headers['content-range'] ?? '');
               const before = artifact.uploaded.get(path) ?? Buffer.alloc(0);
               const start = range ? Number(range[1]) : 0;
@@ -215,6 +222,9 @@ export async function signingServer(options: {
     },
     refuseCompletion(detail) {
       refusal = detail;
+    },
+    refuseUploads(detail) {
+      uploadRefusal = detail;
     },
     close: () => fake.close(),
   };

@@ -274,6 +274,20 @@ describe.skipIf(skip)(
       expect(await readdir(tmpRoot)).toEqual([]);
     });
 
+    it('says the step still waits when the signed files could not be uploaded', async () => {
+      server.refuseUploads('Quota exceeded');
+      const error = await sign().catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'validation' });
+      const message = (error as Error).message;
+      expect(message).toMatch(/^The signed upload could not be uploaded: .*Quota exceeded/);
+      expect(message).toContain(
+        `Work request ${String(server.stepId)} still waits for a signature`,
+      );
+      expect(server.completions).toEqual([]);
+      expect(server.stepStatus).toBe('running');
+      expect(await readdir(tmpRoot)).toEqual([]);
+    });
+
     it('refuses a step that no longer waits, without fetching or signing', async () => {
       const run = vi.fn<RunDebsign>();
       const first = await sign();
