@@ -242,13 +242,14 @@ describe.skipIf(skip)(
       await expectNothingDone();
     });
 
-    it('says there is no secret key when gpg lists none', async () => {
+    it('says there is no secret key when gpg lists none, before fetching anything', async () => {
       const bare = await testGnupg();
       try {
         await expect(sign({ keys: keyLookup(bare.env) })).rejects.toMatchObject({
           code: 'validation',
           details: { rule: 'signing.no-secret-key' },
         });
+        expect(server.fake.servedUnder('/debusine/')).toEqual([]);
         await expectNothingDone();
       } finally {
         await bare.close();
