@@ -213,8 +213,8 @@ function notUploaded(error: unknown, workRequestId: number): DebusineError {
 
 /**
  * The server refused to complete the step with the signed upload: the step still waits,
- * and the artifact made for it stays on the server (the interface offers no way to delete
- * one), so the error names both, and the key.
+ * and the artifact made for it stays on the server (no operation deletes an artifact:
+ * docs/api-operations.md), so the error names both, and the key.
  */
 function notCompleted(
   error: unknown,
