@@ -2,11 +2,10 @@
  * A fake Debusine (fake-debusine.ts) with a step that waits for an external signature: a
  * running `Wait`/`externaldebsign` work request whose dynamic data names an unsigned
  * `debian:upload` artifact, and what the app needs to answer it as a current server does
- * (debusine/server/views/work_requests.py, WorkRequestExternalDebsignView): artifact
- * creation (files the server already has, by SHA-256, are not asked for), the file
- * uploads, and the completion, which checks the signed artifact against the unsigned one.
- * It keeps what it received: each artifact created with the bytes of each file uploaded,
- * and each completion's body.
+ * (signing-real-server.test.ts meets the real one): artifact creation (files the server
+ * already has, by SHA-256, are not asked for), the file uploads, and the completion, which
+ * checks the signed artifact against the unsigned one. It keeps what it received: each
+ * artifact created with the bytes of each file uploaded, and each completion's body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DebusineClient } from '../../src/main/api/client';

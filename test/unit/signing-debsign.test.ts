@@ -7,18 +7,22 @@
  * directory behind.
  */
 import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keyLookup, signAndComplete, type KeyLookup } from '../../src/main/signing/debsign';
 import { readDebsignConfig } from '../../src/main/signing/devscripts-config';
 import { gpgSecretKeys } from '../../src/main/signing/gpg-keys';
 import { debsignRunner, type RunDebsign } from '../../src/main/signing/run-debsign';
+import { keysNamedBy } from '../../src/main/signing/choose-key';
 import { DebusineError } from '../../src/shared/errors';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
 import { signingServer, type SigningServer } from '../support/signing-server';
 
+const run = promisify(execFile);
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
 const skip =
   missingDebianTools() ??
@@ -146,6 +150,31 @@ describe.skipIf(skip)(
       } finally {
         await rm(etc, { force: true });
         await deleteKeys([other, third]);
+      }
+    });
+
+    it('reads ~/.devscripts as debsign itself does: the real debsign signs with that key', async () => {
+      const other = await gnupg.addKey('Other <other@example.org>');
+      await writeFile(
+        join(gnupg.home, '.devscripts'),
+        `# mine\nexport DEBSIGN_KEYID="0x${other.slice(-16)}"  # the long id\n`,
+      );
+      try {
+        // debsign without -k, on a copy of the unsigned upload's signed kinds.
+        const dir = await mkdtemp(join(gnupg.dir, 'plain-debsign-'));
+        const f = debianFixtures();
+        for (const p of [f.changes, f.dsc, f.buildinfo]) {
+          await writeFile(join(dir, basename(p)), await readFile(p));
+        }
+        await run('debsign', ['--re-sign', basename(f.changes)], { cwd: dir, env: gnupg.env });
+        expect(await gnupg.signer(join(dir, basename(f.changes)))).toBe(other);
+        // The app reads the same key from the same file.
+        const config = await lookup().debsignConfig();
+        expect(keysNamedBy(await lookup().secretKeys(), config.DEBSIGN_KEYID?.value ?? '')).toEqual(
+          [expect.objectContaining({ fingerprint: other })],
+        );
+      } finally {
+        await deleteKeys([other]);
       }
     });
 
@@ -302,13 +331,9 @@ describe.skipIf(skip)(
 
     /** Removes keys a test added, so that the next test sees the test key alone. */
     async function deleteKeys(fingerprints: string[]): Promise<void> {
-      const { execFile } = await import('node:child_process');
-      const { promisify } = await import('node:util');
-      await promisify(execFile)(
-        'gpg',
-        ['--batch', '--yes', '--delete-secret-and-public-keys', ...fingerprints],
-        { env: gnupg.env },
-      );
+      await run('gpg', ['--batch', '--yes', '--delete-secret-and-public-keys', ...fingerprints], {
+        env: gnupg.env,
+      });
       await rm(join(gnupg.dir, 'gnupg', 'gpg-agent.conf'), { force: true });
     }
   },
@@ -333,6 +358,22 @@ describe.skipIf(skip)(
     });
     afterEach(async () => {
       await rm(tmpRoot, { recursive: true, force: true });
+    });
+
+    it('debsign itself runs a name a .changes lists: why the names are checked first', async () => {
+      const f = debianFixtures();
+      const dir = await mkdtemp(join(tmpRoot, 'plain-'));
+      const canary = join(tmpRoot, 'ran');
+      const changes = (await readFile(f.changes, 'utf8')).replace(
+        /^Checksums-Sha1:\n/m,
+        `Checksums-Sha1:\n 0 0 $(touch\${IFS}${canary}).dsc\n`,
+      );
+      await writeFile(join(dir, basename(f.changes)), changes);
+      await writeFile(join(dir, basename(f.dsc)), await readFile(f.dsc));
+      await run('debsign', ['--re-sign', basename(f.changes)], { cwd: dir, env: gnupg.env }).catch(
+        () => undefined,
+      );
+      await expect(access(canary)).resolves.toBeUndefined();
     });
 
     async function attempt(files: { path: string; content: Buffer }[]) {

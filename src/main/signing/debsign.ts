@@ -1,11 +1,11 @@
 /**
  * External signing (the Wait step `externaldebsign`): the server waits for the user to
- * sign an upload with their own key. As the Debusine CLI's `work-request sign` does
- * (debusine/client/commands/work_requests.py, `_provide_signature_debsign`): read the step
- * with its dynamic data, fetch only the unsigned upload's .changes, .dsc and .buildinfo,
- * run `debsign --re-sign` on the .changes (which signs the .dsc and .buildinfo it lists
- * too), upload the signed files as a new `debian:upload` artifact whose other files stay
- * remote (allow_remote: the server has them already), and complete the step with it.
+ * sign an upload with their own key. As the Debusine CLI's `work-request sign` does: read
+ * the step with its dynamic data, fetch only the unsigned upload's .changes, .dsc and
+ * .buildinfo, run `debsign --re-sign` on the .changes (which signs the .dsc and .buildinfo
+ * it lists too), upload the signed files as a new `debian:upload` artifact whose other
+ * files stay remote (allow_remote: the server has them already), and complete the step
+ * with it.
  *
  * Unlike the CLI, the key is chosen here (choose-key.ts) and passed as `-k<fingerprint>`,
  * and everything the server sent is checked before debsign reads it (server-checks.ts).

@@ -1,9 +1,9 @@
 /**
  * `DEBSIGN_KEYID` and `DEBSIGN_MAINT` as debsign reads them. debsign sources
- * /etc/devscripts.conf, then ~/.devscripts, in a shell (`for file in /etc/devscripts.conf
- * ~/.devscripts; do [ -r $file ] && . $file; done` in /usr/bin/debsign), after resetting
- * both variables to empty: the environment does not count, the later file's assignment
- * wins, and an empty one there unsets what the earlier file set.
+ * /etc/devscripts.conf, then ~/.devscripts, in a shell, after resetting both variables to
+ * empty: the environment does not count, the later file's assignment wins, and an empty
+ * one there unsets what the earlier file set (signing-debsign.test.ts has the real debsign
+ * sign with the key a ~/.devscripts names, and checks this module reads the same).
  *
  * The app runs no shell on them (a configuration file is not a program the app should
  * run): it reads plain assignments (an unquoted word, single or double quotes, `export`)

@@ -1,7 +1,8 @@
 /**
  * The user's OpenPGP secret keys, as `gpg --list-secret-keys --with-colons` lists them
- * (the machine-readable format of GnuPG's doc/DETAILS): the keys that can sign, with their
- * user ids and the fingerprints of their signing subkeys. Only these fingerprints ever
+ * (signing-keys.test.ts has such a listing, and signing-debsign.test.ts reads gpg's own):
+ * the keys that can sign, with their user ids and the fingerprints of their signing
+ * subkeys. Only these fingerprints ever
  * reach debsign's command line, so nothing the renderer sends becomes an argument.
  */
 import { execFile } from 'node:child_process';

@@ -2,9 +2,9 @@
  * What the server sends for external signing, checked before anything of it reaches
  * debsign: the step must still wait, the unsigned upload's names must be Debian file
  * names, and its .changes must name only such files, all of them in the upload with the
- * checksums it has. debsign puts the names a .changes lists into shell `eval` and Perl code
- * (derive_childfile and fixup_control in /usr/bin/debsign): a hostile name there would run
- * as a program, with the user's key at hand.
+ * checksums it has. debsign reads the names a .changes lists into shell `eval` and Perl
+ * code: a hostile name there runs as a program, with the user's key at hand
+ * (signing-debsign.test.ts shows the real debsign running one).
  */
 import { fieldString, readChanges, readTextFile } from '../artifacts/debian-files';
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
