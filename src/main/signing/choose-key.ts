@@ -2,9 +2,10 @@
  * Which secret key signs, as debsign would pick it, made explicit so that debsign is always
  * run with `-k<fingerprint>`: the key the user chose; else DEBSIGN_KEYID from the
  * devscripts files; else the key of DEBSIGN_MAINT, or of the .changes' Changed-By (its
- * Maintainer without one), the way debsign's guess_signas() does; else the only secret
+ * Maintainer without one), as debsign guesses when given no key; else the only secret
  * key. With several keys and none of those, the user chooses (debsign would leave it to
- * gpg's first match, which the user never sees).
+ * gpg's first match, which the user never sees). The key chosen is always passed: what
+ * debsign would have guessed never decides alone.
  */
 import type { SigningKey } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
