@@ -4,18 +4,22 @@ import { spawnSync } from 'node:child_process';
 
 /**
  * Each package with the tests that need it. Unit tests build Debian fixtures (dpkg-dev,
- * fakeroot, xz-utils, zstd); the sandboxes are built with debootstrap and probed with curl;
- * e2e tests drive Debian's Chromium; the signing test needs gpg.
+ * fakeroot, xz-utils, zstd) and sign them with debsign (devscripts) and gpg, whose
+ * gpg-agent asks for passphrases and gpgv checks the signatures; the sandboxes are built
+ * with debootstrap and probed with curl; e2e tests drive Debian's Chromium.
  */
 const PACKAGES = [
   { name: 'dpkg-dev', for: 'all' },
   { name: 'fakeroot', for: 'all' },
   { name: 'xz-utils', for: 'all' },
   { name: 'zstd', for: 'all' },
+  { name: 'devscripts', for: 'all' },
+  { name: 'gpg', for: 'all' },
+  { name: 'gpg-agent', for: 'all' },
+  { name: 'gpgv', for: 'all' },
   { name: 'curl', for: 'servers' },
   { name: 'ca-certificates', for: 'servers' },
   { name: 'debootstrap', for: 'sandbox' },
-  { name: 'gpg', for: 'servers' },
   { name: 'chromium', for: 'e2e' },
 ];
 

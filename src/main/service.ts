@@ -10,7 +10,7 @@ import type { EmitEvent } from './bridge/event-outbox';
 import type { Notifier } from './notify/notifier';
 import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
-import { signAndComplete, signingAvailable, type RunDebsign } from './signing/debsign';
+import { signingService, type SigningDeps } from './service/signing';
 import { DraftStore } from './service/drafts';
 import { DputPlanner } from './dput/plan';
 import { defaultDputDirs } from './dput/profiles';
@@ -84,8 +84,8 @@ export interface ServiceDeps {
    * DEBUSINE_DESKTOP_DPUT_DIRS, colon-separated, points a test at the sandbox's).
    */
   dputDirs?: readonly string[];
-  /** Tests replace debsign. */
-  signing?: { run?: RunDebsign; path?: string };
+  /** Tests replace debsign, gpg's key list, or the PATH they are looked for on. */
+  signing?: SigningDeps;
 }
 
 export interface AppService {
@@ -141,6 +141,7 @@ export function createService(deps: ServiceDeps): AppService {
     }
     return outcome;
   };
+  const signing = signingService({ session, emit, deps: deps.signing ?? {} });
   const watch = new WatchService({
     session,
     dataDir: deps.dataDir,
@@ -153,6 +154,7 @@ export function createService(deps: ServiceDeps): AppService {
       });
     },
     retry: (id) => starts.retry(id),
+    sign: (profileId, id) => signing.sign(profileId, id),
     openExternal: host.openExternal,
     explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
   });
@@ -242,18 +244,7 @@ export function createService(deps: ServiceDeps): AppService {
       }
       return lintianTags(session.client(), artifactId);
     },
-    'signing.available': () => signingAvailable(deps.signing?.path),
-    'signing.signAndComplete': async ({ workRequestId }) => {
-      const availability = await signingAvailable(deps.signing?.path);
-      if (!availability.available && !deps.signing?.run) {
-        throw new DebusineError('unsupported', availability.message ?? 'debsign is not available');
-      }
-      const result = await signAndComplete(session.client(), workRequestId, {
-        ...(deps.signing?.run ? { run: deps.signing.run } : {}),
-      });
-      emit('workRequests.changed', { ids: [workRequestId] });
-      return result;
-    },
+    ...signing.handlers(),
   };
 
   return {

@@ -360,10 +360,49 @@ export interface SigningAvailability {
   message: string | null;
 }
 
-export interface SigningResult {
-  workRequest: WorkRequestResponse;
-  signedArtifactId: number;
+/** One of the user's OpenPGP secret keys that can sign, as gpg lists it. */
+export interface SigningKey {
+  /** The primary key's fingerprint: upper-case hex, 40 (v4) or 64 (v5) digits. */
+  fingerprint: string;
+  /** Its last 16 hex digits, as gpg shows a long key id. */
+  keyId: string;
+  /** Its valid user ids ("Name <email>"), as gpg decodes them. */
+  userIds: string[];
 }
+
+/** `DEBSIGN_KEYID` as debsign reads it from the devscripts configuration files. */
+export interface ConfiguredSigningKey {
+  /** The value as written. */
+  value: string;
+  /** The file it came from (the later one wins, as in debsign). */
+  file: string;
+  /** The secret key it names; null when it names none of them. */
+  fingerprint: string | null;
+}
+
+/** The keys this machine can sign with, and the one debsign's configuration names. */
+export interface SigningKeys {
+  keys: SigningKey[];
+  configured: ConfiguredSigningKey | null;
+  /** Why the keys could not be listed (gpg missing, a configuration file not readable). */
+  problem: string | null;
+}
+
+/**
+ * What signing a waiting step did: signed, uploaded and completed; or nothing yet, because
+ * the key to sign with is the user's to choose (several secret keys, none the uploader's
+ * and none configured); asked again with `key`, it signs.
+ */
+export type SigningResult =
+  | {
+      status: 'signed';
+      workRequest: WorkRequestResponse;
+      signedArtifactId: number;
+      key: SigningKey;
+      /** Why this key: "DEBSIGN_KEYID in ~/.devscripts", "the uploader", "your choice"… */
+      keyReason: string;
+    }
+  | { status: 'choose-key'; keys: SigningKey[]; reason: string };
 
 export interface DownloadDestination {
   destinationId: string;

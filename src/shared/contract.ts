@@ -462,8 +462,25 @@ export const requests = {
 
   /** Whether debsign (devscripts) and gpg are installed where main runs. */
   'signing.available': request<T.SigningAvailability>()(noArgs),
-  /** Signs a waiting externaldebsign step's upload with the user's key and completes it. */
-  'signing.signAndComplete': request<T.SigningResult>()(z.strictObject({ workRequestId: id })),
+  /** The secret keys gpg can sign with, and the key debsign's configuration names. */
+  'signing.keys': request<T.SigningKeys>()(noArgs),
+  /**
+   * Signs a waiting externaldebsign step's upload with the user's key (debsign), uploads it
+   * and completes the step, as `debusine work-request sign` does. `serverId`: the server
+   * the step was shown for (default: the active one). `key`: the fingerprint of one of the
+   * listed secret keys (main refuses any other); without it, the key is the one debsign
+   * would use, or the answer asks the user to choose.
+   */
+  'signing.signAndComplete': request<T.SigningResult>()(
+    z.strictObject({
+      workRequestId: id,
+      serverId: serverId.optional(),
+      key: z
+        .string()
+        .regex(/^(?:[0-9A-F]{40}|[0-9A-F]{64})$/)
+        .optional(),
+    }),
+  ),
 } satisfies Record<RequestChannel, RequestEntry<z.ZodType, unknown>>;
 
 // ---------------------------------------------------------------------------------------

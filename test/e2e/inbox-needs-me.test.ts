@@ -71,13 +71,15 @@ describe('the needs-me inbox', () => {
     });
     const { page, errors } = await openPage(session.browser, session.app, 'dark');
     await goToTab(page, 'Work requests', /Needs me/);
-    await page.getByRole('button', { name: `Sign work request ${String(signId)}` }).click();
+    await page
+      .getByRole('button', { name: `Sign and upload work request ${String(signId)}` })
+      .click();
     const waiting = page.getByTestId('waiting-step');
     await waiting.waitFor();
     await expect(waiting.textContent()).resolves.toContain('waits for your signature');
     // Either the one-click button (debsign here) or the CLI command to copy.
     await waiting
-      .getByRole('button', { name: 'Sign with debsign and complete' })
+      .getByRole('button', { name: 'Sign and upload' })
       .or(waiting.getByText(`debusine work-request sign ${String(signId)}`))
       .waitFor();
     await screenshotAndCheckA11y(page, 'inbox-sign-page-dark');

@@ -3,8 +3,9 @@
  * `GET /api/1.0/artifact/{id}/` with artifact JSON shaped like the real servers' (0.16 by
  * default, 0.11 on request) and serves file bodies and tarballs however a test says: whole,
  * endless, cut after N bytes. Every response is logged with the bytes it managed to send
- * and whether the client hung up before it ended. Tests that need more of the API (work
- * requests, the completion websocket: fake-work-requests.ts) add handlers of their own.
+  * and whether the client hung up before it ended. Tests that need more of the API (work
+  * requests, the completion websocket: fake-work-requests.ts, an upload) add handlers and
+  * routes of their own.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -52,6 +53,8 @@ export interface FakeDebusine {
       record?: (json: string) => Responder;
       /** Fields of the record in place of the defaults (`category`, `data`…). */
       fields?: Record<string, unknown>;
+      /** Its category (default `debusine:work-request-debug-logs`). */
+      category?: string;
     },
   ): void;
   /**
@@ -61,6 +64,8 @@ export interface FakeDebusine {
   handle(prefix: string, responder: Responder): void;
   /** Takes the HTTP upgrades (websockets); without it, they are refused. */
   onUpgrade(handler: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): void;
+  /** Answers `method` requests for `path` (and its query) with `responder`. */
+  route(method: string, path: string, responder: Responder): void;
   /** Every response so far, in the order they were closed. */
   readonly served: ServedResponse[];
   /** The responses to requests under `path` (a prefix). */
@@ -174,6 +179,7 @@ function artifactJson(
   id: number,
   files: FakeFile[],
   revision: '0.16' | '0.11',
+  category = 'debusine:work-request-debug-logs',
 ): Record<string, unknown> {
   const web = `/debusine/System/artifact/${String(id)}/`;
   const tarball = `${web}download/?archive=tar.gz`;
@@ -195,7 +201,7 @@ function artifactJson(
   const json: Record<string, unknown> = {
     id,
     workspace: 'System',
-    category: 'debusine:work-request-debug-logs',
+    category,
     created_at: '2026-11-21T00:00:00Z',
     expire_at: null,
     data: {},
@@ -224,6 +230,8 @@ function routeOf(url: string): string {
 export async function startFakeDebusine(): Promise<FakeDebusine> {
   const routes = new Map<string, Responder>();
   const prefixes = new Map<string, Responder>();
+  /** By `METHOD path`: the test's own routes, before the artifacts' (which answer any method). */
+  const methodRoutes = new Map<string, Responder>();
   const served: ServedResponse[] = [];
   let upgrade: ((req: IncomingMessage, socket: Duplex, head: Buffer) => void) | undefined;
   const server = createServer((req, res) => {
@@ -241,7 +249,10 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     const prefix = [...prefixes.keys()]
       .filter((p) => path.startsWith(p))
       .sort((a, b) => b.length - a.length)[0];
-    const route = routes.get(path) ?? (prefix === undefined ? undefined : prefixes.get(prefix));
+    const route =
+      methodRoutes.get(`${req.method ?? ''} ${path}`) ??
+      routes.get(path) ??
+      (prefix === undefined ? undefined : prefixes.get(prefix));
     if (route) route(req, res);
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
   });
@@ -259,7 +270,7 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     transport: (options = {}) => new HttpTransport({ apiUrl, token: 't', retries: 0, ...options }),
     artifact(id, files, options = {}) {
       const json = {
-        ...artifactJson(site, id, files, options.revision ?? '0.16'),
+        ...artifactJson(site, id, files, options.revision ?? '0.16', options.category),
         ...options.fields,
       };
       routes.set(
@@ -288,6 +299,9 @@ export async function startFakeDebusine(): Promise<FakeDebusine> {
     },
     onUpgrade(handler) {
       upgrade = handler;
+    },
+    route(method, path, responder) {
+      methodRoutes.set(`${method} ${path}`, responder);
     },
     servedUnder: (path) => served.filter((s) => s.path.startsWith(path)),
     close: listening.close,

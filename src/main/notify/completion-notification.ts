@@ -108,9 +108,10 @@ export function completionNotification(
 }
 
 /**
- * The answer to a notification's button (Retry, Open in browser) when it could not be done
- * (the server refused, could not be reached, or sent a page of another site): which work
- * request, and why, as the error says it. Nobody waits for the button's answer elsewhere.
+ * The answer to a notification's button (Retry, Open in browser, Sign and upload) when it
+ * could not be done (the server refused, could not be reached, or sent a page of another
+ * site; signing was cancelled): which work request, and why, as the error says it. Nobody
+ * waits for the button's answer elsewhere.
  */
 export function actionFailedNotification(
   action: Exclude<NotificationActionId, 'open-log'>,
@@ -118,12 +119,14 @@ export function actionFailedNotification(
   reason: string,
 ): DesktopNotification {
   const id = String(workRequestId);
+  const titles: Record<Exclude<NotificationActionId, 'open-log'>, string> = {
+    retry: `Could not retry work request #${id}`,
+    'open-in-browser': `Could not open work request #${id} in the browser`,
+    sign: `Could not sign work request #${id}`,
+  };
   return {
     key: `${action}-failed-${id}`,
-    title:
-      action === 'retry'
-        ? `Could not retry work request #${id}`
-        : `Could not open work request #${id} in the browser`,
+    title: titles[action],
     body: reason,
     workRequestId,
     actions: [],

@@ -56,9 +56,16 @@ export function needsInputNotification(
   const display = workflowDataOf(step).display_name;
   const stepName = typeof display === 'string' && display !== '' ? display : step.task_name;
   const name = workflow.name === null ? '' : `${oneLine(workflow.name)} in `;
-  const actions: NotificationAction[] = supportsActions
-    ? [{ id: 'open-in-browser', label: 'Open in browser' }]
-    : [];
+  // A signature can be given from the notification itself (on the server that showed it);
+  // a confirmation takes a decision and a comment, which the step's page asks for.
+  const actions: NotificationAction[] = !supportsActions
+    ? []
+    : kind === 'signature'
+      ? [
+          { id: 'sign', label: 'Sign and upload' },
+          { id: 'open-in-browser', label: 'Open in browser' },
+        ]
+      : [{ id: 'open-in-browser', label: 'Open in browser' }];
   return {
     kind: 'needs-input',
     key: `needs-input-${String(step.id)}`,

@@ -5,8 +5,11 @@
 import type { FailureReason } from '../../shared/results/failure';
 import { visibleText } from '../../shared/visible-text';
 
-/** Retry it; open its page in the browser; open the log at the line that says why it failed. */
-export type NotificationActionId = 'retry' | 'open-in-browser' | 'open-log';
+/**
+ * Retry it; open its page in the browser; open the log at the line that says why it failed;
+ * sign the upload a step waits for.
+ */
+export type NotificationActionId = 'retry' | 'open-in-browser' | 'open-log' | 'sign';
 
 export interface NotificationAction {
   id: NotificationActionId;

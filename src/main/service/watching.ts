@@ -23,12 +23,14 @@ import type {
   ConnectionState,
   NotificationPreferences,
   NotificationRecord,
+  SigningResult,
   WatchEntry,
 } from '../../shared/contract';
 import type { WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 import { CompletionCommandFile } from './completion-command';
 import { connectionStateOf } from './connection-state';
+import { signFromNotification } from './sign-from-notification';
 import { NotificationSettingsStore } from './notification-settings';
 import type { ProfileSession } from './profile-session';
 
@@ -52,6 +54,7 @@ const NOTIFICATION_ANSWERS = new Set<string | symbol>([
   'open',
   'openLog',
   'retry',
+  'sign',
   'openInBrowser',
 ]);
 
@@ -81,6 +84,7 @@ export class WatchService {
   readonly #navigate: (destination: Destination) => void;
   readonly #notifier: Notifier;
   readonly #retry: (id: number) => Promise<WorkRequestResponse>;
+  readonly #sign: ((profileId: string, id: number) => Promise<SigningResult>) | undefined;
   readonly #explainer: ((apiUrl: string, client: DebusineClient) => Explain) | undefined;
   readonly #openExternal: (url: string) => Promise<void>;
   #stack: Stack | undefined;
@@ -105,6 +109,11 @@ export class WatchService {
     navigate: (destination: Destination) => void;
     /** Retries a work request as the app's retry request does (work-request-starts.ts). */
     retry: (id: number) => Promise<WorkRequestResponse>;
+    /**
+     * Signs a waiting step on the server it names and completes it, as the step's page
+     * does (service/signing.ts); without it, "Sign and upload" opens the step's page.
+     */
+    sign?: (profileId: string, id: number) => Promise<SigningResult>;
     openExternal?: ((url: string) => Promise<void>) | undefined;
     /** Explains failures on a server, for their notifications (results/explainer.ts). */
     explainer?: (apiUrl: string, client: DebusineClient) => Explain;
@@ -116,6 +125,7 @@ export class WatchService {
     this.#navigate = options.navigate;
     this.#notifier = options.notifier;
     this.#retry = options.retry;
+    this.#sign = options.sign;
     this.#explainer = options.explainer;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
     this.settings = new NotificationSettingsStore(options.dataDir);
@@ -264,6 +274,9 @@ export class WatchService {
     router.on('retry', (id) => {
       void this.#retryFromNotification(id, profileId);
     });
+    router.on('sign', (id) => {
+      void this.#signFromNotification(id, profileId);
+    });
     router.on('openInBrowser', (id) => {
       void this.#openInBrowserFromNotification(id, profileId);
     });
@@ -320,6 +333,23 @@ export class WatchService {
     } catch (error) {
       this.#tellActionFailed('retry', id, profileId, error);
     }
+  }
+
+  /** "Sign and upload" on a notification: on the server that showed it (sign-from-notification.ts). */
+  async #signFromNotification(id: number, profileId: string): Promise<void> {
+    await signFromNotification(id, profileId, {
+      sign: this.#sign,
+      show: (notification, onClick) => {
+        this.#notifier.show(visibleNotification(notification), {
+          onClick,
+          onAction: () => undefined,
+        });
+      },
+      navigate: this.#navigate,
+      failed: (error) => {
+        this.#tellActionFailed('sign', id, profileId, error);
+      },
+    });
   }
 
   /**

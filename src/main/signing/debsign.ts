@@ -1,21 +1,37 @@
 /**
  * External signing (the Wait step `externaldebsign`): the server waits for the user to
- * sign an upload with their own key. Main downloads the unsigned upload, runs `debsign` on
- * its .changes (which also signs the .dsc and .buildinfo it lists) with the user's
- * gpg-agent, uploads the signed files as a new `debian:upload` artifact and completes the
- * step with it. As the Debusine CLI's `work-request sign` does: only the .changes, .dsc and
- * .buildinfo are fetched; the other files stay remote (the server has them already).
- * execFile, never a shell: no file name is ever read as shell syntax.
+ * sign an upload with their own key. As the Debusine CLI's `work-request sign` does: read
+ * the step with its dynamic data, fetch only the unsigned upload's .changes, .dsc and
+ * .buildinfo, run `debsign --re-sign` on the .changes (which signs the .dsc and .buildinfo
+ * it lists too), upload the signed files as a new `debian:upload` artifact whose other
+ * files stay remote (allow_remote: the server has them already), and complete the step
+ * with it.
+ *
+ * Unlike the CLI, the key is chosen here (choose-key.ts) and passed as `-k<fingerprint>`,
+ * and everything the server sent is checked before debsign reads it (server-checks.ts).
  */
-import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, delimiter, join } from 'node:path';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import type { DebusineClient } from '../api/client';
-import { createUpload, downloadArtifactFile, uploadArtifact } from '../artifacts';
-import type { SigningAvailability, SigningResult } from '../../shared/contract';
+import {
+  createUpload,
+  downloadArtifactFile,
+  uploadArtifact,
+  type LocalArtifact,
+} from '../artifacts';
+import { readChanges } from '../artifacts/debian-files';
+import type { WorkRequestResponse } from '../../shared/models';
+import type { SigningAvailability, SigningKeys, SigningResult } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
+import { chooseKey, keysNamedBy, noSecretKey, requestedKey, summary } from './choose-key';
+import { devscriptsFiles, readDebsignConfig, type DebsignConfig } from './devscripts-config';
+import { gpgSecretKeys, type SecretKey } from './gpg-keys';
+import { debsignRunner, type RunDebsign } from './run-debsign';
+import { checkChanges, filesToSign, refused, unsignedIdOf } from './server-checks';
+
+export type { RunDebsign } from './run-debsign';
 
 /** The program on PATH, or undefined. */
 export async function findProgram(
@@ -50,79 +66,172 @@ export async function signingAvailable(path?: string): Promise<SigningAvailabili
   };
 }
 
-export type RunDebsign = (changesFile: string, cwd: string) => Promise<void>;
+/** Where the keys and debsign's configuration come from; tests use a GNUPGHOME of their own. */
+export interface KeyLookup {
+  secretKeys(): Promise<SecretKey[]>;
+  debsignConfig(): Promise<DebsignConfig>;
+}
 
-/** Runs `debsign` with the user's environment (GNUPGHOME, the agent socket, DEBSIGN_KEYID). */
-export const runDebsign: RunDebsign = (changesFile, cwd) =>
-  new Promise((resolve, reject) => {
-    execFile(
-      'debsign',
-      ['--re-sign', basename(changesFile)],
-      { cwd, timeout: 10 * 60_000, maxBuffer: 1024 * 1024, shell: false, windowsHide: true },
-      (error, _stdout, stderr) => {
-        if (error) {
-          reject(
-            new DebusineError(
-              'validation',
-              `debsign failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`,
-              {
-                rule: 'debsign',
-              },
-            ),
-          );
-        } else resolve();
-      },
-    );
-  });
+/** gpg's keys and the devscripts files of `env` (HOME, as debsign's `~` is). */
+export function keyLookup(env: NodeJS.ProcessEnv = process.env): KeyLookup {
+  const home = env.HOME ?? homedir();
+  return {
+    secretKeys: gpgSecretKeys(env),
+    debsignConfig: () => readDebsignConfig(devscriptsFiles(home)),
+  };
+}
+
+/** The keys and the configured one, for the page to show before signing. */
+export async function signingKeys(lookup: KeyLookup): Promise<SigningKeys> {
+  try {
+    const [keys, config] = await Promise.all([lookup.secretKeys(), lookup.debsignConfig()]);
+    const setting = config.DEBSIGN_KEYID;
+    const named = setting ? keysNamedBy(keys, setting.value) : [];
+    return {
+      keys: keys.map(summary),
+      configured: setting
+        ? {
+            value: setting.value,
+            file: setting.file,
+            fingerprint: named.length === 1 ? (named[0]?.fingerprint ?? null) : null,
+          }
+        : null,
+      problem: null,
+    };
+  } catch (error) {
+    return {
+      keys: [],
+      configured: null,
+      problem: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+export interface SignOptions {
+  run?: RunDebsign;
+  keys?: KeyLookup;
+  /** The fingerprint the user chose (one of `keys`' secret keys, checked here). */
+  key?: string | undefined;
+  tmpRoot?: string;
+}
+
+/**
+ * Uploads the signed files as a new artifact in the unsigned one's workspace: the one
+ * place this module uploads, kept small so that the app's upload engine can take it over.
+ */
+export async function uploadSigned(
+  client: DebusineClient,
+  signed: LocalArtifact,
+  workspace: string,
+): Promise<number> {
+  const uploaded = await uploadArtifact(client, signed, { workspace });
+  return uploaded.id;
+}
 
 export async function signAndComplete(
   client: DebusineClient,
   workRequestId: number,
-  options: { run?: RunDebsign; tmpRoot?: string } = {},
+  options: SignOptions = {},
 ): Promise<SigningResult> {
+  const lookup = options.keys ?? keyLookup();
+  const run = options.run ?? debsignRunner();
   const step = await client.workRequestExternalDebsignGet(workRequestId);
-  const unsignedId = step.dynamic_task_data?.unsigned_id;
-  if (typeof unsignedId !== 'number') {
-    throw new DebusineError(
-      'bad-response',
-      `Work request ${String(workRequestId)} names no unsigned upload`,
-      {
-        operation: 'signAndComplete',
-        field: 'dynamic_task_data.unsigned_id',
-      },
-    );
-  }
+  const unsignedId = unsignedIdOf(step, workRequestId);
+  // The keys first: without gpg, a key or a readable configuration, nothing is fetched.
+  const [keys, config] = await Promise.all([lookup.secretKeys(), lookup.debsignConfig()]);
+  if (keys.length === 0) throw noSecretKey();
+  if (options.key !== undefined) requestedKey(keys, options.key);
+  const unsigned = await client.artifactGet(unsignedId);
+  const { names, changes } = filesToSign(unsigned);
   const dir = await mkdtemp(join(options.tmpRoot ?? tmpdir(), 'debusine-desktop-sign-'));
   try {
-    const unsigned = await client.artifactGet(unsignedId);
-    const names = Object.keys(unsigned.files).filter((n) => /\.(changes|dsc|buildinfo)$/.test(n));
-    const changes = names.filter((n) => n.endsWith('.changes'));
-    const [changesName] = changes;
-    if (changesName === undefined || changes.length !== 1) {
+    const files = join(dir, 'upload');
+    const tmp = join(dir, 'tmp');
+    await mkdir(files);
+    await mkdir(tmp);
+    for (const name of names) {
+      await downloadArtifactFile(client, unsigned, name, join(files, name));
+    }
+    const changesFile = join(files, changes);
+    const fields = await checkChanges(changesFile, unsigned);
+    const choice = chooseKey({ keys, requested: options.key, config, ...fields });
+    if ('choose' in choice) {
+      return { status: 'choose-key', keys: choice.choose.map(summary), reason: choice.reason };
+    }
+    const { key } = choice;
+    await run({ changesFile, cwd: files, key: key.fingerprint, tmpDir: tmp });
+    if (!(await readChanges(changesFile)).signed) {
       throw new DebusineError(
-        'validation',
-        `Artifact ${String(unsignedId)} must hold exactly one .changes file`,
-        {
-          rule: 'debsign.changes',
-        },
+        'internal',
+        'debsign ended without signing the .changes; nothing was uploaded.',
+        { rule: 'debsign.unsigned' },
       );
     }
-    for (const name of names) {
-      if (name.includes('/'))
-        throw new DebusineError('bad-response', `Unexpected file name ${name}`);
-      await downloadArtifactFile(client, unsigned, name, join(dir, name));
-    }
-    const changesFile = join(dir, changesName);
-    await (options.run ?? runDebsign)(changesFile, dir);
     const signed = await createUpload({ changesFile, allowRemote: true });
-    const uploaded = await uploadArtifact(client, signed, {
-      workspace: unsigned.workspace,
-    });
-    const workRequest = await client.workRequestExternalDebsignComplete(workRequestId, {
-      signed_artifact: uploaded.id,
-    });
-    return { workRequest, signedArtifactId: uploaded.id };
+    const extra = signed.paths().filter((p) => !(p in unsigned.files));
+    if (extra.length > 0) {
+      throw refused(`The signed upload would add ${extra.join(', ')}`, 'signing.extra-files');
+    }
+    let signedArtifactId: number;
+    try {
+      signedArtifactId = await uploadSigned(client, signed, unsigned.workspace);
+    } catch (error) {
+      throw notUploaded(error, workRequestId);
+    }
+    let workRequest: WorkRequestResponse;
+    try {
+      workRequest = await client.workRequestExternalDebsignComplete(workRequestId, {
+        signed_artifact: signedArtifactId,
+      });
+    } catch (error) {
+      throw notCompleted(error, workRequestId, signedArtifactId, key);
+    }
+    return {
+      status: 'signed',
+      workRequest,
+      signedArtifactId,
+      key: summary(key),
+      keyReason: choice.reason,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The signed files did not all reach the server: the step was not completed. */
+function notUploaded(error: unknown, workRequestId: number): DebusineError {
+  const cause = error instanceof DebusineError ? error : undefined;
+  const why = error instanceof Error ? error.message : String(error);
+  return new DebusineError(
+    cause?.code ?? 'internal',
+    `The signed upload could not be uploaded: ${why}. Work request ` +
+      `${String(workRequestId)} still waits for a signature; sign again to retry.`,
+    { ...cause?.details, operation: 'signAndComplete' },
+    error,
+  );
+}
+
+/**
+ * The server refused to complete the step with the signed upload: the step still waits,
+ * and the artifact made for it stays on the server (no operation deletes an artifact:
+ * docs/api-operations.md), so the error names both, and the key.
+ */
+function notCompleted(
+  error: unknown,
+  workRequestId: number,
+  signedArtifactId: number,
+  key: SecretKey,
+): DebusineError {
+  const cause = error instanceof DebusineError ? error : undefined;
+  const why = error instanceof Error ? error.message : String(error);
+  const who = key.userIds[0] ? ` (${key.userIds[0]})` : '';
+  return new DebusineError(
+    cause?.code ?? 'internal',
+    `The server refused to complete work request ${String(workRequestId)} with the upload ` +
+      `signed by key ${key.fingerprint}${who}: ${why}. The step still waits for a signature; ` +
+      `the signed upload was made as artifact ${String(signedArtifactId)}, which the step ` +
+      'does not use.',
+    { ...cause?.details, operation: 'signAndComplete', signedArtifactId, key: key.fingerprint },
+    error,
+  );
 }

@@ -518,6 +518,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       onAction: (action) => {
         if (action === 'retry') this.emit('retry', id);
         else if (action === 'open-log') (openLog ?? (() => this.emit('open', id)))();
+        else if (action === 'sign') this.emit('sign', id);
         else this.emit('openInBrowser', id);
       },
     };

@@ -88,6 +88,8 @@ export interface CompletionRouterEvents {
   openLog: [NonNullable<FailureReason['log']> & { workRequestId: number }];
   /** The user chose "Retry" on a notification. */
   retry: [number];
+  /** The user chose "Sign and upload" on the notification of a step that waits for it. */
+  sign: [number];
   /**
    * The user chose "Open in browser" on a notification. The listener opens the page with a
    * client of the server that showed it: the app may have moved to another server since,

@@ -57,6 +57,13 @@ export const workRequestQueries = {
       staleTime: 5 * 60_000,
     },
   ),
+  /**
+   * The secret keys this machine can sign with, and the one debsign's configuration names;
+   * read again whenever the signing step is shown (a key may have been made meanwhile).
+   */
+  signingKeys: defineQuery([APP, 'signing', 'keys'], (bridge) => bridge.signing.keys(), {
+    staleTime: 0,
+  }),
 };
 
 /** The list, newest first, one server page at a time (cursor pagination). */
@@ -172,11 +179,22 @@ export const workRequestMutations = {
     writes: settle,
     invalidates: lists,
   }),
-  /** Signs the upload a waiting step names with the local key, and completes the step. */
+  /**
+   * Signs the upload a waiting step names with the local key, and completes the step, on
+   * the server the step was read from; `key`: the fingerprint the user chose, if any.
+   */
   sign: defineMutation({
-    fn: (bridge, workRequestId: number) => bridge.signing.signAndComplete({ workRequestId }),
-    writes: (queryClient, scope, result) => {
-      settle(queryClient, scope, result.workRequest);
+    fn: (bridge, args: { workRequestId: number; serverId: string; key?: string | undefined }) =>
+      bridge.signing.signAndComplete({
+        workRequestId: args.workRequestId,
+        serverId: args.serverId,
+        ...(args.key === undefined ? {} : { key: args.key }),
+      }),
+    writes: (queryClient, scope, result, args) => {
+      // The answer is the step of the server it was signed on, which may no longer be active.
+      if (result.status === 'signed' && args.serverId === scope) {
+        settle(queryClient, scope, result.workRequest);
+      }
     },
     invalidates: lists,
   }),

@@ -12,7 +12,7 @@ import { rootOf, waitingKind } from './model';
 import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
 
 const ASK = {
-  sign: { icon: PenLine, text: 'Waits for your signature', action: 'Sign…' },
+  sign: { icon: PenLine, text: 'Waits for your signature', action: 'Sign and upload…' },
   confirm: { icon: Hand, text: 'Waits for your confirmation', action: 'Review…' },
   unblock: { icon: Hourglass, text: 'Waits to be unblocked', action: 'Review…' },
 } as const;

@@ -53,6 +53,13 @@ export function waitingKind(
   return null;
 }
 
+/** A Wait step for an external signature, whatever its state. */
+export function isExternalDebsign(
+  wr: Pick<WorkRequestResponse, 'task_type' | 'task_name'>,
+): boolean {
+  return wr.task_type === 'Wait' && wr.task_name.toLowerCase() === 'externaldebsign';
+}
+
 /** The Debusine CLI's equivalent of a page or an action (0.16 "object verb" syntax). */
 export function cliCommand(
   verb: 'show' | 'retry' | 'abort' | 'sign' | 'priority',

@@ -1,0 +1,36 @@
+/**
+ * What the "Sign and upload" button of a waiting step's notification answers with, since
+ * nobody else waits for it: the step is signed and complete, or the key to sign with is
+ * the user's to choose (on the step's page, which a click opens).
+ */
+import type { SigningKey } from '../../shared/contract';
+import type { DesktopNotification } from './notifier';
+
+export function signedNotification(
+  workRequestId: number,
+  signedArtifactId: number,
+  key: SigningKey,
+): DesktopNotification {
+  const id = String(workRequestId);
+  const who = key.userIds[0] ? ` (${key.userIds[0]})` : '';
+  return {
+    key: `signed-${id}`,
+    title: `Signed: work request #${id} is complete`,
+    body: `Uploaded as artifact #${String(signedArtifactId)}, signed with key ${key.keyId}${who}.`,
+    workRequestId,
+    actions: [],
+    urgency: 'normal',
+  };
+}
+
+export function chooseKeyNotification(workRequestId: number, reason: string): DesktopNotification {
+  const id = String(workRequestId);
+  return {
+    key: `choose-key-${id}`,
+    title: `Choose the key to sign work request #${id}`,
+    body: `${reason} Nothing was uploaded yet: click to choose on the step's page.`,
+    workRequestId,
+    actions: [],
+    urgency: 'critical',
+  };
+}

@@ -1,0 +1,175 @@
+// @vitest-environment happy-dom
+/**
+ * The signing step's page: "Sign and upload" asks main to sign on the server the page
+ * shows, with the key debsign would use; when main answers that the key is the user's to
+ * choose, only a listed key can be sent; a refused completion names the artifact made;
+ * without debsign, the CLI's command instead.
+ */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SigningKey, SigningResult, WorkRequestResponse } from '@shared/contract';
+import { DebusineError } from '@shared/errors';
+import { BridgeProvider } from '@renderer/bridge';
+import { WaitingStep } from '@renderer/screens/work-requests/waiting';
+import { fakeBridge, type FakeHandlers } from './support/fake-bridge';
+import { SERVER_A } from './support/server-a';
+
+const MINE: SigningKey = {
+  fingerprint: 'A260D2A9F365017140BDDDD2CAEBED84A203F49A',
+  keyId: 'CAEBED84A203F49A',
+  userIds: ['Me <me@example.org>'],
+};
+const WORK: SigningKey = {
+  fingerprint: 'BCC7A5AFE1DFF810F1E049234C9ADD83540650B6',
+  keyId: '4C9ADD83540650B6',
+  userIds: ['Me at work <me@work.example>'],
+};
+
+const step: WorkRequestResponse = {
+  id: 41,
+  created_at: '2026-11-21T12:00:00Z',
+  started_at: '2026-11-21T12:00:01Z',
+  completed_at: null,
+  duration: null,
+  status: 'running',
+  result: '',
+  worker: null,
+  task_type: 'Wait',
+  task_name: 'externaldebsign',
+  task_data: { unsigned: 500 },
+  dynamic_task_data: null,
+  priority_base: 0,
+  priority_adjustment: 0,
+  artifacts: [],
+  scope: 'debusine',
+  workspace: 'System',
+  links: {},
+  created_by: 2,
+};
+
+function renderWith(handlers: FakeHandlers) {
+  const fake = fakeBridge({
+    'servers.active': () => SERVER_A,
+    'signing.available': () => ({ available: true, debsign: true, gpg: true, message: null }),
+    'signing.keys': () => ({ keys: [MINE, WORK], configured: null, problem: null }),
+    ...handlers,
+  });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  const tree = (wr: WorkRequestResponse) => (
+    <QueryClientProvider client={queryClient}>
+      <BridgeProvider client={fake.client}>
+        <WaitingStep wr={wr} />
+      </BridgeProvider>
+    </QueryClientProvider>
+  );
+  const { rerender } = render(tree(step));
+  return Object.assign(fake, {
+    /** The page shows the step as the server now has it. */
+    show: (wr: WorkRequestResponse) => {
+      rerender(tree(wr));
+    },
+  });
+}
+
+const signCalls = (fake: { calls: { channel: string; args: unknown }[] }) =>
+  fake.calls.filter((c) => c.channel === 'signing.signAndComplete').map((c) => c.args);
+
+afterEach(cleanup);
+
+describe('the signing step', () => {
+  it("signs on the page's server; when asked, sends only the key chosen among the listed ones", async () => {
+    const answers: SigningResult[] = [
+      {
+        status: 'choose-key',
+        keys: [MINE, WORK],
+        reason: 'None of your 2 secret keys is for x@example.org: choose the key to sign with.',
+      },
+      {
+        status: 'signed',
+        workRequest: { ...step, status: 'completed', result: 'success' },
+        signedArtifactId: 901,
+        key: WORK,
+        keyReason: 'the key you chose',
+      },
+    ];
+    const fake = renderWith({
+      'signing.signAndComplete': () => {
+        const next = answers.shift();
+        if (!next) throw new Error('asked too often');
+        return next;
+      },
+    });
+    const waiting = await screen.findByTestId('waiting-step');
+    const button = await within(waiting).findByRole('button', { name: 'Sign and upload' });
+    await screen.findByRole('option', { name: `${WORK.userIds[0] ?? ''} · ${WORK.keyId}` });
+    // Until a key is picked: the one debsign would use, which main picks.
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    expect(await screen.findByText(/choose the key to sign with/)).toBeTruthy();
+    expect(signCalls(fake)).toEqual([{ workRequestId: 41, serverId: SERVER_A.id }]);
+    // Now a key must be chosen before the button sends anything.
+    await waitForEnabled(button, false);
+    fireEvent.change(screen.getByLabelText('Key'), { target: { value: WORK.fingerprint } });
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
+    expect(signCalls(fake)).toEqual([
+      { workRequestId: 41, serverId: SERVER_A.id },
+      { workRequestId: 41, serverId: SERVER_A.id, key: WORK.fingerprint },
+    ]);
+    expect(screen.getByRole('status').textContent).toContain('901');
+    // The step is complete now: what was done stays shown, the means to do it go.
+    fake.show({ ...step, status: 'completed', result: 'success' });
+    expect(screen.getByRole('heading', { name: 'Signed' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('901');
+    expect(screen.queryByRole('button', { name: 'Sign and upload' })).toBeNull();
+  });
+
+  it('shows nothing for a signing step that no longer waits, signed elsewhere', () => {
+    renderWith({}).show({ ...step, status: 'completed', result: 'success' });
+    expect(screen.queryByTestId('waiting-step')).toBeNull();
+  });
+
+  it('says why signing failed, with the artifact a refused completion left', async () => {
+    renderWith({
+      'signing.signAndComplete': () => {
+        throw new DebusineError(
+          'validation',
+          'The server refused to complete work request 41 … artifact 903, which the step does not use.',
+          { signedArtifactId: 903 },
+        );
+      },
+    });
+    const button = await screen.findByRole('button', { name: 'Sign and upload' });
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The server refused to complete work request 41');
+    expect(within(alert).getByRole('button', { name: /903/ })).toBeTruthy();
+  });
+
+  it('offers the CLI command where debsign is missing', async () => {
+    const fake = renderWith({
+      'signing.available': () => ({
+        available: false,
+        debsign: false,
+        gpg: true,
+        message: 'Install debsign (package devscripts) to sign uploads here.',
+      }),
+    });
+    expect(await screen.findByText(/Install debsign \(package devscripts\)/)).toBeTruthy();
+    expect(screen.getByText('debusine work-request sign 41')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign and upload' })).toBeNull();
+    expect(fake.calls.some((c) => c.channel === 'signing.keys')).toBe(false);
+  });
+});
+
+async function waitForEnabled(button: HTMLElement, enabled = true): Promise<void> {
+  const { waitFor } = await import('@testing-library/react');
+  await waitFor(() => {
+    expect((button as HTMLButtonElement).disabled).toBe(!enabled);
+  });
+}

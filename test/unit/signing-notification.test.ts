@@ -1,0 +1,247 @@
+/**
+ * "Sign and upload" on the desktop notification of a step that waits for a signature: it
+ * signs on the server that showed the notification, even after the app moved to another
+ * one (whose work request of the same number is another, or none), and answers on the
+ * desktop: signed, or choose the key on the step's page, or why not.
+ *
+ * The whole service runs. Its client of the first server answers the watch's reads from a
+ * table (as in needs-input.test.ts) and everything else over HTTP from a fake server with
+ * the step and its unsigned upload (signing-server.ts); gpg and debsign are the real ones,
+ * in a GnuPG home of the test's own.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
+import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
+import { RecordingNotifier } from '../../src/main/notify/notifier';
+import { createService, type AppService } from '../../src/main/service';
+import { StagedFiles } from '../../src/main/service/staged-files';
+import { FileTokenStore } from '../../src/main/settings/token-store';
+import { keyLookup } from '../../src/main/signing/debsign';
+import { debsignRunner } from '../../src/main/signing/run-debsign';
+import type { WorkRequestResponse } from '../../src/shared/models';
+import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
+import { testGnupg, type TestGnupg } from '../support/gnupg';
+import { signingServer, type SigningServer } from '../support/signing-server';
+import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
+import { workRequestFixture } from '../support/work-requests';
+
+const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
+const skip =
+  missingDebianTools() ??
+  (TOOLS.every(have) ? undefined : `needs ${TOOLS.join(', ')} (apt-get install devscripts gpg)`);
+
+const ROOT = 40;
+const STEP = 41;
+
+function tableOf(): Map<number, WorkRequestResponse> {
+  return new Map([
+    [
+      ROOT,
+      workRequestFixture(ROOT, {
+        task_type: 'Workflow',
+        task_name: 'debian_pipeline',
+        status: 'running',
+        result: '',
+        completed_at: null,
+        workflow_root: ROOT,
+      }),
+    ],
+    [
+      STEP,
+      workRequestFixture(STEP, {
+        task_type: 'Wait',
+        task_name: 'externaldebsign',
+        status: 'running',
+        result: '',
+        completed_at: null,
+        parent: ROOT,
+        workflow_root: ROOT,
+        workflow_data: { display_name: 'Sign upload' },
+      }),
+    ],
+  ]);
+}
+
+/** The first server's client: the watch reads from the table, the rest goes to `signing`. */
+function firstServerClient(
+  apiUrl: string,
+  signing: SigningServer,
+  table: Map<number, WorkRequestResponse>,
+): DebusineClient {
+  const real = signing.client();
+  const fromTable = tableClient(apiUrl, table).open();
+  const client = Object.create(real) as DebusineClient;
+  Object.assign(client, {
+    serverRevision: fromTable.serverRevision.bind(fromTable),
+    whoami: fromTable.whoami.bind(fromTable),
+    workRequestGet: fromTable.workRequestGet.bind(fromTable),
+    workRequestIter: fromTable.workRequestIter.bind(fromTable),
+    close: async () => {
+      await fromTable.close();
+      await real.close();
+    },
+  });
+  return client;
+}
+
+interface Running {
+  service: AppService;
+  notifier: RecordingNotifier;
+  events: EventMessage[];
+  signing: SigningServer;
+  /** Signing calls that reached the other server's client. */
+  askedOfOther: string[];
+  socket: CompletionSocket;
+}
+
+describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }, () => {
+  let gnupg: TestGnupg;
+  let files: { path: string; content: Buffer }[];
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    gnupg = await testGnupg();
+    await gnupg.addKey('Test <test@example.org>');
+    const f = debianFixtures();
+    files = await Promise.all(
+      [f.changes, f.dsc, f.sourceTarball, f.buildinfo, ...f.debs].map(async (p) => ({
+        path: basename(p),
+        content: await readFile(p),
+      })),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await gnupg.close();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** The service signed in to the first server, watching the workflow; its notification. */
+  async function start() {
+    const dataDir = await mkdtemp(join(tmpdir(), 'signing-notification-'));
+    const socket = await completionSocket();
+    const other = await completionSocket();
+    const signing = await signingServer({ files, stepId: STEP });
+    const table = tableOf();
+    const askedOfOther: string[] = [];
+    const notifier = new RecordingNotifier(true);
+    const hub = new EventHub();
+    const events: EventMessage[] = [];
+    hub.listen((m) => events.push(m));
+    const record = (name: string) => () => {
+      askedOfOther.push(name);
+      return Promise.reject(new Error(`${name} asked of the other server`));
+    };
+    const service = createService({
+      dataDir,
+      tokens: new FileTokenStore(dataDir),
+      notifier,
+      files: new StagedFiles(),
+      host: { transport: 'electron', platform: 'darwin' },
+      emit: hub.emit.bind(hub),
+      env: {
+        DEBUSINE_DESKTOP_API_URL: socket.apiUrl,
+        DEBUSINE_DESKTOP_TOKEN: 'a-token-of-some-length',
+        DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
+        DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
+      },
+      createClient: (options) =>
+        options.apiUrl === other.apiUrl
+          ? tableClient(other.apiUrl, new Map(), {
+              workRequestExternalDebsignGet: record('workRequestExternalDebsignGet'),
+              workRequestExternalDebsignComplete: record('workRequestExternalDebsignComplete'),
+              artifactGet: record('artifactGet'),
+              artifactCreate: record('artifactCreate'),
+            }).open()
+          : firstServerClient(socket.apiUrl, signing, table),
+      signing: { keys: keyLookup(gnupg.env), run: debsignRunner(gnupg.env) },
+    });
+    cleanups.push(async () => {
+      await service.close();
+      await signing.close();
+      await socket.close();
+      await other.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    await service.start();
+    await expect.poll(() => service.watch.connection.status, { timeout: 10_000 }).toBe('connected');
+    await service.handlers['watch.add']({ workRequestId: ROOT, label: null });
+    const shown = await notifier.waitFor((n) => n.workRequestId === STEP, 10_000);
+    const r: Running = { service, notifier, events, signing, askedOfOther, socket };
+    // Then the user moves to another server, before acting on the notification.
+    const added = await service.handlers['servers.add']({
+      name: 'elsewhere',
+      apiUrl: other.apiUrl,
+      scope: null,
+      defaultWorkspace: null,
+    });
+    await service.handlers['servers.setActive']({ id: added.id });
+    return { r, shown, otherId: added.id };
+  }
+
+  it('signs on the server that showed it, and says so', async () => {
+    const { r, shown, otherId } = await start();
+    expect(shown.notification.title).toBe(`Workflow #${String(ROOT)} waits for your signature`);
+    expect(shown.notification.actions.map((a) => a.id)).toEqual(['sign', 'open-in-browser']);
+    expect(shown.notification.actions[0]?.label).toBe('Sign and upload');
+
+    shown.handlers.onAction('sign');
+    const answer = await r.notifier.waitFor((n) => n.key === `signed-${String(STEP)}`, 30_000);
+    const [artifact] = r.signing.created;
+    if (!artifact) throw new Error('nothing was uploaded');
+    expect(answer.notification.title).toBe(`Signed: work request #${String(STEP)} is complete`);
+    expect(answer.notification.body).toContain(`artifact #${String(artifact.id)}`);
+    expect(r.signing.completions).toEqual([{ signed_artifact: artifact.id }]);
+    expect(r.signing.stepStatus).toBe('completed');
+    // Nothing was asked of the active server, and the app stayed on it.
+    expect(r.askedOfOther).toEqual([]);
+    expect(r.service.session.active()?.id).toBe(otherId);
+  });
+
+  it("asks for the key on the step page when it is the user's to choose", async () => {
+    const other = await gnupg.addKey('Other <other@example.org>');
+    try {
+      const { r, shown, otherId } = await start();
+      shown.handlers.onAction('sign');
+      const answer = await r.notifier.waitFor(
+        (n) => n.key === `choose-key-${String(STEP)}`,
+        30_000,
+      );
+      expect(answer.notification.body).toContain('choose the key to sign with');
+      expect(r.signing.created).toEqual([]);
+      expect(r.signing.completions).toEqual([]);
+      expect(r.askedOfOther).toEqual([]);
+      // Its click opens the step on its own server.
+      answer.handlers.onClick();
+      await expect
+        .poll(() => r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload))
+        .toEqual([{ kind: 'work-request', id: STEP }]);
+      expect(r.service.session.active()?.id).not.toBe(otherId);
+    } finally {
+      const { execFile } = await import('node:child_process');
+      const { promisify } = await import('node:util');
+      await promisify(execFile)(
+        'gpg',
+        ['--batch', '--yes', '--delete-secret-and-public-keys', other],
+        { env: gnupg.env },
+      );
+    }
+  });
+
+  it('says on the desktop why it could not, naming the artifact made', async () => {
+    const { r, shown } = await start();
+    r.signing.refuseCompletion('Signed by a key the archive does not accept');
+    shown.handlers.onAction('sign');
+    const answer = await r.notifier.waitFor((n) => n.key === `sign-failed-${String(STEP)}`, 30_000);
+    const [artifact] = r.signing.created;
+    if (!artifact) throw new Error('nothing was uploaded');
+    expect(answer.notification.title).toBe(`Could not sign work request #${String(STEP)}`);
+    expect(answer.notification.body).toContain('Signed by a key the archive does not accept');
+    expect(answer.notification.body).toContain(`artifact ${String(artifact.id)}`);
+    expect(r.signing.stepStatus).toBe('running');
+  });
+});
