@@ -116,8 +116,9 @@ export interface SignOptions {
 }
 
 /**
- * Uploads the signed files as a new artifact in the unsigned one's workspace: the one
- * place this module uploads, kept small so that the app's upload engine can take it over.
+ * Uploads the signed files as a new artifact in the unsigned one's workspace, through the
+ * app's upload engine (a job of one part, not recorded: a signing interrupted is signed
+ * again, not resumed).
  */
 export async function uploadSigned(
   client: DebusineClient,
