@@ -10,6 +10,8 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import {
+  EMPTY_READS,
+  LIVE_EMPTY_MS,
   LIVE_FIRST_MS,
   LIVE_MAX_MS,
   readWorkflowSteps,
@@ -190,6 +192,28 @@ describe('a refresh', () => {
     table.set(ROOT, { ...table.get(ROOT), status: 'aborted', result: '' } as WorkRequestResponse);
     const ended = await readWorkflowSteps(fake.client, ROOT, context);
     expect(stepsRefreshDelay(ended)).toBe(false);
+  });
+
+  it('reads without backoff while the server has not made the steps yet, for a minute at most', async () => {
+    const table = new Map<number, WorkRequestResponse>([
+      [ROOT, wr(ROOT, { task_type: 'Workflow', ...running, workflow_root: ROOT })],
+    ]);
+    const fake = server(table);
+    const queryClient = new QueryClient();
+    const context = { client: queryClient, queryKey: ['s', 'steps'] };
+    const delays: (number | false)[] = [];
+    for (let i = 0; i < EMPTY_READS + 2; i++) {
+      const data = await readWorkflowSteps(fake.client, ROOT, context);
+      queryClient.setQueryData(context.queryKey, data);
+      delays.push(stepsRefreshDelay(data));
+    }
+    expect(delays.slice(0, EMPTY_READS)).toEqual(Array(EMPTY_READS).fill(LIVE_EMPTY_MS));
+    expect(delays.at(-1)).toBe(LIVE_MAX_MS);
+    // The steps arrive: the usual schedule from its start.
+    table.set(101, step(101, running));
+    const found = await readWorkflowSteps(fake.client, ROOT, context);
+    expect(found.steps.map((s) => s.id)).toEqual([101]);
+    expect(stepsRefreshDelay(found)).toBe(LIVE_FIRST_MS);
   });
 });
 

@@ -13,8 +13,8 @@
  * main reports, which makes the query stale). A refresh reads the root, the top of the list
  * down to a little before what the last read saw (new steps are listed on top), and the
  * steps it knew unfinished, by id; not the whole list again. The timer starts at a few
- * seconds and doubles while nothing changes, up to half a minute; it stops once the root
- * has ended, after a last full read.
+ * seconds and doubles while nothing changes, up to half a minute (faster while no step
+ * shows yet: see LIVE_EMPTY_MS); it stops once the root has ended, after a last full read.
  */
 import type { BridgeClient, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
 import { hasEnded } from '@shared/results/end';
@@ -36,6 +36,14 @@ export const COMMIT_MARGIN_MS = 30_000;
 /** The refresh timer: from this, doubled each time nothing changed, up to LIVE_MAX_MS. */
 export const LIVE_FIRST_MS = 3_000;
 export const LIVE_MAX_MS = 30_000;
+/**
+ * While a running workflow shows no step yet, the server is making them: it commits them
+ * all at once when its orchestrator is done, seconds after Start (10 s on a loaded machine),
+ * and that moment is when the user looks. Read every LIVE_EMPTY_MS then, without backoff,
+ * for EMPTY_READS reads at most (a minute), then as any other quiet workflow.
+ */
+export const LIVE_EMPTY_MS = 1_500;
+export const EMPTY_READS = 40;
 
 export interface WorkflowStepsData {
   /** The workflow's root as read with the steps: whether it has ended says whether to go on. */
@@ -167,5 +175,6 @@ function shareWithPages(context: QueryContext, read: WorkRequestResponse[]): voi
  */
 export function stepsRefreshDelay(data: WorkflowStepsData | undefined): number | false {
   if (!data || hasEnded(data.root.status)) return false;
+  if (data.steps.length === 0 && data.quiet < EMPTY_READS) return LIVE_EMPTY_MS;
   return Math.min(LIVE_FIRST_MS * 2 ** Math.min(data.quiet, 10), LIVE_MAX_MS);
 }
