@@ -2,7 +2,7 @@
  * `npm run bench`: measures the app against curl, the Debusine CLI and OpenSSL on the
  * current sandbox, side by side in one run, and writes bench/results/ and the README's
  * table. Options: `--runs N` (default 3), `--quick` (small sizes, for trying things out),
- * `--only a,b` (scenarios: upload-big, upload-small, upload-source, download, hash, list,
+ * `--only a,b` (scenarios: upload-big, upload-small, upload-source, upload-changes, download, hash, list,
  * completion, replay, rss, renderer, logs, logs-renderer), `--no-readme` (leave the README alone). The renderer scenario
  * drives the built app (`npm run build` first) in Chromium.
  */
@@ -23,12 +23,18 @@ import { logViewerRenderer } from './scenarios/log-renderer';
 import { rendererList } from './scenarios/renderer';
 import { replayAfterOutage } from './scenarios/replay';
 import { rssDuringUpload } from './scenarios/rss';
-import { uploadBigFile, uploadSmallFiles, uploadSourcePackage } from './scenarios/upload';
+import {
+  uploadBigFile,
+  uploadChanges,
+  uploadSmallFiles,
+  uploadSourcePackage,
+} from './scenarios/upload';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   'upload-big': uploadBigFile,
   'upload-small': uploadSmallFiles,
   'upload-source': uploadSourcePackage,
+  'upload-changes': uploadChanges,
   download,
   hash,
   list: listWorkRequests,

@@ -7,6 +7,8 @@ export interface BenchServer {
   apiUrl: string;
   scope: string;
   workspace: string;
+  /** The workspace dput-ng's profile uploads to (set up like debusine.debian.net), if any. */
+  developers: string | null;
   token: string;
   serverVersion: string;
   /** The chroot the server runs in: the Debusine CLI runs there too. */
@@ -44,6 +46,7 @@ export function currentServer(): BenchServer {
     serverVersion: string;
     root: string;
     workspaces: { default: string };
+    developers?: { workspace: string } | null;
     wsUrl: string;
     webUrl: string;
     users: { owner: { token: string } };
@@ -52,6 +55,7 @@ export function currentServer(): BenchServer {
     apiUrl: info.apiUrl,
     scope: info.scope,
     workspace: info.workspaces.default,
+    developers: info.developers?.workspace ?? null,
     token: info.users.owner.token,
     serverVersion: info.serverVersion,
     root: info.root,

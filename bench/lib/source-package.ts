@@ -55,3 +55,63 @@ export async function makeSourcePackage(dir: string, origSize: number): Promise<
     files: Object.fromEntries(names.map((n) => [n, join(top, n)])),
   };
 }
+
+/** A package's upload with its source and one binary package, as dput would send it. */
+export interface ChangesUpload {
+  changes: string;
+  /** File name → host path, the .changes included. */
+  files: Record<string, string>;
+}
+
+/**
+ * makeSourcePackage's package, built (`dpkg-buildpackage -us -uc -d`) into a .changes that
+ * lists the source and one arch-all .deb holding the orig's random data (gzip -1, which
+ * leaves random data as big as it is): about twice `origSize` to send. The rules use
+ * dpkg's own tools only.
+ */
+export async function makeChangesUpload(dir: string, origSize: number): Promise<ChangesUpload> {
+  const pkg = await makeSourcePackage(dir, origSize);
+  const top = join(pkg.dsc, '..');
+  const tree = join(top, `${NAME}-${VERSION}`);
+  writeFileSync(
+    join(tree, 'debian', 'rules'),
+    [
+      '#!/usr/bin/make -f',
+      'build build-arch build-indep:',
+      '\t@true',
+      'binary binary-arch binary-indep:',
+      `\tmkdir -p debian/tmp/DEBIAN debian/tmp/usr/share/${NAME}`,
+      `\tcp data.bin debian/tmp/usr/share/${NAME}/`,
+      `\tdpkg-gencontrol -p${NAME} -Pdebian/tmp`,
+      '\tdpkg-deb -Zgzip -z1 --build debian/tmp ..',
+      'clean:',
+      '\trm -rf debian/tmp debian/files',
+      '',
+    ].join('\n'),
+  );
+  chmodSync(join(tree, 'debian', 'rules'), 0o755);
+  execFileSync('dpkg-buildpackage', ['-us', '-uc', '-d', '-b', '--no-pre-clean'], {
+    cwd: tree,
+    stdio: 'ignore',
+    env: { ...process.env, LC_ALL: 'C.UTF-8' },
+  });
+  // The binary build's own .changes lists only the .deb: this one lists the source too.
+  const multi = `${NAME}_${VERSION}-1_multi.changes`;
+  const text = execFileSync('dpkg-genchanges', ['-sa'], {
+    cwd: tree,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, LC_ALL: 'C.UTF-8' },
+  });
+  writeFileSync(join(top, multi), text);
+  const files = /^Files:\n((?: .*\n?)*)/m.exec(text)?.[1] ?? '';
+  const listed = files
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).at(-1) ?? '')
+    .filter(Boolean);
+  const names = [multi, ...listed];
+  return {
+    changes: join(top, multi),
+    files: Object.fromEntries(names.map((n) => [n, join(top, n)])),
+  };
+}

@@ -8,11 +8,16 @@ import { relative, join } from 'node:path';
 import { kindOfCategory } from '../../src/main/artifacts';
 import type { ServiceBridge } from '../../test/support/service-bridge';
 import { appService as serviceFor, uploadThroughApp } from '../../test/support/app-upload';
-import { cliImportDsc, cliUpload, curlUpload } from '../lib/baselines';
+import { cliImportDsc, cliUpload, curlUpload, dputUpload } from '../lib/baselines';
 import { BENCH_CATEGORY } from '../lib/server';
 import type { BenchContext } from '../lib/context';
 import { cleanData, dataDir, makeUnique, writeRandomFile } from '../lib/data';
-import { makeSourcePackage, type SourcePackage } from '../lib/source-package';
+import {
+  makeChangesUpload,
+  makeSourcePackage,
+  type ChangesUpload,
+  type SourcePackage,
+} from '../lib/source-package';
 import { MAX_CHUNK } from '../../src/main/artifacts/upload-file';
 
 function mib(bytes: number): string {
@@ -256,6 +261,69 @@ export async function uploadSourcePackage(ctx: BenchContext): Promise<void> {
       ctx.median(scenario, 'app') / ctx.median(scenario, 'curl ×4'),
       { max: 1.1, text: '≤ 1.10' },
     );
+  } finally {
+    await s.close();
+    cleanData(ctx.server.root);
+  }
+}
+
+/**
+ * A .changes with its source and an arch-all .deb (about twice the orig's size), the way
+ * a Debian developer uploads: the app's Upload screen against dput-ng in the chroot, both
+ * making the upload, the source package, the binary package and their relations in the
+ * developers workspace; curl sends the same bytes as one artifact, 4 PUTs at a time.
+ */
+export async function uploadChanges(ctx: BenchContext): Promise<void> {
+  const { origTarball } = ctx.sizes;
+  const scenario = `upload .changes with source and binary (${mib(origTarball)} orig, ${mib(origTarball)} .deb)`;
+  const { host: dir } = dataDir(ctx.server.root);
+  const workspace = ctx.server.developers ?? ctx.server.workspace;
+  const fresh = () => makeChangesUpload(dir, origTarball);
+  const bytes = 2 * origTarball;
+  const s = await appService(ctx);
+  try {
+    await ctx.measureRounds<ChangesUpload>(
+      scenario,
+      [
+        {
+          subject: 'app',
+          run: async (upload) => {
+            const job = await uploadThroughApp(s, Object.values(upload.files), { workspace });
+            if (job.parts.length !== 3) {
+              throw new Error(`the app made ${String(job.parts.length)} artifacts, not 3`);
+            }
+          },
+          bytes,
+          note: 'Upload screen: upload + source + binary package, related',
+        },
+        {
+          subject: 'dput',
+          run: (upload) => {
+            dputUpload(ctx.server, inChroot(ctx, upload.changes), workspace);
+          },
+          bytes,
+          note: 'dput-ng, the Debusine uploader (same artifacts and relations)',
+        },
+        {
+          subject: 'curl',
+          run: async (upload) => {
+            await curlUpload(ctx.server, upload.files, { parallel: 4 });
+          },
+          bytes,
+          note: 'the same files as one artifact, 4 PUTs at a time',
+        },
+      ],
+      fresh,
+    );
+    const app = ctx.median(scenario, 'app');
+    ctx.target(scenario, '.changes: dput time / app time', ctx.median(scenario, 'dput') / app, {
+      min: 2,
+      text: '≥ 2',
+    });
+    ctx.target(scenario, '.changes: app time / curl ×4 time', app / ctx.median(scenario, 'curl'), {
+      max: 1.2,
+      text: '≤ 1.20',
+    });
   } finally {
     await s.close();
     cleanData(ctx.server.root);
