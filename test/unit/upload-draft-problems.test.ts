@@ -4,10 +4,11 @@
  * (test/unit/renderer/draft-rows.test.ts checks that side with the same shapes); and an
  * upload started from a draft whose file changed since is refused before any request.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DputPlanner } from '../../src/main/dput/plan';
 import { DraftStore } from '../../src/main/service/drafts';
 import { StaticSessionProvider } from '../../src/main/service/session';
 import { StagedFiles } from '../../src/main/service/staged-files';
@@ -92,6 +93,58 @@ describe.skipIf(skip)('an upload started from a draft', () => {
     await expect(
       uploads.start({ draftId: draft.draftId, workspace: null, workRequest: null, expireAt: null }),
     ).rejects.toMatchObject({ details: { rule: 'listed-file.checksum' } });
+    expect(server().requests).toEqual([]);
+    await uploads.close();
+  });
+
+  it('is refused without a single request when dput would refuse it: no workflow for its Distribution', async () => {
+    const fx = debianFixtures();
+    const staged = new StagedFiles();
+    const files = [];
+    for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
+      files.push(await staged.add(file));
+    }
+    const data = mkdtempSync(join(tmpdir(), 'ddt-data-'));
+    const dput = mkdtempSync(join(tmpdir(), 'ddt-dput-'));
+    mkdirSync(join(dput, 'profiles'));
+    const host = new URL(server().transport.apiUrl).hostname;
+    // A profile with a workflow for experimental only: the fixture says unstable.
+    writeFileSync(
+      join(dput, 'profiles', 'p.json'),
+      JSON.stringify({
+        method: 'debusine',
+        fqdn: host,
+        debusine_workspace: 'developers',
+        debusine_workflows_by_distribution: { experimental: 'upload-to-experimental' },
+      }),
+    );
+    const session = new StaticSessionProvider({ apiUrl: server().transport.apiUrl, token: 't' });
+    const drafts = new DraftStore(
+      data,
+      staged,
+      new DputPlanner({ session, dataDir: data, dirs: [dput] }),
+    );
+    const draft = await drafts.create(
+      files.map((f) => f.id),
+      false,
+    );
+    expect(draft.ready).toBe(true);
+    expect(draft.workflow?.problem).toContain('"unstable"');
+    const uploads = new UploadManager({
+      dir: join(data, 'uploads'),
+      session,
+      drafts,
+      emit: () => undefined,
+    });
+    await expect(
+      uploads.start({
+        draftId: draft.draftId,
+        workspace: null,
+        workRequest: null,
+        expireAt: null,
+        startWorkflow: true,
+      }),
+    ).rejects.toMatchObject({ details: { rule: 'dput.workflow' } });
     expect(server().requests).toEqual([]);
     await uploads.close();
   });
