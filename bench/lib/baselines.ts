@@ -2,9 +2,8 @@
  * What the app is measured against: raw HTTP with curl, the Debusine CLI (in the server's
  * chroot), and OpenSSL.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { dputAsAlice, writeDputProfile } from '../../test/support/dput-ng';
 import { stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import {
@@ -250,42 +249,19 @@ export async function opensslSha256(file: string): Promise<void> {
 /**
  * dput-ng (the Debusine uploader of debusine-client) in the server's chroot, as alice, with
  * a profile of the bench's own: the sandbox's, less the hooks that check and start a
- * workflow (the app is timed without starting one either). `-U`: no upload log beside the
- * .changes. It makes what the app makes: the upload, its source and binary packages, and
- * the relations.
+ * workflow (the app is timed without starting one either). It makes what the app makes:
+ * the upload, its source and binary packages, and the relations.
  */
 export function dputUpload(server: BenchServer, chrootChanges: string, workspace: string): void {
-  const profiles = join(server.root, 'home/alice/.dput.d/profiles');
-  mkdirSync(profiles, { recursive: true });
-  writeFileSync(
-    join(profiles, 'ddt-bench.json'),
-    JSON.stringify({
-      method: 'debusine',
-      meta: 'debusine',
-      fqdn: '127.0.0.1',
-      incoming: '/',
-      debusine_scope: server.scope,
-      debusine_workspace: workspace,
-      allow_unsigned_uploads: true,
-      hooks: ['checksum', 'suite-mismatch'],
-    }),
-  );
-  execFileSync('chroot', [server.root, 'chown', '-R', 'alice:alice', '/home/alice/.dput.d']);
-  execFileSync(
-    'chroot',
-    [
-      '--userspec=alice:alice',
-      server.root,
-      'env',
-      '-i',
-      'PATH=/usr/bin:/bin',
-      'HOME=/home/alice',
-      'LANG=C.UTF-8',
-      'dput',
-      '-U',
-      'ddt-bench',
-      chrootChanges,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  writeDputProfile(server.root, 'ddt-bench', {
+    method: 'debusine',
+    meta: 'debusine',
+    fqdn: '127.0.0.1',
+    incoming: '/',
+    debusine_scope: server.scope,
+    debusine_workspace: workspace,
+    allow_unsigned_uploads: true,
+    hooks: ['checksum', 'suite-mismatch'],
+  });
+  dputAsAlice(server.root, 'ddt-bench', chrootChanges);
 }

@@ -10,8 +10,7 @@
  * without starting one otherwise), and the app is not asked to start one: this test is
  * about the artifacts; the journey's own test starts the workflow.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
@@ -19,6 +18,7 @@ import type { ArtifactResponse } from '../../src/shared/contract';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { hasServer, testServer } from '../support/sandbox';
 import { uploadThroughApp } from '../support/app-upload';
+import { chownToAlice, dputAsAlice, writeDputProfile } from '../support/dput-ng';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 
 const server = hasServer('current') ? testServer('current') : undefined;
@@ -76,34 +76,18 @@ describe.runIf(canRun)('a .changes through the app and through dput-ng', () => {
     for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
       copyFileSync(file, join(dir, basename(file)));
     }
-    // alice is a user of the chroot, not of this machine.
-    const chown = (path: string) => {
-      execFileSync('chroot', [
-        root ?? '',
-        'chown',
-        '-R',
-        'alice:alice',
-        `/${relative(root ?? '', path)}`,
-      ]);
-    };
-    chown(dir);
-    const profiles = join(home, '.dput.d/profiles');
-    mkdirSync(profiles, { recursive: true });
-    writeFileSync(
-      join(profiles, 'ddt-compare.json'),
-      JSON.stringify({
-        method: 'debusine',
-        meta: 'debusine',
-        fqdn: '127.0.0.1',
-        debusine_scope: server?.scope,
-        debusine_workspace: workspace,
-        allow_unsigned_uploads: true,
-        incoming: '/',
-        // The meta's list less the two workflow hooks: dput-ng's own checks stay.
-        hooks: ['checksum', 'suite-mismatch'],
-      }),
-    );
-    chown(join(home, '.dput.d'));
+    chownToAlice(root ?? '', `/${relative(root ?? '', dir)}`);
+    writeDputProfile(root ?? '', 'ddt-compare', {
+      method: 'debusine',
+      meta: 'debusine',
+      fqdn: '127.0.0.1',
+      incoming: '/',
+      debusine_scope: server?.scope,
+      debusine_workspace: workspace,
+      allow_unsigned_uploads: true,
+      // The meta's list less the two workflow hooks: dput-ng's own checks stay.
+      hooks: ['checksum', 'suite-mismatch'],
+    });
   });
 
   afterAll(async () => {
@@ -113,25 +97,8 @@ describe.runIf(canRun)('a .changes through the app and through dput-ng', () => {
 
   it('leaves the same artifacts, data, files and relations on the server', async () => {
     const inChroot = `/home/alice/${basename(dir)}/${basename(fx.changes)}`;
-    // dput-ng logs the artifact it made on its standard error.
-    const run = spawnSync(
-      'chroot',
-      [
-        '--userspec=alice:alice',
-        root ?? '',
-        'env',
-        '-i',
-        'PATH=/usr/bin:/bin',
-        'HOME=/home/alice',
-        'LANG=C.UTF-8',
-        'dput',
-        'ddt-compare',
-        inChroot,
-      ],
-      { encoding: 'utf8', timeout: 300_000 },
-    );
-    const output = `${run.stdout}${run.stderr}`;
-    expect(run.status, output).toBe(0);
+    // dput-ng logs the artifact it made.
+    const output = dputAsAlice(root ?? '', 'ddt-compare', inChroot);
     const dputId = Number(/\/artifact\/(\d+)\//.exec(output)?.[1] ?? NaN);
     expect(dputId, output).toBeGreaterThan(0);
 
