@@ -231,6 +231,33 @@ describe('when the check runs', () => {
     await w.close();
   });
 
+  it('after a step completes, again seconds later: the step that waits next is made after it', async () => {
+    vi.useFakeTimers();
+    let steps: WorkRequestResponse[] = [];
+    const client = source(() => steps);
+    const { watch: w, notifier } = watch(client, await watchedList(), {
+      debounceMs: 10,
+      afterStepMs: [500, 2_000],
+    });
+    // QA's steps complete in a burst: one check at once, one series of follow-ups after the last.
+    w.afterStep();
+    await vi.advanceTimersByTimeAsync(100);
+    w.afterStep();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(client.lists).toHaveLength(2);
+    expect(notifier.shown).toEqual([]);
+    // The signature wait is made and starts after QA's last completion.
+    steps = [step(20)];
+    await vi.advanceTimersByTimeAsync(500);
+    expect(client.lists).toHaveLength(3);
+    expect(shownIds(notifier)).toEqual([20]);
+    // The rest of the series, and nothing after it: a bounded number of reads, one notification.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(client.lists.length).toBeLessThanOrEqual(4);
+    expect(shownIds(notifier)).toEqual([20]);
+    await w.close();
+  });
+
   it('once for all that ask within the debounce delay, and never after close', async () => {
     vi.useFakeTimers();
     const client = source(() => [step(20)]);

@@ -285,7 +285,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const isStep = rootId !== workRequest.id;
     const rootItem = isStep ? this.#options.watchList.get(rootId) : item;
     // The workflow moved on: it may wait for the user now.
-    if (isStep && rootItem) this.#needsInput.schedule();
+    if (isStep && rootItem) this.#needsInput.afterStep();
     let concerns = Boolean(item ?? rootItem);
     // Steps of workflows nobody watches are only looked at when they failed, to explain
     // their workflow's failure.

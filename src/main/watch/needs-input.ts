@@ -34,6 +34,14 @@ export const NEEDS_INPUT_DEBOUNCE_MS = 300;
  */
 export const NEEDS_INPUT_AFTER_START_MS: readonly number[] = [3_000, 15_000];
 /**
+ * When the checks after a step of a watched workflow completed run, besides the one at
+ * once: the step that waits next is often made only then, by its workflow's orchestrator
+ * in the background (debian_pipeline's signature wait is created when QA has ended, and
+ * starts 2 to 4 s after QA's last completion on a loaded server), and nothing completes
+ * after it until the user acts. A burst of completions makes one series, after its last.
+ */
+export const NEEDS_INPUT_AFTER_STEP_MS: readonly number[] = [5_000, 20_000];
+/**
  * Running Wait steps read at most per check. The server answers with every user's waiting
  * steps (newest first), and one that never stops paging must not keep the check reading.
  */
@@ -54,6 +62,7 @@ export interface NeedsInputOptions {
   onError: (error: unknown) => void;
   debounceMs?: number;
   afterStartMs?: readonly number[];
+  afterStepMs?: readonly number[];
   scanLimit?: number;
 }
 
@@ -61,6 +70,8 @@ export class NeedsInputWatch {
   readonly #options: NeedsInputOptions;
   #debounce: NodeJS.Timeout | undefined;
   readonly #later = new Set<NodeJS.Timeout>();
+  /** The follow-up checks of the last step completion (afterStep). */
+  readonly #followUps = new Set<NodeJS.Timeout>();
   /** The check under way, if any; `#again` asks it for one more read when it ends. */
   #running: Promise<void> | undefined;
   #again = false;
@@ -81,6 +92,25 @@ export class NeedsInputWatch {
       void this.check();
     }, this.#options.debounceMs ?? NEEDS_INPUT_DEBOUNCE_MS);
     this.#debounce.unref();
+  }
+
+  /**
+   * A step of a watched workflow completed: check soon, and again a few seconds later for
+   * the step its workflow makes next (NEEDS_INPUT_AFTER_STEP_MS).
+   */
+  afterStep(): void {
+    if (this.#closed) return;
+    this.schedule();
+    for (const timer of this.#followUps) clearTimeout(timer);
+    this.#followUps.clear();
+    for (const delay of this.#options.afterStepMs ?? NEEDS_INPUT_AFTER_STEP_MS) {
+      const timer = setTimeout(() => {
+        this.#followUps.delete(timer);
+        this.schedule();
+      }, delay);
+      timer.unref();
+      this.#followUps.add(timer);
+    }
   }
 
   /** A workflow was started from the app or watched by the user: check a few times. */
@@ -139,8 +169,9 @@ export class NeedsInputWatch {
     this.#closed = true;
     clearTimeout(this.#debounce);
     this.#debounce = undefined;
-    for (const timer of this.#later) clearTimeout(timer);
+    for (const timer of [...this.#later, ...this.#followUps]) clearTimeout(timer);
     this.#later.clear();
+    this.#followUps.clear();
     await this.#running;
   }
 
