@@ -3,9 +3,9 @@
  * `GET /api/1.0/artifact/{id}/` with artifact JSON shaped like the real servers' (0.16 by
  * default, 0.11 on request) and serves file bodies and tarballs however a test says: whole,
  * endless, cut after N bytes. Every response is logged with the bytes it managed to send
-  * and whether the client hung up before it ended. Tests that need more of the API (work
-  * requests, the completion websocket: fake-work-requests.ts, an upload) add handlers and
-  * routes of their own.
+ * and whether the client hung up before it ended. Tests that need more of the API (work
+ * requests, the completion websocket: fake-work-requests.ts, an upload) add handlers and
+ * routes of their own.
  */
 import { createHash } from 'node:crypto';
 import {
