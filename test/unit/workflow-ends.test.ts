@@ -292,6 +292,23 @@ describe('every end of a watched root notifies once', () => {
     await soon.done();
   });
 
+  it('runs the program run on completion for an abort found by reading, with "aborted"', async () => {
+    const p = pipeline();
+    const runs: string[] = [];
+    const soon = await routerFixture(Object.values(p), {
+      endChecks: { sweepFirstMs: 20 },
+      // echo prints what it was given: the id and the end.
+      commandHook: () => Promise.resolve({ command: 'echo' }),
+    });
+    soon.router.on('command', (c) => runs.push('run' in c ? (c.run?.stdout.trim() ?? '') : ''));
+    Object.assign(p.root, { status: 'aborted', result: '', completed_at: '2026-11-26T03:00:00Z' });
+    await soon.router.started({ ...p.root, status: 'running', completed_at: null });
+    await expect.poll(() => runs).toEqual([`${String(p.root.id)} aborted`]);
+    await settle();
+    expect(runs).toHaveLength(1);
+    await soon.done();
+  });
+
   it('aborted while the app was offline: the catch-up after reconnecting tells it, with its step', async () => {
     const p = pipeline();
     const t = await setup(p);

@@ -415,6 +415,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     };
     const shown = await this.#notify(event, aboutOf(workRequest), rootOf(workRequest));
     if (!shown) return;
+    // The program run on completion hears of an end found by reading too (an abort sends
+    // no completion message), with "aborted" where a completion gives its result.
+    if (this.#options.commandHook) void this.#runHook({ ...event, result: end });
     const rootId = workRequest.workflow_root ?? workRequest.id;
     this.emit('changed', {
       workRequestId: workRequest.id,
@@ -524,7 +527,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     };
   }
 
-  async #runHook(event: CompletionEvent): Promise<void> {
+  async #runHook(event: Pick<CompletionEvent, 'workRequestId' | 'result'>): Promise<void> {
     try {
       const hook = await this.#options.commandHook?.();
       if (!hook) return;
