@@ -1,32 +1,56 @@
 /**
- * Real Debian work on the current sandbox, through the app's own service (the bridge the
- * renderer uses): two source packages are uploaded, one goes through the whole
- * debian_pipeline (sbuild, lintian, autopkgtest, piuparts, blhc), the other fails its build
- * in the sbuild workflow. The server's one real worker runs them one after the other; both
- * are queued at the start so that the worker is never idle between them.
+ * The Debian developer's path on the current sandbox, set up like debusine.debian.net,
+ * through the app's own service (the bridge the renderer uses): two source-only .changes
+ * are dropped, as `dput` would send them. Each becomes the upload and its source package,
+ * and starts the workflow the sandbox's dput-ng profile names for Distribution unstable,
+ * `upload-to-unstable` in `developers`: debian_pipeline (sbuild, lintian, autopkgtest,
+ * piuparts, blhc), then a wait for the uploader's signature, then an upload to the
+ * sandbox's FTP queue.
+ *
+ * The good package goes the whole way: the app notifies that the workflow waits for the
+ * user's signature, signs with a key the test makes (real gpg and debsign, as "Sign and
+ * upload" does), and the queue's incoming/ receives the .changes, .dsc and tarball with
+ * signatures gpgv accepts. The other one fails its build: its workflow ends aborted (the
+ * server sends no message for that), the app notifies it once, naming the failed step and
+ * its log line, and nothing of it reaches the queue.
+ *
+ * The server's one real worker runs them one after the other; both are queued at the start
+ * so that the worker is never idle between them.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactResponse, WorkRequestResponse } from '../../src/shared/contract';
-import { missingDebianTools } from '../support/debian-fixtures';
+import { keyLookup } from '../../src/main/signing/debsign';
+import { debsignRunner } from '../../src/main/signing/run-debsign';
+import { have, missingDebianTools } from '../support/debian-fixtures';
+import { testGnupg, type TestGnupg } from '../support/gnupg';
 import { realPackages, type SourcePackage } from '../support/real-packages';
 import { hasServer, testServer } from '../support/sandbox';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 
-const realWork = hasServer('current') ? testServer('current').realWork : null;
-const canRun = realWork !== null && missingDebianTools() === undefined;
+const current = hasServer('current') ? testServer('current') : null;
+const realWork = current?.realWork ?? null;
+const developers = current?.developers ?? null;
+const SIGNING_TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
+const canRun =
+  realWork !== null &&
+  developers !== null &&
+  missingDebianTools() === undefined &&
+  SIGNING_TOOLS.every(have);
 
 /** The pipeline of a small package takes about 5 minutes on the sandbox's worker. */
 const PIPELINE_MS = 25 * 60_000;
 
-describe.runIf(canRun)('real Debian work on the current server', () => {
+describe.runIf(canRun)("the Debian developer's path on the current server", () => {
   const server = testServer('current');
-  const templates = realWork ?? { sbuildTemplate: '', pipelineTemplate: '' };
-  const workspace = server.workspaces.default;
+  const queue = developers?.uploadQueue.dir ?? '';
   let s: ServiceBridge;
+  let gnupg: TestGnupg;
+  let key = '';
   let downloads: string;
   let nextDestination = '';
   let pipeline: WorkRequestResponse | undefined;
@@ -37,15 +61,41 @@ describe.runIf(canRun)('real Debian work on the current server', () => {
     return root.id;
   }
 
-  async function upload(pkg: SourcePackage): Promise<number> {
+  /**
+   * Drops the package's source-only .changes with its files, checks what the app proposes
+   * (dput's workflow for the Distribution), and uploads it, starting that workflow.
+   */
+  async function dput(pkg: SourcePackage): Promise<WorkRequestResponse> {
     const staged = [];
-    for (const path of [pkg.dsc, pkg.tarball]) staged.push(await s.made.files.add(path));
+    for (const path of [pkg.changes, pkg.dsc, pkg.tarball])
+      staged.push(await s.made.files.add(path));
     const [draft] = await s.api.localArtifacts.detect({ fileIds: staged.map((f) => f.id) });
-    expect(draft).toMatchObject({ category: 'debian:source-package', ready: true });
-    const job = await s.api.uploads.start({ draftId: draft?.draftId ?? '', workspace });
+    expect(draft).toMatchObject({ category: 'debian:upload', ready: true });
+    expect(draft?.parts.map((p) => p.category)).toEqual(['debian:upload', 'debian:source-package']);
+    expect(draft?.workflow).toMatchObject({
+      profile: developers?.dputHost,
+      distribution: 'unstable',
+      template: developers?.templates.unstable,
+      workspace: developers?.workspace,
+      problem: null,
+    });
+    const job = await s.api.uploads.start({
+      draftId: draft?.draftId ?? '',
+      workspace: null,
+      startWorkflow: true,
+    });
     const done = await s.waitEvent('upload.finished', (j) => j.jobId === job.jobId, 120_000);
-    expect(done.state).toBe('completed');
-    return done.artifactId ?? 0;
+    expect(done.state, done.error?.message).toBe('completed');
+    expect(done.workspace).toBe(developers?.workspace);
+    const id = done.workflow?.workRequestId ?? null;
+    if (id === null) throw new Error('the upload started no workflow');
+    return await s.api.workRequests.get({ id });
+  }
+
+  /** What the upload queue holds of this package. */
+  function inQueue(pkg: SourcePackage): string[] {
+    if (!existsSync(queue)) return [];
+    return readdirSync(queue).filter((name) => name.startsWith(`${pkg.name}_`));
   }
 
   /** Waits for the completion of this work request to come through the websocket. */
@@ -99,8 +149,18 @@ describe.runIf(canRun)('real Debian work on the current server', () => {
 
   beforeAll(async () => {
     downloads = await mkdtemp(join(tmpdir(), 'real-work-downloads-'));
+    // The uploader's key: the .changes' Changed-By, as debsign picks it.
+    gnupg = await testGnupg();
+    key = await gnupg.addKey('Debusine Desktop Tests <tests@example.org>');
+    const data = await mkdtemp(join(tmpdir(), 'real-work-env-'));
     s = await serviceBridge(
       {
+        env: {
+          DEBUSINE_DESKTOP_CLI_CONFIG: join(data, 'none.ini'),
+          DEBUSINE_SANDBOX_HOME: join(data, 'none'),
+          DEBUSINE_DESKTOP_DPUT_DIRS: developers?.dputProfiles ?? '',
+        },
+        signing: { keys: keyLookup(gnupg.env), run: debsignRunner(gnupg.env) },
         host: {
           transport: 'electron',
           platform: 'linux',
@@ -113,20 +173,14 @@ describe.runIf(canRun)('real Debian work on the current server', () => {
     await s.signIn(server);
 
     const { good, failing: broken } = realPackages();
-    const goodId = await upload(good);
-    const brokenId = await upload(broken);
+    // The queue keeps what earlier runs uploaded, under the same names: only this run's count.
+    for (const pkg of [good, broken]) {
+      for (const name of inQueue(pkg)) rmSync(join(queue, name), { force: true });
+    }
     // The failing build first: it is short, and its test can end while the pipeline runs.
-    failing = await s.api.workflows.create({
-      template_name: templates.sbuildTemplate,
-      workspace,
-      task_data: { input: { source_artifact: brokenId } },
-    });
-    pipeline = await s.api.workflows.create({
-      template_name: templates.pipelineTemplate,
-      workspace,
-      task_data: { source_artifact: goodId },
-    });
-  });
+    failing = await dput(broken);
+    pipeline = await dput(good);
+  }, 300_000);
 
   afterAll(async () => {
     // Nothing of ours stays queued for the next tests, whatever happened here.
@@ -138,17 +192,35 @@ describe.runIf(canRun)('real Debian work on the current server', () => {
       }
     }
     await s.close();
+    await gnupg.close();
     await rm(downloads, { recursive: true, force: true });
   });
 
   it(
-    'fails the broken package in its build, and the build log says so',
+    'fails the broken package in its build: the workflow ends aborted, notified once with the log line, and nothing is uploaded',
     { timeout: PIPELINE_MS },
     async () => {
       const root = await completion(idOf(failing), PIPELINE_MS);
-      expect(root).toMatchObject({ status: 'completed', result: 'failure' });
-      const sbuild = onlyStep(await stepsOf(idOf(failing)), 'sbuild');
+      expect(root.status).toBe('aborted');
+      const steps = await stepsOf(idOf(failing));
+      const sbuild = onlyStep(steps, 'sbuild');
       expect(sbuild).toMatchObject({ status: 'completed', result: 'failure' });
+      // The QA and the upload never ran.
+      for (const step of steps.filter((wr) => wr.id !== sbuild.id && wr.task_type !== 'Workflow')) {
+        expect(step.status, `${step.task_name} #${String(step.id)}`).toBe('aborted');
+      }
+      // One notification for the root's end, naming the failed step and its log line.
+      const ends = s.made.notifier.shown.filter(
+        (n) => n.notification.workRequestId === idOf(failing),
+      );
+      expect(ends.map((n) => n.notification.title)).toEqual([
+        `Aborted: workflow debian_pipeline #${String(idOf(failing))}`,
+      ]);
+      const body = ends[0]?.notification.body ?? '';
+      expect(body).toContain(`sbuild ${realPackages().failing.name}`);
+      expect(body).toMatch(/\(log line \d+\)/);
+      expect(inQueue(realPackages().failing)).toEqual([]);
+
       const artifacts = await artifactsOf(sbuild);
       const categories = artifacts.map((a) => a.category);
       expect(categories).toContain('debian:package-build-log');
@@ -160,11 +232,43 @@ describe.runIf(canRun)('real Debian work on the current server', () => {
       expect(text).toContain('ddt-broken: this build fails on purpose');
       expect(text).toMatch(/^Fail-Stage: build$/m);
       expect(text).toMatch(/^make: \*\*\* \[debian\/rules:\d+: build-arch\] Error 1$/m);
+      // The line the notification names is the line that says so.
+      const line = Number(/\(log line (\d+)\)/.exec(body)?.[1] ?? 0);
+      expect(text.split('\n')[line - 1]).toMatch(/Error|exit 1|fails on purpose/);
     },
   );
 
   it(
-    "runs the whole debian_pipeline, and the app reads every step's completion from the websocket",
+    "waits for the signature, which the app gives with the uploader's key; the queue receives the signed upload",
+    { timeout: PIPELINE_MS },
+    async () => {
+      const waits = await s.made.notifier.waitFor(
+        (n) => n.title === `Workflow #${String(idOf(pipeline))} waits for your signature`,
+        PIPELINE_MS,
+      );
+      const step = await s.api.workRequests.get({ id: waits.notification.workRequestId });
+      expect(step).toMatchObject({ task_type: 'Wait', task_name: 'externaldebsign' });
+      // What the step's "Sign and upload" asks of main.
+      const signed = await s.api.signing.signAndComplete({ workRequestId: step.id });
+      if (signed.status !== 'signed') throw new Error(`not signed: ${signed.reason}`);
+      expect(signed.key.fingerprint).toBe(key);
+      expect(signed.keyReason).toContain('the uploader');
+
+      const root = await completion(idOf(pipeline), 10 * 60_000);
+      expect(root).toMatchObject({ status: 'completed', result: 'success' });
+      const pkg = realPackages().good;
+      const uploaded = inQueue(pkg).sort();
+      expect(uploaded).toEqual(
+        [basename(pkg.changes), basename(pkg.dsc), basename(pkg.tarball)].sort(),
+      );
+      for (const name of [basename(pkg.changes), basename(pkg.dsc)]) {
+        expect(await gnupg.signer(join(queue, name)), name).toBe(key);
+      }
+    },
+  );
+
+  it(
+    "has run the whole debian_pipeline, and the app read every step's completion from the websocket",
     { timeout: PIPELINE_MS },
     async () => {
       const root = await completion(idOf(pipeline), PIPELINE_MS);
