@@ -152,84 +152,101 @@ export async function runUploadJob(
   recorder: JobRecorder,
   options: TransferOptions & JobProgress = {},
 ): Promise<JobOutcome> {
+  // One write at a time, each of the job as it is then: steps run side by side below, and
+  // two writes racing could leave an older state on disk after a newer one.
+  let writing: Promise<void> = Promise.resolve();
+  const record = (): Promise<void> => {
+    writing = writing.then(
+      () => recorder.save(job),
+      () => recorder.save(job),
+    );
+    return writing;
+  };
   const save = async () => {
-    await recorder.save(job);
+    await record();
     options.onStep?.(job);
   };
-  const uploaded: string[][] = [];
-  const present: string[][] = [];
-  try {
-    for (const part of job.parts) {
-      let sent: string[] = [];
-      if (part.artifactId === null) {
-        if (!part.request) throw new DebusineError('internal', `No request for ${part.label}`);
-        const created = await createArtifact(
-          client,
-          // No workspace: the server's default one, which the answer names.
-          { ...part.request, workspace: job.workspace === '' ? null : job.workspace },
-          options.signal,
+  const uploaded: string[][] = job.parts.map(() => []);
+  const present: string[][] = job.parts.map(() => []);
+  const runPart = async (part: UploadPart, index: number): Promise<void> => {
+    let sent: string[] = [];
+    if (part.artifactId === null) {
+      if (!part.request) throw new DebusineError('internal', `No request for ${part.label}`);
+      const created = await createArtifact(
+        client,
+        // No workspace: the server's default one, which the answer names.
+        { ...part.request, workspace: job.workspace === '' ? null : job.workspace },
+        options.signal,
+      );
+      if (job.workspace === '') job.workspace = created.workspace;
+      const missingRemote = created.files_to_upload.filter((p) => !(p in part.files));
+      if (missingRemote.length) {
+        throw new DebusineError(
+          'validation',
+          `Artifact ${String(created.id)} was created, but the server does not have ${missingRemote.join(', ')}, ` +
+            'which were declared as remote files (allow_remote): upload them first',
+          { rule: 'upload.remote-file-on-server', file: missingRemote[0], artifact: created.id },
         );
-        if (job.workspace === '') job.workspace = created.workspace;
-        const missingRemote = created.files_to_upload.filter((p) => !(p in part.files));
-        if (missingRemote.length) {
-          throw new DebusineError(
-            'validation',
-            `Artifact ${String(created.id)} was created, but the server does not have ${missingRemote.join(', ')}, ` +
-              'which were declared as remote files (allow_remote): upload them first',
-            { rule: 'upload.remote-file-on-server', file: missingRemote[0], artifact: created.id },
-          );
-        }
-        part.artifactId = created.id;
-        part.done = Object.keys(part.files).filter((p) => !created.files_to_upload.includes(p));
-        part.begun = [];
-        await save();
       }
-      const artifactId = part.artifactId;
-      const pending = new Map<string, string>();
-      for (const path of Object.keys(part.files)) {
-        if (!part.done.includes(path)) pending.set(path, await unchanged(job, part, path));
-      }
-      // Remote files (allow_remote) are in the request only: the server had them.
-      const alreadyThere = [
-        ...new Set([...Object.keys(part.request?.files ?? {}), ...Object.keys(part.files)]),
-      ].filter((p) => !pending.has(p));
-      if (pending.size > 0) {
-        const begun = new Set(part.begun);
-        const result = await uploadFiles(client, artifactId, pending, {
-          ...options,
-          needsProbe: (path) => begun.has(path),
-          onFileStart: async (path) => {
-            if (begun.has(path)) return;
-            begun.add(path);
-            part.begun.push(path);
-            await recorder.save(job);
-          },
-          onFileDone: async (path) => {
-            part.done.push(path);
-            await save();
-          },
-        });
-        sent = result.uploaded;
-        alreadyThere.push(...result.present);
-      }
-      uploaded.push(sent);
-      present.push(alreadyThere.sort());
+      part.artifactId = created.id;
+      part.done = Object.keys(part.files).filter((p) => !created.files_to_upload.includes(p));
+      part.begun = [];
+      await save();
     }
+    const artifactId = part.artifactId;
+    const pending = new Map<string, string>();
+    for (const path of Object.keys(part.files)) {
+      if (!part.done.includes(path)) pending.set(path, await unchanged(job, part, path));
+    }
+    // Remote files (allow_remote) are in the request only: the server had them.
+    const alreadyThere = [
+      ...new Set([...Object.keys(part.request?.files ?? {}), ...Object.keys(part.files)]),
+    ].filter((p) => !pending.has(p));
+    if (pending.size > 0) {
+      const begun = new Set(part.begun);
+      const result = await uploadFiles(client, artifactId, pending, {
+        ...options,
+        needsProbe: (path) => begun.has(path),
+        onFileStart: async (path) => {
+          if (begun.has(path)) return;
+          begun.add(path);
+          part.begun.push(path);
+          await record();
+        },
+        onFileDone: async (path) => {
+          part.done.push(path);
+          await save();
+        },
+      });
+      sent = result.uploaded;
+      alreadyThere.push(...result.present);
+    }
+    uploaded[index] = sent;
+    present[index] = alreadyThere.sort();
+  };
+  try {
+    const [head, ...rest] = job.parts;
+    if (head) await runPart(head, 0);
+    // The others only once the first is complete (see the module comment); then side by
+    // side: each finds its files stored, and its creation is one request.
+    await Promise.all(rest.map((part, i) => runPart(part, i + 1)));
     const ids = job.parts.map((p) => p.artifactId ?? 0);
     const [first, ...others] = ids;
     if (job.relate && first !== undefined) {
-      for (const [index, target] of others.entries()) {
-        if (job.related.includes(index + 1)) continue;
-        for (const type of UPLOAD_RELATIONS) {
-          await clientOf(client, 'Relating the artifacts').relationCreate({
-            artifact: first,
-            target,
-            type,
-          });
-        }
-        job.related.push(index + 1);
-        await save();
-      }
+      const relations = clientOf(client, 'Relating the artifacts');
+      // Side by side: each is one request, and the server answers an existing one as made.
+      await Promise.all(
+        others.map(async (target, index) => {
+          if (job.related.includes(index + 1)) return;
+          await Promise.all(
+            UPLOAD_RELATIONS.map((type) =>
+              relations.relationCreate({ artifact: first, target, type }),
+            ),
+          );
+          job.related.push(index + 1);
+          await save();
+        }),
+      );
     }
     if (job.workflow && job.workflowId === null && first !== undefined) {
       const created = await clientOf(client, 'Starting the workflow').workflowCreate({
@@ -250,7 +267,7 @@ export async function runUploadJob(
     if (code !== 'cancelled') {
       job.state = ['network', 'timeout', 'server'].includes(code) ? 'uploading' : 'failed';
       job.error = error instanceof Error ? error.message : String(error);
-      await recorder.save(job);
+      await record();
     }
     throw error;
   }
