@@ -53,7 +53,7 @@ async function uploadAndStart(page: Page, pkg: SourcePackage, template: string):
   await form.getByRole('button', { name: 'Start workflow' }).click();
   // Starting opens the workflow's page, with its tree of steps.
   await page.getByTestId('work-request-page').waitFor({ timeout: 60_000 });
-  await page.getByRole('heading', { name: 'Steps' }).waitFor();
+  await page.getByRole('heading', { name: 'Steps', exact: true }).waitFor();
   const current = await page
     .getByTestId('work-request-page')
     .locator('[aria-current="page"]')
