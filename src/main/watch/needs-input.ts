@@ -103,26 +103,24 @@ export class NeedsInputWatch {
     this.schedule();
     for (const timer of this.#followUps) clearTimeout(timer);
     this.#followUps.clear();
-    for (const delay of this.#options.afterStepMs ?? NEEDS_INPUT_AFTER_STEP_MS) {
-      const timer = setTimeout(() => {
-        this.#followUps.delete(timer);
-        this.schedule();
-      }, delay);
-      timer.unref();
-      this.#followUps.add(timer);
-    }
+    this.#scheduleAt(this.#options.afterStepMs ?? NEEDS_INPUT_AFTER_STEP_MS, this.#followUps);
   }
 
   /** A workflow was started from the app or watched by the user: check a few times. */
   afterStart(workRequest: WorkRequestResponse): void {
     if (this.#closed || workRequest.task_type !== 'Workflow') return;
-    for (const delay of this.#options.afterStartMs ?? NEEDS_INPUT_AFTER_START_MS) {
+    this.#scheduleAt(this.#options.afterStartMs ?? NEEDS_INPUT_AFTER_START_MS, this.#later);
+  }
+
+  /** A check after each of `delays`, its timer kept in `timers` until it fires (for close). */
+  #scheduleAt(delays: readonly number[], timers: Set<NodeJS.Timeout>): void {
+    for (const delay of delays) {
       const timer = setTimeout(() => {
-        this.#later.delete(timer);
+        timers.delete(timer);
         this.schedule();
       }, delay);
       timer.unref();
-      this.#later.add(timer);
+      timers.add(timer);
     }
   }
 
