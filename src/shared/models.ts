@@ -188,7 +188,7 @@ export const fileResponseSchema = z.looseObject({
 });
 export type FileResponse = z.infer<typeof fileResponseSchema>;
 
-const objectSchema = z.record(z.string(), z.unknown());
+export const objectSchema = z.record(z.string(), z.unknown());
 
 export const artifactCreateRequestSchema = z.strictObject({
   category: z.string().min(1).max(255),

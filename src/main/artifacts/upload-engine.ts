@@ -189,14 +189,16 @@ export async function runUploadJob(
         );
       }
       part.artifactId = created.id;
-      part.done = Object.keys(part.files).filter((p) => !created.files_to_upload.includes(p));
+      const toUpload = new Set(created.files_to_upload);
+      part.done = Object.keys(part.files).filter((p) => !toUpload.has(p));
       part.begun = [];
       await save();
     }
     const artifactId = part.artifactId;
     const pending = new Map<string, string>();
+    const done = new Set(part.done);
     for (const path of Object.keys(part.files)) {
-      if (!part.done.includes(path)) pending.set(path, await unchanged(job, part, path));
+      if (!done.has(path)) pending.set(path, await unchanged(job, part, path));
     }
     // Remote files (allow_remote) are in the request only: the server had them.
     const alreadyThere = [

@@ -13,7 +13,7 @@
  * The files are the user's, but read as untrusted input all the same: bounded in size, and
  * a file that is not a JSON object is named in the problem, not thrown past the caller.
  */
-import { open } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonObject } from '../../shared/contract';
@@ -167,7 +167,6 @@ export class DputProfiles {
 
   /** Every profile name in the directories, and the built-in ones. */
   async names(): Promise<string[]> {
-    const { readdir } = await import('node:fs/promises');
     const names = new Set(Object.keys(BUILT_IN_PROFILES));
     for (const dir of this.dirs) {
       const entries = await readdir(join(dir, 'profiles')).catch(() => [] as string[]);

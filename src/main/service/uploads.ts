@@ -46,8 +46,9 @@ interface Entry {
 function filesOf(job: StoredJob): UploadJob['files'] {
   const seen = new Map<string, UploadJob['files'][number]>();
   for (const part of job.parts) {
+    const confirmed = new Set(part.done);
     for (const [path, f] of Object.entries(part.files)) {
-      const done = part.done.includes(path);
+      const done = confirmed.has(path);
       const known = seen.get(path);
       if (known) {
         if (!done) {
@@ -68,36 +69,32 @@ function filesOf(job: StoredJob): UploadJob['files'] {
 }
 
 function partsOf(job: StoredJob): UploadJob['parts'] {
-  return job.parts.map((part) => ({
-    category: part.category,
-    label: part.label,
-    artifactId: part.artifactId,
-    state:
-      part.artifactId === null
-        ? 'waiting'
-        : Object.keys(part.files).every((p) => part.done.includes(p))
-          ? 'done'
-          : 'sending',
-  }));
+  return job.parts.map((part) => {
+    const confirmed = new Set(part.done);
+    return {
+      category: part.category,
+      label: part.label,
+      artifactId: part.artifactId,
+      state:
+        part.artifactId === null
+          ? 'waiting'
+          : Object.keys(part.files).every((p) => confirmed.has(p))
+            ? 'done'
+            : 'sending',
+    };
+  });
 }
 
-function viewOf(job: StoredJob, draftId: string | null, resumed: boolean): UploadJob {
-  const files = filesOf(job);
-  const first = job.parts[0];
+/**
+ * What the engine's steps change in the view (artifacts made, relations, the workflow):
+ * read after each step, without walking the files again, which progress keeps itself.
+ */
+function stepsOf(
+  job: StoredJob,
+): Pick<UploadJob, 'workspace' | 'artifactId' | 'parts' | 'relations' | 'workflow'> {
   return {
-    jobId: job.id,
-    draftId,
-    state: job.state === 'failed' ? 'failed' : 'paused',
-    category: first?.category ?? '',
     workspace: job.workspace,
-    label: basename(first?.label ?? labelOf(files.map((f) => f.path))),
-    sentBytes: files.reduce((s, f) => s + f.sentBytes, 0),
-    totalBytes: files.reduce((s, f) => s + f.totalBytes, 0),
-    files,
-    speed: 0,
-    eta: null,
-    apiUrl: job.apiUrl,
-    artifactId: first?.artifactId ?? null,
+    artifactId: job.parts[0]?.artifactId ?? null,
     parts: partsOf(job),
     relations: {
       made: job.relate ? job.related.length * 2 : 0,
@@ -111,6 +108,25 @@ function viewOf(job: StoredJob, draftId: string | null, resumed: boolean): Uploa
           workRequestId: job.workflowId,
         }
       : null,
+  };
+}
+
+function viewOf(job: StoredJob, draftId: string | null, resumed: boolean): UploadJob {
+  const files = filesOf(job);
+  const first = job.parts[0];
+  return {
+    ...stepsOf(job),
+    jobId: job.id,
+    draftId,
+    state: job.state === 'failed' ? 'failed' : 'paused',
+    category: first?.category ?? '',
+    label: basename(first?.label ?? labelOf(files.map((f) => f.path))),
+    sentBytes: files.reduce((s, f) => s + f.sentBytes, 0),
+    totalBytes: files.reduce((s, f) => s + f.totalBytes, 0),
+    files,
+    speed: 0,
+    eta: null,
+    apiUrl: job.apiUrl,
     createdAt: job.createdAt,
     resumed,
     error: job.error === null ? null : { code: 'validation', message: job.error },
@@ -216,8 +232,7 @@ export class UploadManager {
           await this.#started?.(workflow);
         },
         onStep: (job) => {
-          const { parts, relations, workflow, artifactId, workspace } = viewOf(job, null, false);
-          Object.assign(entry.view, { parts, relations, workflow, artifactId, workspace });
+          Object.assign(entry.view, stepsOf(job));
           this.#progress(entry, null);
         },
         onProgress: (event) => {
