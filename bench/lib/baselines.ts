@@ -3,7 +3,7 @@
  * chroot), and OpenSSL.
  */
 import { execFile } from 'node:child_process';
-import { dputAsAlice, writeDputProfile } from '../../test/support/dput-ng';
+import { dputAsAlice, uploadOnlyProfile, writeDputProfile } from '../../test/support/dput-ng';
 import { stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import {
@@ -253,15 +253,6 @@ export async function opensslSha256(file: string): Promise<void> {
  * the upload, its source and binary packages, and the relations.
  */
 export function dputUpload(server: BenchServer, chrootChanges: string, workspace: string): void {
-  writeDputProfile(server.root, 'ddt-bench', {
-    method: 'debusine',
-    meta: 'debusine',
-    fqdn: '127.0.0.1',
-    incoming: '/',
-    debusine_scope: server.scope,
-    debusine_workspace: workspace,
-    allow_unsigned_uploads: true,
-    hooks: ['checksum', 'suite-mismatch'],
-  });
+  writeDputProfile(server.root, 'ddt-bench', uploadOnlyProfile(server.scope, workspace));
   dputAsAlice(server.root, 'ddt-bench', chrootChanges);
 }

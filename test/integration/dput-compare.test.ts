@@ -18,7 +18,7 @@ import type { ArtifactResponse } from '../../src/shared/contract';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { hasServer, testServer } from '../support/sandbox';
 import { uploadThroughApp } from '../support/app-upload';
-import { chownToAlice, dputAsAlice, writeDputProfile } from '../support/dput-ng';
+import { chownToAlice, dputAsAlice, uploadOnlyProfile, writeDputProfile } from '../support/dput-ng';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 
 const server = hasServer('current') ? testServer('current') : undefined;
@@ -77,17 +77,7 @@ describe.runIf(canRun)('a .changes through the app and through dput-ng', () => {
       copyFileSync(file, join(dir, basename(file)));
     }
     chownToAlice(root ?? '', `/${relative(root ?? '', dir)}`);
-    writeDputProfile(root ?? '', 'ddt-compare', {
-      method: 'debusine',
-      meta: 'debusine',
-      fqdn: '127.0.0.1',
-      incoming: '/',
-      debusine_scope: server?.scope,
-      debusine_workspace: workspace,
-      allow_unsigned_uploads: true,
-      // The meta's list less the two workflow hooks: dput-ng's own checks stay.
-      hooks: ['checksum', 'suite-mismatch'],
-    });
+    writeDputProfile(root ?? '', 'ddt-compare', uploadOnlyProfile(server?.scope ?? '', workspace));
   });
 
   afterAll(async () => {

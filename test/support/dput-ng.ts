@@ -13,6 +13,24 @@ export function chownToAlice(root: string, pathInChroot: string): void {
   if (done.status !== 0) throw new Error(`chown ${pathInChroot}: ${done.stderr.toString()}`);
 }
 
+/**
+ * The sandbox's profile for uploads alone: the hooks that check and start a workflow are
+ * left out (dput-ng cannot upload without starting one otherwise); dput-ng's own checks
+ * stay. What the comparisons time or compare is the artifacts, not the workflow.
+ */
+export function uploadOnlyProfile(scope: string, workspace: string): object {
+  return {
+    method: 'debusine',
+    meta: 'debusine',
+    fqdn: '127.0.0.1',
+    incoming: '/',
+    debusine_scope: scope,
+    debusine_workspace: workspace,
+    allow_unsigned_uploads: true,
+    hooks: ['checksum', 'suite-mismatch'],
+  };
+}
+
 /** Writes `~alice/.dput.d/profiles/NAME.json`. */
 export function writeDputProfile(root: string, name: string, profile: object): void {
   const profiles = join(root, 'home/alice/.dput.d/profiles');
