@@ -57,6 +57,9 @@ describe('drafts', () => {
     const fx = debianFixtures();
     const all = [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs];
 
+    /** Template lookups the planners of this file asked the server for. */
+    let lookups = 0;
+
     function planner(profile: Record<string, unknown> | null, templateExists: boolean) {
       const dputDir = tmp('ddt-dput-');
       mkdirSync(join(dputDir, 'profiles'));
@@ -72,7 +75,7 @@ describe('drafts', () => {
       // The template lookup is the only request a draft makes: answered here, not sent.
       Object.defineProperty(client, 'workflowTemplateGet', {
         value: (workspace: string, name: string) =>
-          templateExists
+          ++lookups > 0 && templateExists
             ? Promise.resolve({ name, workspace })
             : Promise.reject(new DebusineError('not-found', 'No WorkflowTemplate matches')),
       });
@@ -111,6 +114,18 @@ describe('drafts', () => {
         data: { source_artifact: '@UPLOAD@' },
         problem: null,
       });
+    });
+
+    it('keeps its proposal while files are left out and taken back: one template lookup', async () => {
+      const { staged, ids } = await stage(all);
+      const drafts = new DraftStore(tmp('ddt-data-'), staged, planner(PROFILE, true));
+      const before = lookups;
+      const draft = await drafts.create(ids, false);
+      const debId = ids[all.indexOf(fx.debs[0] ?? '')] ?? '';
+      await drafts.update(draft.draftId, { excludeFiles: [debId] });
+      const again = await drafts.update(draft.draftId, { excludeFiles: [] });
+      expect(again.workflow).toMatchObject({ template: 'upload-to-unstable', problem: null });
+      expect(lookups - before).toBe(1);
     });
 
     it('says before the upload that the server lacks the template, naming it and the Distribution', async () => {

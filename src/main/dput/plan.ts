@@ -44,6 +44,18 @@ export class DputPlanner {
     return valid;
   }
 
+  /**
+   * What a proposal depends on besides the files on disk: the active server and the
+   * .changes' Distribution. A draft whose files the user leaves out or takes back keeps
+   * its proposal while this stays the same, rather than reading the profiles and asking
+   * the server for the template again on every click.
+   */
+  proposalKey(upload: LocalArtifact): string {
+    const server = this.#session.active();
+    const distribution = fieldString(changesFieldsOf(upload), 'Distribution') ?? '';
+    return JSON.stringify([server?.id, server?.apiUrl, server?.scope, distribution]);
+  }
+
   /** The proposal for an upload artifact, or null when no dput-ng profile is for this server. */
   async propose(upload: LocalArtifact): Promise<WorkflowProposal | null> {
     const server = this.#session.active();

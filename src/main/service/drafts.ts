@@ -55,6 +55,8 @@ export interface Draft {
   userExcluded: string[];
   /** Every artifact the upload makes, `artifact` first (changes-set.ts). */
   parts: LocalArtifact[];
+  /** What the view's workflow proposal was made for (DputPlanner.proposalKey). */
+  proposalKey: string | null;
 }
 
 function isSerialized(value: unknown): value is SerializedError {
@@ -158,6 +160,7 @@ export class DraftStore {
       excludedNames: [],
       userExcluded: [],
       parts: [],
+      proposalKey: null,
     };
     this.#drafts.set(draftId, draft);
     await this.#evaluate(draft, undefined, []);
@@ -248,6 +251,7 @@ export class DraftStore {
         draft.parts = [];
         this.#setView(draft, chosen, reason, manual, problems, excluded);
         draft.view = { ...draft.view, parts: [], notes: [], workflow: null };
+        draft.proposalKey = null;
         return;
       }
     }
@@ -280,7 +284,14 @@ export class DraftStore {
       }
     }
     if (draft.artifact?.category === CATEGORIES.upload && this.#planner) {
-      workflow = await this.#planner.propose(draft.artifact);
+      const key = this.#planner.proposalKey(draft.artifact);
+      workflow =
+        key === draft.proposalKey
+          ? draft.view.workflow
+          : await this.#planner.propose(draft.artifact);
+      draft.proposalKey = key;
+    } else {
+      draft.proposalKey = null;
     }
     this.#setView(draft, chosen, reason, artifact, problems, excluded);
     draft.view.parts = draft.parts.map((part) => ({
