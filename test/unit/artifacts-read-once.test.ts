@@ -10,7 +10,7 @@ import type * as Crypto from 'node:crypto';
 import type * as FsPromises from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { link, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -162,6 +162,35 @@ describe('a remembered reading', () => {
       'md5',
       'sha256',
     ]);
+    expect(counts.read.get(path)).toBe(1000);
+  });
+});
+
+describe('a file changed just before it is read', () => {
+  it('is waited for, not read twice: a draft hard-links the files it is given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
+    const original = join(dir, 'pkg_1.0.orig.tar.gz');
+    writeFileSync(original, randomBytes(300_000));
+    await sleep(SETTLE_MS);
+    // A new link sets the file's ctime to now, as the draft's link directory does.
+    const linked = join(dir, 'linked.tar.gz');
+    await link(original, linked);
+    counts.read.clear();
+    const checked = await digestFile(linked, ['sha256', 'sha1', 'md5']);
+    const declared = await digestFile(linked, ['sha256']);
+    expect(declared.digests.sha256).toBe(checked.digests.sha256);
+    expect(counts.read.get(linked)).toBe(300_000);
+  });
+
+  it('is still read again when it changes after it was remembered', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
+    const path = join(dir, 'f.bin');
+    writeFileSync(path, randomBytes(1000));
+    const first = await digestFile(path, ['sha256']);
+    writeFileSync(path, randomBytes(1000));
+    counts.read.clear();
+    const second = await digestFile(path, ['sha256']);
+    expect(second.digests.sha256).not.toBe(first.digests.sha256);
     expect(counts.read.get(path)).toBe(1000);
   });
 });

@@ -9,9 +9,16 @@
  * "racily clean": the kernel stamps times from a coarse clock (one tick is up to 10 ms), so
  * a file written again within the tick of its last change keeps its version. An entry is
  * therefore kept only when the file had not changed for RACY_NS before its reading
- * started; a file changed that recently is hashed again the next time.
+ * started.
+ *
+ * A file that changed that recently is waited for (at most RACY_NS) before it is read to
+ * be remembered, rather than read now and again later. It is the common case, not a rare
+ * one: a draft hard-links the files it was given (drafts.ts), which sets each file's ctime
+ * just before they are hashed, and without the wait the first file hashed was read a
+ * second time when the upload asked for its SHA-256.
  */
 import { stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BigIntStats } from 'node:fs';
 import { BoundedMap } from '../bounded';
 import { fileError, hashFile, hashHandle, withFile, type FileDigests } from './checksums';
@@ -83,8 +90,19 @@ export async function digestFile(
   // The same version asked with more algorithms: keep the ones known in the new entry.
   const wanted = [...new Set([...algorithms, ...Object.keys(same?.digests ?? {})])];
   return withFile(path, async (handle) => {
+    let before = await handle.stat({ bigint: true });
+    const settled = before.ctimeNs + RACY_NS - readingStarts();
+    // Bounded: a ctime in the future (another clock, a skewed NFS server) is not waited
+    // for longer than the window; the reading is then simply not remembered.
+    if (settled > 0n) {
+      // One millisecond more: the clock read above counts whole milliseconds.
+      const ms = Number(settled > RACY_NS ? RACY_NS : settled) / 1e6 + 1;
+      await sleep(ms, undefined, signal ? { signal } : {}).catch((error: unknown) => {
+        throw fileError(path, error);
+      });
+      before = await handle.stat({ bigint: true });
+    }
     const started = readingStarts();
-    const before = await handle.stat({ bigint: true });
     const result = await hashHandle(handle, path, wanted, signal);
     rememberDigests(path, before, await handle.stat({ bigint: true }), started, result);
     return result;
