@@ -40,6 +40,8 @@ interface Fake {
   probes: string[];
   /** Fail the next PUT of this file with a dropped connection, once. */
   cutNext: string | null;
+  /** What the server did, in order: `create <id>`, `stored <id> <path>`, `relate <id>`. */
+  log: string[];
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ async function fakeServer(): Promise<Fake> {
     bytes: new Map(),
     probes: [],
     cutNext: null,
+    log: [],
   };
   const json = (res: ServerResponse, status: number, value: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
@@ -83,6 +86,7 @@ async function fakeServer(): Promise<Fake> {
           artifact.files[path] = { size: f.size, sha256, complete: stored.has(sha256) };
         }
         fake.artifacts.push(artifact);
+        fake.log.push(`create ${String(artifact.id)}`);
         json(res, 201, {
           id: artifact.id,
           workspace: 'developers',
@@ -128,13 +132,26 @@ async function fakeServer(): Promise<Fake> {
           }
           stored.set(file.sha256, now);
           file.complete = true;
+          fake.log.push(`stored ${String(artifact.id)} ${path}`);
           return res.writeHead(201).end();
         }
         return res.writeHead(200, { range: `bytes=0-${String(now.length)}` }).end();
       }
       if (req.method === 'POST' && url === '/api/1.0/artifact-relation/') {
         const relation = JSON.parse(data.toString()) as Fake['relations'][number];
+        // The server relates complete artifacts only.
+        const incomplete = [relation.artifact, relation.target].find((id) =>
+          Object.values(fake.artifacts.find((a) => a.id === id)?.files ?? {}).some(
+            (f) => !f.complete,
+          ),
+        );
+        if (incomplete !== undefined) {
+          return json(res, 400, {
+            title: `Cannot create relation: artifact ${String(incomplete)} is incomplete`,
+          });
+        }
         fake.relations.push(relation);
+        fake.log.push(`relate ${String(relation.target)}`);
         return json(res, 201, { id: fake.relations.length, ...relation });
       }
       if (req.method === 'POST' && url === '/api/1.0/workflow/') {
@@ -260,6 +277,37 @@ describe.skipIf(missing !== undefined)('the upload engine on a .changes', () => 
     ).toEqual((fx?.debs ?? []).map((d) => basename(d)).sort());
   });
 
+  it('makes each package as soon as its files are in, while the upload is still sending', async () => {
+    const { planned } = await parts();
+    // One file at a time, so that the upload's last file is still to come when a package's
+    // files are all stored.
+    await startJob(
+      client,
+      { workspace: 'developers', parts: planned, relate: true },
+      new UploadJobStore(mkdtempSync(join(tmpdir(), 'ddt-engine-'))),
+      { concurrency: 1 },
+    );
+    const { log } = fake;
+    const lastStored = log.findLastIndex((e) => e.startsWith('stored 100 '));
+    const packages = fake.artifacts.slice(1);
+    expect(packages).toHaveLength(3);
+    const early = packages.filter((a) => log.indexOf(`create ${String(a.id)}`) < lastStored);
+    expect(early.length).toBeGreaterThan(0);
+    for (const a of packages) {
+      // Each made after every one of its files was stored by the upload, so none was sent
+      // again, and related only once the upload was complete.
+      const created = log.indexOf(`create ${String(a.id)}`);
+      for (const path of Object.keys(a.files)) {
+        expect(log.indexOf(`stored 100 ${path}`), path).toBeLessThan(created);
+      }
+      expect(log.indexOf(`relate ${String(a.id)}`)).toBeGreaterThan(lastStored);
+    }
+    expect(fake.relations).toHaveLength(6);
+    for (const name of Object.keys(fake.artifacts[0]?.files ?? {})) {
+      expect(fake.bytes.get(name), name).toBe(readFileSync(join(fx?.dir ?? '', name)).length);
+    }
+  });
+
   it('goes on after a cut from the recorded step: no artifact twice, only the cut file probed', async () => {
     const { planned } = await parts();
     const store = new UploadJobStore(mkdtempSync(join(tmpdir(), 'ddt-engine-')));
@@ -276,7 +324,12 @@ describe.skipIf(missing !== undefined)('the upload engine on a .changes', () => 
     const [job] = await store.list();
     expect(job?.parts[0]?.artifactId).toBe(100);
     expect(job?.parts[0]?.begun).toContain(tarball);
-    expect(fake.artifacts).toHaveLength(1);
+    // Before the cut, only packages whose own files had all been confirmed were made: the
+    // source package, which needs the cut tarball, was not.
+    const before = fake.artifacts.slice(1);
+    expect(fake.artifacts[0]?.id).toBe(100);
+    expect(before.every((a) => !(tarball in a.files))).toBe(true);
+    expect(before.map((a) => a.category)).not.toContain('debian:source-package');
     if (!job) throw new Error('no job recorded');
 
     const outcome = await runUploadJob(client, job, store);

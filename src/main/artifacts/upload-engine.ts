@@ -6,9 +6,12 @@
  *
  * Order matters for what is sent. The server marks a file of a new artifact complete only
  * when its store already has it with a complete copy in the same workspace; a file still
- * being uploaded for another artifact counts as missing. So each part is created only when
- * the parts before it are complete: the source and binary packages of a .changes then
- * find every file the upload sent, and nothing is sent twice.
+ * being uploaded for another artifact counts as missing. So the first part is created
+ * first, and each other part only once the first holds all of that part's files
+ * confirmed: the source and binary packages of a .changes then find every file the
+ * upload sent, and nothing is sent twice. A package is created as soon as its own files
+ * are in, while the upload's other files are still on their way, and related as soon as
+ * both ends are complete (the server relates complete artifacts only).
  */
 import { stat } from 'node:fs/promises';
 import { DebusineError } from '../../shared/errors';
@@ -168,7 +171,11 @@ export async function runUploadJob(
   };
   const uploaded: string[][] = job.parts.map(() => []);
   const present: string[][] = job.parts.map(() => []);
-  const runPart = async (part: UploadPart, index: number): Promise<void> => {
+  const runPart = async (
+    part: UploadPart,
+    index: number,
+    onConfirmed?: () => void,
+  ): Promise<void> => {
     let sent: string[] = [];
     if (part.artifactId === null) {
       if (!part.request) throw new DebusineError('internal', `No request for ${part.label}`);
@@ -193,6 +200,7 @@ export async function runUploadJob(
       part.done = Object.keys(part.files).filter((p) => !toUpload.has(p));
       part.begun = [];
       await save();
+      onConfirmed?.();
     }
     const artifactId = part.artifactId;
     const pending = new Map<string, string>();
@@ -218,6 +226,7 @@ export async function runUploadJob(
         onFileDone: async (path) => {
           part.done.push(path);
           await save();
+          onConfirmed?.();
         },
       });
       sent = result.uploaded;
@@ -226,30 +235,67 @@ export async function runUploadJob(
     uploaded[index] = sent;
     present[index] = alreadyThere.sort();
   };
-  try {
-    const [head, ...rest] = job.parts;
-    if (head) await runPart(head, 0);
-    // The others only once the first is complete (see the module comment); then side by
-    // side: each finds its files stored, and its creation is one request.
-    await Promise.all(rest.map((part, i) => runPart(part, i + 1)));
-    const ids = job.parts.map((p) => p.artifactId ?? 0);
-    const [first, ...others] = ids;
-    if (job.relate && first !== undefined) {
-      const relations = clientOf(client, 'Relating the artifacts');
-      // Side by side: each is one request, and the server answers an existing one as made.
-      await Promise.all(
-        others.map(async (target, index) => {
-          if (job.related.includes(index + 1)) return;
-          await Promise.all(
-            UPLOAD_RELATIONS.map((type) =>
-              relations.relationCreate({ artifact: first, target, type }),
-            ),
-          );
-          job.related.push(index + 1);
-          await save();
-        }),
-      );
+  const [head, ...rest] = job.parts;
+  // The other parts, each started once: as soon as the first part holds all of its files
+  // confirmed (see the module comment), while the first part's other files are still
+  // being sent, or else once the first part is complete.
+  const runs = new Map<number, Promise<void>>();
+  const startRest = (i: number): Promise<void> => {
+    let run = runs.get(i);
+    const part = rest[i];
+    if (!run && part) {
+      run = runPart(part, i + 1);
+      // Awaited below; until then a failure must not count as unhandled.
+      run.catch(() => undefined);
+      runs.set(i, run);
     }
+    return run ?? Promise.resolve();
+  };
+  const startReady = (): void => {
+    if (head?.artifactId === null || !head) return;
+    const confirmed = new Set(head.done);
+    rest.forEach((part, i) => {
+      if (part.artifactId !== null || runs.has(i)) return;
+      const ready = Object.entries(part.files).every(
+        ([path, file]) => confirmed.has(path) && head.files[path]?.local === file.local,
+      );
+      if (ready) void startRest(i);
+    });
+  };
+  try {
+    try {
+      if (head) {
+        startReady();
+        await runPart(head, 0, startReady);
+      }
+    } catch (error) {
+      // Parts already started end (a pause stops them too) before the job is recorded.
+      await Promise.allSettled(runs.values());
+      throw error;
+    }
+    const ids = (): number[] => job.parts.map((p) => p.artifactId ?? 0);
+    const first = head?.artifactId ?? undefined;
+    // Each relation as soon as its package is complete: the first part is by now.
+    const relations =
+      job.relate && first !== undefined ? clientOf(client, 'Relating the artifacts') : null;
+    const settled = await Promise.allSettled(
+      rest.map(async (_, i) => {
+        await startRest(i);
+        const target = rest[i]?.artifactId;
+        if (!relations || first === undefined || target === null || target === undefined) return;
+        if (job.related.includes(i + 1)) return;
+        // Side by side: each is one request, and the server answers an existing one as made.
+        await Promise.all(
+          UPLOAD_RELATIONS.map((type) =>
+            relations.relationCreate({ artifact: first, target, type }),
+          ),
+        );
+        job.related.push(i + 1);
+        await save();
+      }),
+    );
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     if (job.workflow && job.workflowId === null && first !== undefined) {
       const created = await clientOf(client, 'Starting the workflow').workflowCreate({
         template_name: job.workflow.template,
@@ -261,7 +307,7 @@ export async function runUploadJob(
       await options.onWorkflow?.(created).catch(() => undefined);
     }
     await recorder.remove(job.id);
-    return { artifactIds: ids, uploaded, present, workflowId: job.workflowId };
+    return { artifactIds: ids(), uploaded, present, workflowId: job.workflowId };
   } catch (error) {
     // A pause stays as it is, and so does a job that lost the server (network, time-out,
     // 5xx): running it again goes on. Other errors need a person.
