@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
-import { digestFile, rememberDigests } from '../../src/main/artifacts/digest-cache';
+import { digestFile, racyWindowNs, rememberDigests } from '../../src/main/artifacts/digest-cache';
 import { createSourcePackageFromDsc } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
@@ -180,6 +180,12 @@ describe('a file changed just before it is read', () => {
     const declared = await digestFile(linked, ['sha256']);
     expect(declared.digests.sha256).toBe(checked.digests.sha256);
     expect(counts.read.get(linked)).toBe(300_000);
+  });
+
+  it('is trusted later on a file system that keeps whole seconds', () => {
+    // ext3 and HFS+ keep whole seconds, FAT two: a change within them keeps the version.
+    expect(racyWindowNs({ ctimeNs: 1_764_000_000_000_000_000n })).toBe(2_000_000_000n);
+    expect(racyWindowNs({ ctimeNs: 1_764_000_000_123_456_789n })).toBe(20_000_000n);
   });
 
   it('is still read again when it changes after it was remembered', async () => {

@@ -8,8 +8,10 @@
  * file with the same version has the same bytes — with one exception, which git calls
  * "racily clean": the kernel stamps times from a coarse clock (one tick is up to 10 ms), so
  * a file written again within the tick of its last change keeps its version. An entry is
- * therefore kept only when the file had not changed for RACY_NS before its reading
- * started.
+ * therefore kept only when the file had not changed for two ticks (RACY_NS) before its
+ * reading started. Some file systems keep whole seconds (ext3, HFS+) or two seconds (FAT,
+ * whose ctime is its mtime): a ctime with no fraction of a second is taken to come from
+ * one of those, and the window is then COARSE_NS.
  *
  * A file that changed that recently is waited for (at most RACY_NS) before it is read to
  * be remembered, rather than read now and again later. It is the common case, not a rare
@@ -23,7 +25,13 @@ import type { BigIntStats } from 'node:fs';
 import { BoundedMap } from '../bounded';
 import { fileError, hashFile, hashHandle, withFile, type FileDigests } from './checksums';
 
-const RACY_NS = 50_000_000n;
+const RACY_NS = 20_000_000n;
+const COARSE_NS = 2_000_000_000n;
+
+/** How long after its last change a file's version can still hide another change. */
+export function racyWindowNs(info: Pick<BigIntStats, 'ctimeNs'>): bigint {
+  return info.ctimeNs % 1_000_000_000n === 0n ? COARSE_NS : RACY_NS;
+}
 /** Bounded: a long session drops many files; old entries just mean one more read. */
 const LIMIT = 1024;
 
@@ -56,7 +64,7 @@ export function rememberDigests(
   // An older reading is stale whatever happens next; gone first, a new one counts as newest.
   entries.delete(path);
   const version = versionOf(before);
-  if (version !== versionOf(after) || before.ctimeNs >= started - RACY_NS) return;
+  if (version !== versionOf(after) || before.ctimeNs >= started - racyWindowNs(before)) return;
   if (BigInt(result.size) !== before.size) return;
   entries.set(path, { ...result, digests: { ...result.digests }, version });
 }
@@ -91,12 +99,12 @@ export async function digestFile(
   const wanted = [...new Set([...algorithms, ...Object.keys(same?.digests ?? {})])];
   return withFile(path, async (handle) => {
     let before = await handle.stat({ bigint: true });
-    const settled = before.ctimeNs + RACY_NS - readingStarts();
-    // Bounded: a ctime in the future (another clock, a skewed NFS server) is not waited
-    // for longer than the window; the reading is then simply not remembered.
-    if (settled > 0n) {
+    const settled = before.ctimeNs + racyWindowNs(before) - readingStarts();
+    // Only short waits: a ctime in the future (another clock, a skewed NFS server) or on a
+    // file system of whole seconds is not waited for; that reading is not remembered.
+    if (settled > 0n && settled <= RACY_NS) {
       // One millisecond more: the clock read above counts whole milliseconds.
-      const ms = Number(settled > RACY_NS ? RACY_NS : settled) / 1e6 + 1;
+      const ms = Number(settled) / 1e6 + 1;
       await sleep(ms, undefined, signal ? { signal } : {}).catch((error: unknown) => {
         throw fileError(path, error);
       });
