@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { dataDirFrom } from './data-dir';
 import { createDispatcher } from '../bridge/dispatch';
 import { EventHub } from '../bridge/event-outbox';
-import { RecordingNotifier } from '../notify/notifier';
+import { PageNotifier } from '../notify/page-notifier';
 import { createService } from '../service';
 import { StagedFiles } from '../service/staged-files';
 import { FileTokenStore } from '../settings/token-store';
@@ -30,15 +30,18 @@ async function main(): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const hub = new EventHub();
   const files = new StagedFiles((path) => rm(path, { force: true }));
-  // A browser has no notifications from main: the records reach the renderer as
-  // `notification.shown` (through the service's gate) and in notifications.recent.
-  const notifier = new RecordingNotifier(false);
+  // Main has no desktop here: the page shows the notifications through the browser.
+  const notifier = new PageNotifier(hub.emit.bind(hub));
   const service = createService({
     dataDir,
     tokens: new FileTokenStore(dataDir),
     notifier,
     files,
-    host: { transport: 'web', platform: process.platform },
+    host: {
+      transport: 'web',
+      platform: process.platform,
+      activateNotification: (key) => notifier.activate(key),
+    },
     emit: hub.emit.bind(hub),
     env,
   });
