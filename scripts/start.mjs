@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: builds the app, then runs it in Electron when Electron's binary is installed;
-// otherwise says so in one line and serves the same app through the web host on loopback.
-// `npm run serve` (--web) goes to the web host directly.
+// otherwise serves the same app through the web host on loopback and opens it in a window
+// of its own (Chromium's app mode, or the default browser), saying so in one line
+// (src/main/web/app-window.ts). `npm run serve` (--web) only serves: no window.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -32,16 +33,9 @@ function electronBinary() {
 const binary = web ? undefined : electronBinary();
 const child = binary
   ? spawn(binary, [root], { cwd: root, stdio: 'inherit' })
-  : (() => {
-      if (!web) {
-        console.log(
-          "Electron's binary is not installed here (`npx install-electron` fetches it); serving the app in your browser instead.",
-        );
-      }
-      return spawn(process.execPath, [resolve(root, 'out/main/web.js')], {
-        cwd: root,
-        stdio: 'inherit',
-      });
-    })();
+  : spawn(process.execPath, [resolve(root, 'out/main/web.js'), ...(web ? [] : ['--window'])], {
+      cwd: root,
+      stdio: 'inherit',
+    });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

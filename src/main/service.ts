@@ -14,7 +14,11 @@ import { signingService, type SigningDeps } from './service/signing';
 import { DraftStore } from './service/drafts';
 import { DputPlanner } from './dput/plan';
 import { defaultDputDirs } from './dput/profiles';
-import { notificationHandlers, type ChooseProgram } from './service/notification-handlers';
+import {
+  notificationHandlers,
+  type ActivateNotification,
+  type ChooseProgram,
+} from './service/notification-handlers';
 import { Downloads } from './service/downloads';
 import { seedFromEnv } from './service/env-seed';
 import type { PresetSources } from './service/presets';
@@ -55,6 +59,11 @@ export interface HostCapabilities {
    */
   chooseProgram?: ChooseProgram;
   /**
+   * Where the page shows the desktop notifications (the web host's PageNotifier): runs
+   * what a click the page reports does.
+   */
+  activateNotification?: ActivateNotification;
+  /**
    * Tells the user why a link or a notification opened nothing (its server is not one of
    * the app's); without it, the reason goes to the log.
    */
@@ -70,7 +79,10 @@ export interface ServiceDeps {
    */
   cacheDir?: string;
   tokens: TokenStore;
-  /** The host's notifier (Electron's, or a RecordingNotifier in the web host and tests). */
+  /**
+   * The host's notifier: Electron's, the web host's PageNotifier (the page shows them), or
+   * a RecordingNotifier in tests.
+   */
   notifier: Notifier;
   files: StagedFiles;
   host: HostCapabilities;
@@ -207,7 +219,7 @@ export function createService(deps: ServiceDeps): AppService {
       openExternal: host.openExternal,
     }),
     ...watch.handlers(),
-    ...notificationHandlers(watch, host.chooseProgram),
+    ...notificationHandlers(watch, host.chooseProgram, host.activateNotification),
     ...workRequestHandlers({ session, emit, users, starts }),
     ...resourceHandlers(session),
     'files.pick': async ({ multiple, title }) => {

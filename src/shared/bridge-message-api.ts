@@ -26,6 +26,12 @@ export interface MessagePort {
 export interface MessageApiOptions {
   transport: 'electron' | 'web';
   stageDropped: (files: readonly DroppedFile[]) => Promise<Reply<StagedFile[]>>;
+  /**
+   * Answers app.openExternal on this side of the transport, where the page can open the
+   * address itself (in a browser, the system browser is the one the app runs in); without
+   * it, the request goes to main.
+   */
+  openExternal?: (url: string) => Reply<undefined>;
 }
 
 type Listener = (payload: unknown) => void;
@@ -87,6 +93,16 @@ export function createMessageApi(port: MessagePort, options: MessageApiOptions):
   }
   const files = (api.files ??= {}) as Record<string, unknown>;
   files.stageDropped = options.stageDropped;
+  const { openExternal } = options;
+  if (openExternal) {
+    const app = (api.app ??= {}) as Record<string, unknown>;
+    app.openExternal = (args?: { url?: unknown }) =>
+      Promise.resolve(
+        typeof args?.url === 'string'
+          ? openExternal(args.url)
+          : { ok: false, error: { code: 'validation', message: 'A link needs an address.' } },
+      );
+  }
   // The object is built from the same name lists the type is derived from.
   return api as unknown as DebusineApi;
 }

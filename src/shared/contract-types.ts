@@ -220,6 +220,22 @@ export interface NotificationRecord {
   serverId: string | null;
 }
 
+/**
+ * A desktop notification for the page to show, where main has no desktop of its own (the
+ * web host): the same title and body Electron's notification shows (marks in place of
+ * characters that show nothing), to be shown as text, never as markup.
+ */
+export interface PageNotification {
+  /** The same key again replaces the notification; notifications.activate names it. */
+  key: string;
+  title: string;
+  body: string;
+  /** The work request it is about. */
+  workRequestId: number;
+  /** critical: a failure, or a step that waits for the user; it stays until dismissed. */
+  urgency: 'normal' | 'critical';
+}
+
 /** A file main holds on the renderer's behalf: the id is all the renderer gets. */
 export interface StagedFile {
   id: string;
@@ -465,6 +481,8 @@ export interface EventPayloads {
   'upload.progress': UploadJob & { file: string | null };
   'upload.finished': UploadJob;
   'notification.shown': NotificationRecord;
+  /** A desktop notification for the page to show (web host only: Electron shows its own). */
+  'notification.desktop': PageNotification;
   'download.progress': DownloadJob;
   'download.finished': DownloadJob;
   /** A log open in the viewer read more of its file, finished, or failed. */

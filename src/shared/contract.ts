@@ -181,6 +181,14 @@ export const requests = {
   'notifications.removeCommand': request<T.NotificationSettings>()(noArgs),
   /** The last 100 notifications shown, newest first. */
   'notifications.recent': request<T.NotificationRecord[]>()(noArgs),
+  /**
+   * A `notification.desktop` the page showed was clicked (the web host): main does what the
+   * click of its own notification would (opens the work request or the log, on the server
+   * that showed it). `not-found` once main no longer keeps it.
+   */
+  'notifications.activate': request<undefined>()(
+    z.strictObject({ key: z.string().min(1).max(300) }),
+  ),
 
   'workRequests.list': request<T.WorkRequestResponse[]>()(
     z

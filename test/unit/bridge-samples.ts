@@ -34,6 +34,7 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'notifications.chooseCommand': undefined,
   'notifications.removeCommand': undefined,
   'notifications.recent': undefined,
+  'notifications.activate': { key: 'wr-12@2026-01-01T10:00:00Z' },
   'workRequests.list': { status: 'running', limit: 10 },
   'workRequests.page': { cursor: null, status: 'running' },
   'users.names': { ids: [2, 3] },

@@ -4,13 +4,14 @@
  * step. The names come from the server and are shown as one short line each.
  */
 import type { WorkRequestResponse } from '../../shared/models';
+import { NEEDS_INPUT } from '../../shared/results/end';
 import type { CompletionNotification, NotificationAction } from './notifier';
 
 /** What a waiting step waits for. */
 export type WaitKind = 'confirmation' | 'signature' | 'input';
 
 /** The result a waiting step's notification is recorded with in the app's list. */
-export const NEEDS_INPUT_RESULT = 'needs input';
+export const NEEDS_INPUT_RESULT = NEEDS_INPUT;
 
 /** Longest name shown for the workflow or the step; the server decides what they are. */
 const NAME_MAX = 120;

@@ -1,6 +1,7 @@
 /**
  * Desktop notifications, behind an interface: the Electron implementation lives in
- * src/main/app/electron-notifier.ts, the web host and the tests use RecordingNotifier.
+ * src/main/app/electron-notifier.ts, the web host's (the page shows them) in
+ * page-notifier.ts, and the tests use RecordingNotifier.
  */
 import type { FailureReason } from '../../shared/results/failure';
 import { visibleText } from '../../shared/visible-text';

@@ -16,14 +16,22 @@ type Handlers = Pick<
   | 'notifications.chooseCommand'
   | 'notifications.removeCommand'
   | 'notifications.recent'
+  | 'notifications.activate'
 >;
 
 /** Shows the host's own open dialog for a program; its path, or null when cancelled. */
 export type ChooseProgram = () => Promise<string | null>;
 
+/**
+ * Runs what the click of a notification the page showed does (PageNotifier.activate);
+ * false when it is no longer kept.
+ */
+export type ActivateNotification = (key: string) => boolean;
+
 export function notificationHandlers(
   watch: WatchService,
   chooseProgram: ChooseProgram | undefined,
+  activate?: ActivateNotification,
 ): Handlers {
   const settings = async (): Promise<NotificationSettings> => {
     const { hook, problem } = await watch.commands.read();
@@ -59,5 +67,26 @@ export function notificationHandlers(
       return settings();
     },
     'notifications.recent': () => Promise.resolve(watch.recentNotifications()),
+    'notifications.activate': ({ key }) => {
+      const refusal = activation(activate, key);
+      return refusal ? Promise.reject(refusal) : Promise.resolve(undefined);
+    },
   };
+}
+
+/** Runs the click of the page's notification `key`; why it could not, or null once done. */
+function activation(activate: ActivateNotification | undefined, key: string): DebusineError | null {
+  if (!activate) {
+    return new DebusineError(
+      'unsupported',
+      'notifications.activate answers notifications the page shows; this host shows its own',
+      { operation: 'notifications.activate' },
+    );
+  }
+  if (activate(key)) return null;
+  return new DebusineError(
+    'not-found',
+    'That notification is too old to open: find it under Work requests › Notifications.',
+    { key },
+  );
 }

@@ -10,6 +10,7 @@ import { TopBar } from '@renderer/shell/top-bar';
 import { useSessionSummary } from '@renderer/shell/use-session';
 import { useMainEvents } from '@renderer/queries/events';
 import { useNavigateFromMain } from '@renderer/shell/navigate-from-main';
+import { usePageNotifications, useUnreadFailuresTitle } from '@renderer/shell/page-notifications';
 import { useUiStore } from '@renderer/state/ui-store';
 
 /** The window: top bar, sidebar, the active area's screen, and the command palette. */
@@ -18,6 +19,8 @@ export function App(): React.JSX.Element {
   useGlobalShortcuts();
   useMainEvents();
   useNavigateFromMain();
+  usePageNotifications();
+  useUnreadFailuresTitle();
   const area = useUiStore((s) => s.area);
   const session = useSessionSummary();
   const info = areaInfo(area);

@@ -64,3 +64,14 @@ export function endedUnsuccessfully(wr: StatusAndResult): boolean {
 export function failedByItself(wr: StatusAndResult): boolean {
   return wr.status === 'completed' && isUnsuccessfulEnd(wr.result);
 }
+
+/**
+ * The `result` a notification of a step that waits for the user is recorded with, in place
+ * of an end (NotificationRecord).
+ */
+export const NEEDS_INPUT = 'needs input';
+
+/** Whether a notification's record tells of a failure: an unsuccessful end, not a wait. */
+export function notifiesFailure(result: string): boolean {
+  return result !== NEEDS_INPUT && isUnsuccessfulEnd(result);
+}

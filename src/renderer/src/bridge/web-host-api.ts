@@ -228,6 +228,37 @@ async function stageOne(file: DroppedFile, key: string): Promise<Reply<StagedFil
   }
 }
 
+/** The page's way of opening a tab: window.open, or a test's stand-in. */
+export type OpenWindow = (url: string, target: string, features: string) => unknown;
+
+/**
+ * app.openExternal in a browser: the address (a link in a log, a page of the server's web
+ * UI) opens in a new tab of the browser the app runs in. Main's own answer, that it cannot
+ * open a browser from here, would be of no use to the user. Only http and https open, as
+ * main checks in Electron: a `javascript:` address would run in the app's own page, a
+ * `file:` one read the user's files. The new tab gets no handle on the app's page
+ * (noopener) and is not told the app's address (noreferrer), whose port is the host's.
+ */
+export function openInNewTab(open: OpenWindow, address: string): Reply<undefined> {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return { ok: false, error: { code: 'validation', message: `Not a web address: ${address}` } };
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    return {
+      ok: false,
+      error: {
+        code: 'validation',
+        message: `Only http and https addresses open from the app, not ${url.protocol}`,
+      },
+    };
+  }
+  open(url.href, '_blank', 'noopener,noreferrer');
+  return { ok: true, result: undefined };
+}
+
 export function connectWebHost(
   page: PageWindow & { location: Pick<Location, 'host'> },
 ): DebusineApi {
@@ -238,6 +269,8 @@ export function connectWebHost(
   );
   return createMessageApi(port, {
     transport: 'web',
+    openExternal: (url) =>
+      openInNewTab((address, target, features) => window.open(address, target, features), url),
     async stageDropped(files) {
       const s = await session;
       if ('error' in s) return { ok: false, error: s.error };

@@ -207,13 +207,11 @@ export const workRequestMutations = {
   }),
   /**
    * Opens a page of the server's web UI: in the system browser on the desktop; in a new tab
-   * in a browser, where the app already is.
+   * in a browser, where the app already is (the web host's bridge opens it there).
    */
   openWebPage: defineMutation({
     fn: async (bridge, path: string) => {
-      const url = await bridge.links.webui({ path });
-      if (bridge.transport === 'web') window.open(url, '_blank', 'noopener');
-      else await bridge.app.openExternal({ url });
+      await bridge.app.openExternal({ url: await bridge.links.webui({ path }) });
     },
   }),
 };

@@ -1,8 +1,9 @@
 /**
  * One line of a log as React text. Main has already made controls visible and removed
  * terminal escapes, but the text is still the server's: it is only ever a text node, and
- * the one thing made clickable is a web address that parses as http or https, opened by
- * the system browser through main (which checks the scheme again).
+ * the one thing made clickable is a web address that parses as http or https, opened
+ * through app.openExternal, which checks the scheme again: by the system browser through
+ * main, or in a new tab where the app runs in a browser.
  */
 import { Fragment } from 'react';
 
@@ -60,7 +61,7 @@ export function LineText(props: {
             className="log-link"
             rel="noreferrer noopener"
             onClick={(event) => {
-              // Never let the window itself navigate: the system browser opens it.
+              // Never let the app's own page navigate away: app.openExternal opens it elsewhere.
               event.preventDefault();
               props.onOpenUrl(part.url);
             }}

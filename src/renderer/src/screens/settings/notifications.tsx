@@ -7,7 +7,9 @@ import { formatDateTime } from '@renderer/components/format';
 import { LoadingState } from '@renderer/components/loading-state';
 import { useAppQuery } from '@renderer/queries/hooks';
 import { notificationQueries, useSaveNotificationSettings } from '@renderer/queries/notifications';
+import { useBridge } from '@renderer/bridge';
 import { CompletionCommand } from './completion-command';
+import { PagePermissionRow } from './page-permission';
 
 type Patch = NonNullable<RequestArgs<'notifications.setSettings'>>;
 
@@ -90,8 +92,11 @@ function Form(props: {
   const id = useId();
   const [workspaces, setWorkspaces] = useState(props.settings.workspaces.join(', '));
   const snoozed = settings.snoozedUntil !== null && inFuture(settings.snoozedUntil);
+  // In a browser, the browser shows the notifications, once the user has allowed it.
+  const inBrowser = useBridge().transport === 'web';
   return (
     <>
+      {inBrowser ? <PagePermissionRow /> : null}
       <fieldset>
         <legend>What notifies</legend>
         {MODES.map((mode) => (

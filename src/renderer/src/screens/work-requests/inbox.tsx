@@ -8,6 +8,7 @@ import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import { EndBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
+import { useFailuresReadWhileShown } from '@renderer/kit/failures-read';
 import { rootOf, waitingKind } from './model';
 import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
 
@@ -127,6 +128,7 @@ export function NeedsMeInbox(): React.JSX.Element {
 /** The notifications main showed (or, without a desktop, would have shown). */
 export function RecentNotifications(): React.JSX.Element {
   const query = useRecentNotifications();
+  useFailuresReadWhileShown();
   return (
     <CardList
       query={query}

@@ -1,0 +1,70 @@
+/**
+ * Where the app runs in a browser, its desktop notifications are the page's to show
+ * (kit/page-notifications.ts); Electron's main shows its own. And, in every host, the
+ * window's title counts the failures notified that the user has not looked at yet: a
+ * browser shows it on the tab.
+ */
+import { useEffect } from 'react';
+import { useBridge } from '@renderer/bridge';
+import { showPageNotification } from '@renderer/kit/page-notifications';
+import { usePageVisible } from '@renderer/kit/page-visible';
+import { useAppQuery } from '@renderer/queries/hooks';
+import { serverQueries } from '@renderer/queries/servers';
+import { useUiStore } from '@renderer/state/ui-store';
+import { useUnreadFailures } from '@renderer/state/unread-failures';
+import { notifiesFailure } from '@shared/results/end';
+
+/** The title index.html gives the window, which the count goes in front of. */
+const TITLE = document.title;
+
+/** Shows main's notifications through the browser; a click opens what main's click opens. */
+export function usePageNotifications(): void {
+  const bridge = useBridge();
+  useEffect(() => {
+    if (bridge.transport !== 'web') return undefined;
+    return bridge.on('notification.desktop', (note) => {
+      showPageNotification(note, () => {
+        // Main opens it on the server that notified it, switching to that server first.
+        bridge.notifications.activate({ key: note.key }).catch((error: unknown) => {
+          console.warn(error instanceof Error ? error.message : String(error));
+          useUiStore.getState().setArea('work-requests');
+        });
+      });
+    });
+  }, [bridge]);
+}
+
+/**
+ * Counts the failures notified, and takes off those the user sees: the work request's
+ * page or log open while the window is shown (the page a notification's click opens).
+ */
+export function useUnreadFailuresTitle(): void {
+  const bridge = useBridge();
+  const add = useUnreadFailures((s) => s.add);
+  const markRead = useUnreadFailures((s) => s.markRead);
+  const count = useUnreadFailures((s) => s.unread.length);
+  const serverId = useAppQuery(serverQueries.active).data?.id ?? null;
+  const detail = useUiStore((s) => s.detail);
+  const visible = usePageVisible();
+  const shownId =
+    detail?.kind === 'work-request'
+      ? detail.id
+      : detail?.kind === 'log'
+        ? detail.workRequestId
+        : null;
+
+  useEffect(
+    () =>
+      bridge.on('notification.shown', (record) => {
+        if (notifiesFailure(record.result)) add(record);
+      }),
+    [bridge, add],
+  );
+  useEffect(() => {
+    if (visible && shownId !== null && serverId !== null) markRead(serverId, shownId);
+    // `count`: a failure of the work request on screen is read as soon as it comes.
+  }, [visible, shownId, serverId, markRead, count]);
+  useEffect(() => {
+    document.title = count > 0 ? `(${String(count)}) ${TITLE}` : TITLE;
+  }, [count]);
+}
