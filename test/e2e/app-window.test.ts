@@ -7,7 +7,7 @@
  * which the test reads the page it loaded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -153,14 +153,25 @@ describe.runIf(!electronInstalled() && existsSync('/usr/bin/chromium'))(
         argv.some((arg) => arg.startsWith('--app=')),
       );
       expect(browsers.length).toBeGreaterThan(0);
+      // Not the address itself: any user of the machine can read a command line, and the
+      // address holds the key to a session. A page of the data directory, the user's alone,
+      // sends the window on to it.
       for (const argv of browsers) {
+        expect(argv.join(' ')).not.toContain('key=');
         expect(argv.find((arg) => arg.startsWith('--app='))).toMatch(
-          new RegExp(`^--app=${origin.replace(/\./g, '\\.')}/#key=[\\w-]+$`),
+          new RegExp(`^--app=file://${run.dataDir}/launch-[0-9a-f]{32}\\.html$`),
         );
       }
+      const launchPages = () =>
+        readdirSync(run.dataDir).filter((name) => name.startsWith('launch-'));
+      expect(launchPages()).toHaveLength(1);
+      const [launchPage] = launchPages();
+      expect(statSync(join(run.dataDir, launchPage ?? '')).mode & 0o777).toBe(0o600);
 
-      // The page it loaded is the app, which traded the address's key for its session.
+      // The page it loaded is the app, which traded the address's key for its session; the
+      // launch page is gone with the key.
       await run.printed(/That address is used now/, 30_000);
+      await expect.poll(launchPages, { timeout: 10_000 }).toEqual([]);
       const portFile = join(profile, 'DevToolsActivePort');
       await expect.poll(() => existsSync(portFile), { timeout: 30_000 }).toBe(true);
       const devtools = readFileSync(portFile, 'utf8').split('\n')[0] ?? '';

@@ -8,8 +8,11 @@
  * nothing opens and the host only serves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Debian's Chromium first, then the names other systems give it. */
 const CHROMIUM = ['/usr/bin/chromium', 'chromium', 'chromium-browser'];
@@ -94,14 +97,38 @@ export function describePlan(plan: WindowPlan): string {
   return `no window opens, as ${plan.why}: open the address below in a browser.`;
 }
 
+const LAUNCH_PAGE = /^launch-[0-9a-f]{32}\.html$/;
+
+/**
+ * A page in the data directory that sends the browser on to `url`, for the window to open
+ * instead of `url` itself. The address carries the key that opens a session, and a
+ * command line is readable by every user of the machine (/proc/PID/cmdline): the window's
+ * browser is given this file's name, which says nothing, while the file is the user's alone
+ * (0600, in the data directory, which is 0700). Pages an earlier run left are removed.
+ */
+export async function writeLaunchPage(dataDir: string, url: string): Promise<string> {
+  for (const name of await readdir(dataDir).catch(() => [])) {
+    if (LAUNCH_PAGE.test(name)) await rm(join(dataDir, name), { force: true });
+  }
+  const path = join(dataDir, `launch-${randomBytes(16).toString('hex')}.html`);
+  const attribute = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  await writeFile(
+    path,
+    '<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">' +
+      `<title>Debusine Desktop</title><meta http-equiv="refresh" content="0;url=${attribute}">\n`,
+    { mode: 0o600, flag: 'wx' },
+  );
+  return path;
+}
+
+/** The launch page as the browser is given it. */
+export function launchUrl(path: string): string {
+  return pathToFileURL(path).href;
+}
+
 /**
  * Opens the window the plan names; the Chromium process, for the host to close with
  * itself, or undefined. A failure to start is told in one line; the host serves on.
- *
- * The address, launch key and all, is on the browser's command line, which other users of
- * the machine can read (/proc) until the window has traded the key for its session, within
- * a second; the host refuses the key from then on. Should another program trade it first,
- * the window says that its address was used already, and the host prints the next one.
  */
 export function openWindow(
   plan: WindowPlan,

@@ -17,7 +17,7 @@ import { StagedFiles } from '../service/staged-files';
 import { FileTokenStore } from '../settings/token-store';
 import { logUnhandledRejections } from '../unhandled';
 import { startWebHost, type WebHostOptions } from './host';
-import { describePlan, openWindow, planWindow } from './app-window';
+import { describePlan, launchUrl, openWindow, planWindow, writeLaunchPage } from './app-window';
 import { portTaken, rememberedPort, rememberPort } from './remembered-port';
 
 function parsePort(value: string): number {
@@ -55,6 +55,11 @@ async function main(): Promise<void> {
       console.error(`Request ${channel} failed unexpectedly:`, error);
     },
   });
+  // The page the window opens, which holds the address with its key (app-window.ts).
+  let launchPage: string | undefined;
+  const forgetLaunchPage = (): void => {
+    if (launchPage !== undefined) void rm(launchPage, { force: true });
+  };
   const options: WebHostOptions = {
     root: resolve(import.meta.dirname, '../renderer'),
     dispatch,
@@ -67,14 +72,19 @@ async function main(): Promise<void> {
     // Each address opens one tab (its key is then refused: the browser's history keeps
     // it), so the next is printed as soon as one is used.
     onNewAddress: (url) => {
+      forgetLaunchPage();
       console.log(`That address is used now; for another tab, open ${url}`);
     },
   };
   const host = await listen(options, dataDir, env.DEBUSINE_DESKTOP_PORT);
   // `--window` is `npm start`'s where Electron's binary is absent: it says so once here.
-  const windowPlan = process.argv.includes('--window')
-    ? planWindow(host.url, dataDir, env)
-    : undefined;
+  if (process.argv.includes('--window')) {
+    launchPage = await writeLaunchPage(dataDir, host.url);
+    // Its key is spent once a page has used it; in any case it is not kept for long.
+    setTimeout(forgetLaunchPage, 120_000).unref();
+  }
+  const windowPlan =
+    launchPage === undefined ? undefined : planWindow(launchUrl(launchPage), dataDir, env);
   if (windowPlan) {
     console.log(
       `Electron's binary is not installed here (\`npx install-electron\` fetches it): ${describePlan(windowPlan)}`,
@@ -92,6 +102,7 @@ async function main(): Promise<void> {
   const stop = (): void => {
     // The window is the app's: it closes with it.
     appWindow?.kill();
+    forgetLaunchPage();
     void Promise.all([host.close(), service.close()]).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
