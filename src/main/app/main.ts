@@ -43,7 +43,12 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
-  hardenSession(session.defaultSession);
+  const windowIds = new Set<number>();
+  hardenSession(session.defaultSession, {
+    windowIds,
+    isAppUrl,
+    devOrigin: devUrl === undefined ? undefined : new URL(devUrl).origin,
+  });
   const hub = new EventHub();
   const files = new StagedFiles((path) => rm(path, { force: true }));
   const dataDir = app.getPath('userData');
@@ -52,7 +57,6 @@ async function start(): Promise<void> {
   const tokens: TokenStore = (await SafeStorageTokenStore.isAvailable().catch(() => false))
     ? new SafeStorageTokenStore(dataDir)
     : new FileTokenStore(dataDir);
-  const windowIds = new Set<number>();
   const outboxes = new Map<number, EventOutbox>();
   let mainWindow: BrowserWindow | undefined;
 
