@@ -11,7 +11,6 @@ import { createDispatcher } from '../bridge/dispatch';
 import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
 import { createService } from '../service';
 import { StagedFiles } from '../service/staged-files';
-import { FileTokenStore, type TokenStore } from '../settings/token-store';
 import { ElectronNotifier } from './electron-notifier';
 import { SafeStorageTokenStore } from './safe-storage-token-store';
 import { BRIDGE_EVENT_CHANNEL } from '../../shared/contract';
@@ -53,10 +52,8 @@ async function start(): Promise<void> {
   const files = new StagedFiles((path) => rm(path, { force: true }));
   const dataDir = app.getPath('userData');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // The OS keyring through safeStorage where there is one; a 0600 file otherwise.
-  const tokens: TokenStore = (await SafeStorageTokenStore.isAvailable().catch(() => false))
-    ? new SafeStorageTokenStore(dataDir)
-    : new FileTokenStore(dataDir);
+  // It learns what protects the tokens when it first reads one (safe-storage-token-store.ts).
+  const tokens = new SafeStorageTokenStore(dataDir);
   const outboxes = new Map<number, EventOutbox>();
   let mainWindow: BrowserWindow | undefined;
 
