@@ -326,3 +326,17 @@ describe('quitting during an upload', () => {
     }
   });
 });
+
+describe('on Windows', () => {
+  it('names the app by its app id, without which Windows shows no notification', async () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+    if (!platform) throw new Error('no process.platform');
+    Object.defineProperty(process, 'platform', { value: 'win32' });
+    try {
+      const e = await launch();
+      expect(e.recorded.appUserModelIds).toEqual(['org.debusine.desktop']);
+    } finally {
+      Object.defineProperty(process, 'platform', platform);
+    }
+  });
+});

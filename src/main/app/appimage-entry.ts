@@ -10,9 +10,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-
-/** package.json's desktopName: the entry's file name, and the windows' class. */
-export const DESKTOP_ENTRY = 'debusine-desktop.desktop';
+import { DESKTOP_ENTRY } from './identity';
 
 /** Marks an entry this app wrote, so that it only ever replaces its own. */
 const MARK = 'X-Debusine-Desktop-AppImage=true';

@@ -17,6 +17,7 @@ import { BRIDGE_EVENT_CHANNEL } from '../../shared/contract';
 import type { Destination } from '../service/navigation';
 import type { Dispatch } from '../bridge/dispatch';
 import { installAppImageEntry } from './appimage-entry';
+import { APP_ID } from './identity';
 import { PROTOCOL } from './deep-links';
 import { LaunchLinks } from './launch-links';
 import { electronHost } from './electron-host';
@@ -37,9 +38,6 @@ const isAppUrl = appUrlMatcher(pathToFileURL(rendererIndex).href, devUrl);
 
 logUnhandledRejections();
 
-/** electron-builder.yml's appId: Windows shows a notification only for an app with one. */
-const APP_USER_MODEL_ID = 'org.debusine.desktop';
-
 // Listened to from the first line: Electron emits these as soon as it can (macOS's
 // open-url even before `ready`), an event nobody listens to yet is lost, and start() has
 // many awaits before it could listen. What arrives before the app can show it waits.
@@ -49,7 +47,7 @@ links.fromArgv(process.argv.slice(1), false);
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
   app.on('second-instance', (_event, argv) => {
     links.fromArgv(argv.slice(1), true);
   });
