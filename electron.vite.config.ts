@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { rendererAliases } from './aliases.config';
+import { devInlineScriptHashes } from './dev-csp.config';
 
 // Three builds: main (the Electron entry and the web host entry share one bundle graph),
 // preload (CommonJS, since a sandboxed preload cannot be an ES module), and the renderer.
@@ -33,6 +34,6 @@ export default defineConfig({
       outDir: 'out/renderer',
       rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') } },
     },
-    plugins: [react()],
+    plugins: [react(), devInlineScriptHashes()],
   },
 });

@@ -6,17 +6,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { mkdir, rm } from 'node:fs/promises';
 import type { BrowserWindow } from 'electron';
-import { app, ipcMain, net, screen, session } from 'electron';
+import { app, dialog, ipcMain, net, screen, session } from 'electron';
 import { createDispatcher } from '../bridge/dispatch';
 import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
 import { createService } from '../service';
 import { StagedFiles } from '../service/staged-files';
-import { FileTokenStore, type TokenStore } from '../settings/token-store';
 import { ElectronNotifier } from './electron-notifier';
 import { SafeStorageTokenStore } from './safe-storage-token-store';
 import { BRIDGE_EVENT_CHANNEL } from '../../shared/contract';
 import type { Destination } from '../service/navigation';
-import { deepLinkFromArgv, PROTOCOL, readDeepLink } from './deep-links';
+import type { Dispatch } from '../bridge/dispatch';
+import { installAppImageEntry } from './appimage-entry';
+import { APP_ID } from './identity';
+import { PROTOCOL } from './deep-links';
+import { LaunchLinks } from './launch-links';
 import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
@@ -35,24 +38,53 @@ const isAppUrl = appUrlMatcher(pathToFileURL(rendererIndex).href, devUrl);
 
 logUnhandledRejections();
 
+// Listened to from the first line: Electron emits these as soon as it can (macOS's
+// open-url even before `ready`), an event nobody listens to yet is lost, and start() has
+// many awaits before it could listen. What arrives before the app can show it waits.
+const links = new LaunchLinks();
+links.fromArgv(process.argv.slice(1), false);
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.setAsDefaultProtocolClient(PROTOCOL);
-  void app.whenReady().then(start);
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  app.on('second-instance', (_event, argv) => {
+    links.fromArgv(argv.slice(1), true);
+  });
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    links.fromUrl(url);
+  });
+  app.whenReady().then(start).catch(failedToStart);
+}
+
+/**
+ * A start that fails leaves no window, so nothing would ever quit the app, and the process
+ * would keep the single-instance lock: every later launch would hand its arguments over to
+ * it and exit. Say why, and end.
+ */
+function failedToStart(error: unknown): void {
+  console.error('Debusine Desktop could not start:', error);
+  const message = error instanceof Error ? error.message : String(error);
+  dialog.showErrorBox('Debusine Desktop could not start', message);
+  app.releaseSingleInstanceLock();
+  app.exit(1);
 }
 
 async function start(): Promise<void> {
-  hardenSession(session.defaultSession);
+  const windowIds = new Set<number>();
+  hardenSession(session.defaultSession, {
+    windowIds,
+    isAppUrl,
+    devOrigin: devUrl === undefined ? undefined : new URL(devUrl).origin,
+  });
   const hub = new EventHub();
   const files = new StagedFiles((path) => rm(path, { force: true }));
   const dataDir = app.getPath('userData');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // The OS keyring through safeStorage where there is one; a 0600 file otherwise.
-  const tokens: TokenStore = (await SafeStorageTokenStore.isAvailable().catch(() => false))
-    ? new SafeStorageTokenStore(dataDir)
-    : new FileTokenStore(dataDir);
-  const windowIds = new Set<number>();
+  // It learns what protects the tokens when it first reads one, which may wait for the
+  // keyring to be unlocked; the window opens meanwhile.
+  const tokens = new SafeStorageTokenStore(dataDir);
   const outboxes = new Map<number, EventOutbox>();
   let mainWindow: BrowserWindow | undefined;
 
@@ -65,22 +97,64 @@ async function start(): Promise<void> {
     host,
     emit: hub.emit.bind(hub),
   });
-  await service.start();
-  // Electron's main process has no online/offline event: poll, and tell the watcher.
-  let online = net.isOnline();
-  const onlinePoll = setInterval(() => {
-    const now = net.isOnline();
-    if (now !== online) {
-      online = now;
-      service.setNetworkAvailable(now);
-    }
-  }, 5_000);
-  service.setNetworkAvailable(online);
-  const dispatch = createDispatcher(service.handlers, {
+
+  let trayModel = INITIAL_TRAY;
+  let tray: TrayHandle | null = null;
+  let savingState: Promise<void> = Promise.resolve();
+  // Set by the listeners below, read after awaits: an object, so that the reads are not
+  // narrowed to the values before the awaits.
+  const life = { quitting: false, closed: false };
+  const timers: { tray?: NodeJS.Timeout; onlinePoll?: NodeJS.Timeout } = {};
+
+  // Electron does not wait for a promise a `before-quit` listener returns: quitting goes
+  // on, and the process ends with uploads mid-request and files mid-write. So the first
+  // quit is held back until the service has closed (uploads paused where the server can
+  // resume them, every file written), and then asked again.
+  app.on('before-quit', (event) => {
+    if (life.closed) return;
+    event.preventDefault();
+    if (life.quitting) return;
+    life.quitting = true;
+    tray?.destroy();
+    tray = null;
+    clearTimeout(timers.tray);
+    clearInterval(timers.onlinePoll);
+    void (async () => {
+      if (mainWindow && !mainWindow.isDestroyed()) saveState(mainWindow);
+      await savingState;
+      await service.close();
+    })()
+      .catch((error: unknown) => {
+        console.error('Closing down failed:', error);
+      })
+      .finally(() => {
+        life.closed = true;
+        app.quit();
+      });
+  });
+
+  const stateFile = join(app.getPath('userData'), 'window-state.json');
+  const saveState = (win: BrowserWindow): void => {
+    const state = { ...win.getNormalBounds(), maximized: win.isMaximized() };
+    savingState = savingState
+      .then(() => saveWindowState(stateFile, state))
+      .catch((error: unknown) => {
+        console.warn(`Could not save the window's place: ${String(error)}`);
+      });
+  };
+
+  // The service's start reads the tokens (and may wait for the keyring): the window opens
+  // first, and requests wait for the start.
+  const starting = service.start();
+  const dispatchStarted = createDispatcher(service.handlers, {
     onInternalError: (channel, error) => {
       console.error(`Request ${channel} failed unexpectedly:`, error);
     },
   });
+  const dispatch: Dispatch = async (channel, args) => {
+    await starting;
+    return dispatchStarted(channel, args);
+  };
   registerIpc({
     ipcMain,
     dispatch,
@@ -89,13 +163,10 @@ async function start(): Promise<void> {
     onReady: (id) => outboxes.get(id)?.markReady(),
   });
 
-  const stateFile = join(app.getPath('userData'), 'window-state.json');
   const savedState = await loadWindowState(stateFile);
 
-  let trayModel = INITIAL_TRAY;
-  let tray: TrayHandle | null = null;
-
   const showWindow = (): void => {
+    if (life.quitting) return;
     if (!mainWindow || mainWindow.isDestroyed()) mainWindow = openWindow();
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.show();
@@ -133,8 +204,8 @@ async function start(): Promise<void> {
       tray?.show(trayView(trayModel));
     });
     win.on('close', () => {
-      const bounds = win.getNormalBounds();
-      void saveWindowState(stateFile, { ...bounds, maximized: win.isMaximized() });
+      // When quitting, the quit saved it already and waits for nothing more.
+      if (!life.quitting) saveState(win);
     });
     win.on('closed', () => {
       detach();
@@ -146,14 +217,40 @@ async function start(): Promise<void> {
     return win;
   }
 
+  const actions = {
+    showWindow,
+    quit: () => {
+      app.quit();
+    },
+    openWorkRequest: (id: number) => {
+      navigate({ target: { kind: 'work-request', id }, server: null });
+    },
+  };
+  installMenu(actions, !app.isPackaged);
+  mainWindow = openWindow();
+
+  await starting;
+  if (life.quitting) return;
+
+  // Electron's main process has no online/offline event: poll, and tell the watcher.
+  let online = net.isOnline();
+  timers.onlinePoll = setInterval(() => {
+    const now = net.isOnline();
+    if (now !== online) {
+      online = now;
+      service.setNetworkAvailable(now);
+    }
+  }, 5_000);
+  service.setNetworkAvailable(online);
+
   // Native notifications come from the service (CompletionRouter → ElectronNotifier). The
   // tray shows a snapshot (watch list, steps waiting for the user, connection) that is
   // refreshed, at most a few times a second, when an event says something changed.
   let connection = await service.handlers['connection.get'](undefined);
-  let refreshing: NodeJS.Timeout | undefined;
   const refreshTray = (): void => {
-    clearTimeout(refreshing);
-    refreshing = setTimeout(() => {
+    clearTimeout(timers.tray);
+    if (life.quitting) return;
+    timers.tray = setTimeout(() => {
       void (async () => {
         const signedIn = connection.status !== 'signed-out';
         const [watched, waiting] = await Promise.all([
@@ -166,6 +263,7 @@ async function start(): Promise<void> {
           watched,
           needsInput: waiting.length,
         });
+        // A quit may have destroyed the tray while this waited (then `tray` is null).
         tray?.show(trayView(trayModel));
       })();
     }, 300);
@@ -185,44 +283,39 @@ async function start(): Promise<void> {
     if (TRAY_EVENTS.has(message.event)) refreshTray();
   });
 
-  const actions = {
-    showWindow,
-    quit: () => {
-      app.quit();
-    },
-    openWorkRequest: (id: number) => {
-      navigate({ target: { kind: 'work-request', id }, server: null });
-    },
-  };
-  installMenu(actions, !app.isPackaged);
   tray = createTray(resources, actions);
   tray?.show(trayView(trayModel));
   refreshTray();
 
-  mainWindow = openWindow();
-  // As the service says it of a link to a server the app does not know.
-  const refusedLink = (reason: string): void => {
-    host.tell?.('Nothing to open', reason);
-  };
-  navigate(deepLinkFromArgv(process.argv.slice(1), refusedLink));
-
-  app.on('second-instance', (_event, argv) => {
-    showWindow();
-    navigate(deepLinkFromArgv(argv.slice(1), refusedLink));
-  });
-  app.on('open-url', (event, url) => {
-    event.preventDefault();
-    const reading = readDeepLink(url);
-    if (reading.ok) navigate(reading.destination);
-    else refusedLink(reading.reason);
-  });
   app.on('activate', showWindow);
-  app.on('before-quit', () => {
-    tray?.destroy();
-    clearTimeout(refreshing);
-    clearInterval(onlinePoll);
-    void service.close();
+  links.attach({
+    open: navigate,
+    // As the service says it of a link to a server the app does not know.
+    refuse: (reason) => host.tell?.('Nothing to open', reason),
+    show: showWindow,
   });
+  await registerScheme();
+}
+
+/**
+ * Asks to be the handler of `debusine-desktop:` links. An AppImage first writes the
+ * desktop entry that asking needs (appimage-entry.ts); a failure is no reason to stop.
+ */
+async function registerScheme(): Promise<void> {
+  if (process.platform === 'linux') {
+    const outcome = await installAppImageEntry(process.env, PROTOCOL).catch((error: unknown) => {
+      console.warn(`Could not write the AppImage's desktop entry: ${String(error)}`);
+      return 'failed';
+    });
+    if (outcome === 'not-ours') {
+      console.warn('A desktop entry named debusine-desktop.desktop is there already: kept');
+    }
+  }
+  if (!app.setAsDefaultProtocolClient(PROTOCOL)) {
+    console.warn(
+      `Could not register as the handler of ${PROTOCOL}: links: they will not open the app`,
+    );
+  }
 }
 
 // Any webContents, including ones a bug might create: no new windows, no navigation.

@@ -1,64 +1,169 @@
 /**
- * The desktop app's token store: each token encrypted with Electron's safeStorage (its key
- * is kept by the OS keyring: libsecret/KWallet, Keychain, DPAPI), the ciphertexts in
- * `{dataDir}/tokens.keyring.json` (0600). On Linux without a keyring, safeStorage falls
- * back to a hard-coded key (`basic_text`); the store then says it is not secure, so the UI
- * can warn.
+ * The desktop app's token store: each token encrypted with Electron's safeStorage
+ * (asynchronous API), the ciphertexts in `{dataDir}/tokens.keyring.json` (0600).
+ *
+ * Whether that protects anything is learnt from what the API really does, not from what
+ * it is expected to do. On Linux `isAsyncEncryptionAvailable()` is true even with no
+ * keyring, since a fallback with a fixed key is always there, and
+ * `getSelectedStorageBackend()` is the synchronous API's guess from the desktop's name,
+ * not what the asynchronous API uses. What it uses shows in its ciphertext: Chromium tags
+ * each one with the key that made it, `v11` for the key the Secret Service (GNOME
+ * Keyring, KWallet) keeps, `v10` for the fixed one. So the store encrypts a probe the
+ * first time it is used and reads the tag; anything else is not called secure.
+ *
+ * Nothing happens at construction: the first use waits for the keyring (which may ask
+ * the user to unlock it), and the window does not.
  */
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
 import { DebusineError } from '../../shared/errors';
-import { SecretFileTokenStore, type TokenStoreInfo } from '../settings/token-store';
+import {
+  FileTokenStore,
+  SecretFileStore,
+  type StoredToken,
+  type TokenStore,
+  type TokenStoreInfo,
+} from '../settings/token-store';
 
-const BACKENDS: Record<string, string> = {
-  gnome_libsecret: 'the GNOME keyring (libsecret)',
-  kwallet: 'KWallet',
-  kwallet5: 'KWallet 5',
-  kwallet6: 'KWallet 6',
-  basic_text: 'a file encrypted with a built-in key (no keyring found)',
-};
+/** What protects the tokens here, as the probe found it. */
+export type Protection =
+  /** A key the keyring keeps (macOS Keychain, Windows DPAPI, the Secret Service). */
+  | 'keyring'
+  /** Linux's fallback: a key written in Chromium's source, the same everywhere. */
+  | 'fixed-key'
+  /** A tag this app does not know: it says nothing about who can read the tokens. */
+  | 'unknown'
+  /** safeStorage cannot encrypt at all: a plain 0600 file instead. */
+  | 'none';
 
-export class SafeStorageTokenStore extends SecretFileTokenStore {
-  constructor(dataDir: string) {
-    super(join(dataDir, 'tokens.keyring.json'), {
-      encode: async (token) => {
-        await requireEncryption();
-        return (await safeStorage.encryptStringAsync(token)).toString('base64');
-      },
-      decode: async (stored) => {
-        await requireEncryption();
-        const { result } = await safeStorage.decryptStringAsync(Buffer.from(stored, 'base64'));
-        return result;
-      },
-    });
-  }
+const KEYRING_TAG = 'v11';
+const FIXED_KEY_TAG = 'v10';
 
-  /** Whether safeStorage can encrypt here; if not, use the FileTokenStore instead. */
-  static isAvailable(): Promise<boolean> {
-    return safeStorage.isAsyncEncryptionAvailable();
-  }
+const KEYRING_HINT =
+  'To have them encrypted with a key only your session can use, start a keyring (GNOME Keyring, KWallet or another Secret Service) and restart Debusine Desktop.';
 
-  info(): TokenStoreInfo {
-    if (process.platform === 'darwin') {
-      return { kind: 'keyring', description: 'the macOS Keychain', secure: true };
-    }
-    if (process.platform === 'win32') {
-      return { kind: 'keyring', description: 'Windows Data Protection (DPAPI)', secure: true };
-    }
-    const backend = safeStorage.getSelectedStorageBackend();
-    return {
-      kind: 'keyring',
-      description: BACKENDS[backend] ?? 'the system keyring',
-      secure: backend !== 'basic_text',
-    };
+/** What encrypting a probe with the asynchronous API shows about its key. */
+export async function probeProtection(platform = process.platform): Promise<Protection> {
+  if (!(await safeStorage.isAsyncEncryptionAvailable().catch(() => false))) return 'none';
+  if (platform === 'darwin' || platform === 'win32') return 'keyring';
+  const tag = (await safeStorage.encryptStringAsync('probe')).subarray(0, 3).toString('latin1');
+  if (tag === KEYRING_TAG) return 'keyring';
+  if (tag === FIXED_KEY_TAG) return 'fixed-key';
+  return 'unknown';
+}
+
+export function describeProtection(
+  protection: Protection,
+  file: string,
+  platform = process.platform,
+): TokenStoreInfo {
+  switch (protection) {
+    case 'keyring':
+      return {
+        kind: 'keyring',
+        description:
+          platform === 'darwin'
+            ? 'encrypted with a key the macOS Keychain keeps'
+            : platform === 'win32'
+              ? 'encrypted with Windows Data Protection (DPAPI)'
+              : 'encrypted with a key your keyring keeps (the Secret Service: GNOME Keyring, KWallet or another)',
+        secure: true,
+      };
+    case 'fixed-key':
+      return {
+        kind: 'file',
+        description: `stored with a fixed key: anyone with your files can read it, as with a plain file only you can read (${file}). No keyring answered. ${KEYRING_HINT}`,
+        secure: false,
+      };
+    case 'unknown':
+      return {
+        kind: 'keyring',
+        description: `encrypted by Electron with a key it does not name (${file}), so the app cannot tell who else could read it. ${KEYRING_HINT}`,
+        secure: false,
+      };
+    case 'none':
+      return {
+        kind: 'file',
+        description: `not encrypted: in a file only you can read (${file}), which anyone with your files can read. ${KEYRING_HINT}`,
+        secure: false,
+      };
   }
 }
 
-async function requireEncryption(): Promise<void> {
-  if (!(await safeStorage.isAsyncEncryptionAvailable())) {
-    throw new DebusineError(
-      'internal',
-      'The system keyring is not available, so the token cannot be stored encrypted',
-    );
+/** Where the tokens go once the probe has decided. */
+type TokenFile = Omit<TokenStore, 'info'>;
+
+interface Decision {
+  store: TokenFile;
+  info: TokenStoreInfo;
+}
+
+export class SafeStorageTokenStore implements TokenStore {
+  readonly #dataDir: string;
+  #decision: Promise<Decision> | undefined;
+
+  constructor(dataDir: string) {
+    this.#dataDir = dataDir;
   }
+
+  /** Probes on first use, once; later uses share the answer. */
+  #decide(): Promise<Decision> {
+    this.#decision ??= probeProtection().then((protection): Decision => {
+      if (protection === 'none') {
+        const store = new FileTokenStore(this.#dataDir);
+        return { store, info: describeProtection(protection, store.path) };
+      }
+      const path = join(this.#dataDir, 'tokens.keyring.json');
+      return { store: encryptedStore(path), info: describeProtection(protection, path) };
+    });
+    return this.#decision;
+  }
+
+  async info(): Promise<TokenStoreInfo> {
+    return (await this.#decide()).info;
+  }
+
+  async get(profileId: string): Promise<StoredToken | undefined> {
+    return (await this.#decide()).store.get(profileId);
+  }
+
+  async originOf(profileId: string): Promise<string | null | undefined> {
+    return (await this.#decide()).store.originOf(profileId);
+  }
+
+  async set(profileId: string, token: string, server: string): Promise<void> {
+    await (await this.#decide()).store.set(profileId, token, server);
+  }
+
+  async delete(profileId: string): Promise<void> {
+    await (await this.#decide()).store.delete(profileId);
+  }
+
+  async has(profileId: string): Promise<boolean> {
+    return (await this.#decide()).store.has(profileId);
+  }
+}
+
+/** The ciphertexts of safeStorage's asynchronous API in one SecretFileStore. */
+function encryptedStore(path: string): TokenFile {
+  return new SecretFileStore(path, {
+    encode: async (token) => (await safeStorage.encryptStringAsync(token)).toString('base64'),
+    decode: async (stored) => {
+      try {
+        const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(
+          Buffer.from(stored, 'base64'),
+        );
+        // True when the data "should be re-encrypted, as the key has been rotated or a new
+        // key is available that provides a different security level" (a keyring answers
+        // now where the fixed key was used): the file store writes it anew.
+        return { token: result, reEncode: shouldReEncrypt };
+      } catch (error) {
+        throw new DebusineError(
+          'auth',
+          'The token cannot be decrypted: the key it was stored with is not available now (was the keyring it was kept in stopped?). Start the keyring and restart Debusine Desktop, or sign in again.',
+          { cause: String(error) },
+        );
+      }
+    },
+  });
 }

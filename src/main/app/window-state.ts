@@ -3,7 +3,8 @@
  * file. A saved place that no longer lies on any display (a monitor was unplugged) is
  * dropped, keeping the size, so the window never opens off-screen.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeJsonFile } from '../settings/json-file';
 
 export interface WindowState {
   x?: number;
@@ -57,6 +58,7 @@ export async function loadWindowState(file: string): Promise<WindowState> {
   }
 }
 
+/** Atomically: a quit or a crash mid-write leaves the previous state, not half a file. */
 export async function saveWindowState(file: string, state: WindowState): Promise<void> {
-  await writeFile(file, JSON.stringify(state), { mode: 0o600 });
+  await writeJsonFile(file, state, 0o600);
 }

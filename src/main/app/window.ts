@@ -3,7 +3,8 @@
  * away from the app (http(s) links go to the system browser), no webviews, and a strict
  * Content Security Policy on every response of its session.
  */
-import { BrowserWindow, shell, type Session } from 'electron';
+import { BrowserWindow, shell, type Session, type WebContents } from 'electron';
+import type { TrustPolicy } from './sender';
 import type { WindowState } from './window-state';
 
 export const WINDOW_CSP =
@@ -29,17 +30,63 @@ function openOutside(url: string): void {
   if (isExternalHttpUrl(url)) void shell.openExternal(url);
 }
 
-/** Locks the session down: CSP on every response, no permission is ever granted. */
-export function hardenSession(session: Session): void {
+export interface SessionPolicy extends TrustPolicy {
+  /**
+   * The origin of electron-vite's dev server (`npm run dev`), or undefined. Its pages carry
+   * their own policy in the meta tag, with the hashes of the inline scripts the dev server
+   * adds (electron.vite.config.ts); the header's `script-src 'self'` would block them.
+   */
+  devOrigin?: string | undefined;
+}
+
+/**
+ * The one permission the app's page uses: `navigator.clipboard.writeText` (the copy
+ * buttons) asks for `clipboard-sanitized-write`. It is granted to the top frame of one of
+ * the app's windows showing the app's own page, the frames the IPC sender check trusts;
+ * everything else, and every other permission, is refused.
+ */
+export function mayUsePermission(
+  policy: TrustPolicy,
+  contents: Pick<WebContents, 'id'> | null,
+  permission: string,
+  details: { requestingUrl?: string | undefined; isMainFrame: boolean },
+): boolean {
+  return (
+    permission === 'clipboard-sanitized-write' &&
+    contents !== null &&
+    policy.windowIds.has(contents.id) &&
+    details.isMainFrame &&
+    details.requestingUrl !== undefined &&
+    policy.isAppUrl(details.requestingUrl)
+  );
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** Locks the session down: CSP on every response, no permission but the clipboard's. */
+export function hardenSession(session: Session, policy: SessionPolicy): void {
   session.webRequest.onHeadersReceived((details, callback) => {
+    if (policy.devOrigin !== undefined && originOf(details.url) === policy.devOrigin) {
+      callback({ responseHeaders: details.responseHeaders });
+      return;
+    }
     callback({
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [WINDOW_CSP] },
     });
   });
-  session.setPermissionRequestHandler((_webContents, _permission, callback) => {
-    callback(false);
+  // Chromium checks first and asks only when the check says no; both answer alike.
+  session.setPermissionRequestHandler((contents, permission, callback, details) => {
+    callback(mayUsePermission(policy, contents, permission, details));
   });
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionCheckHandler((contents, permission, _origin, details) =>
+    mayUsePermission(policy, contents, permission, details),
+  );
 }
 
 export function createMainWindow(options: WindowOptions): BrowserWindow {
@@ -69,8 +116,11 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       disableBlinkFeatures: 'Auxclick',
     },
   });
-  if (options.state.maximized) win.maximize();
+  // Not before: maximize() shows a hidden window, which would then appear before its page
+  // has painted.
+  const maximized = options.state.maximized;
   win.once('ready-to-show', () => {
+    if (maximized) win.maximize();
     win.show();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {

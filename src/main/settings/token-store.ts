@@ -10,7 +10,7 @@
  * Two implementations share one file format (a JSON map profile id → origin and secret):
  * - FileTokenStore (here): the web host's store, a file only the user may read (0600);
  * - SafeStorageTokenStore (src/main/app/): the desktop app's store, each token encrypted
- *   with Electron's safeStorage, whose key lives in the OS keyring.
+ *   with Electron's safeStorage, whose key lives in the OS keyring when one answers.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -35,7 +35,8 @@ export interface StoredToken {
 }
 
 export interface TokenStore {
-  info(): TokenStoreInfo;
+  /** A store that learns what protects the tokens only when it first uses them may wait. */
+  info(): TokenStoreInfo | Promise<TokenStoreInfo>;
   get(profileId: string): Promise<StoredToken | undefined>;
   /**
    * The origin the profile's token was stored for, without decoding the token: undefined
@@ -63,7 +64,8 @@ export function tokenOriginOf(server: string): string {
 /** How a token is turned into what is written to disk, and back. */
 export interface SecretCodec {
   encode(token: string): Promise<string>;
-  decode(stored: string): Promise<string>;
+  /** The token, and whether encode() would now store it differently (a newer key). */
+  decode(stored: string): Promise<{ token: string; reEncode: boolean }>;
 }
 
 const entrySchema = z.object({ origin: z.string().nullable(), secret: z.string() });
@@ -115,7 +117,25 @@ export class SecretFileStore {
   async get(profileId: string): Promise<StoredToken | undefined> {
     const stored = (await this.#read()).tokens[profileId];
     if (stored === undefined) return undefined;
-    return { token: await this.#codec.decode(stored.secret), origin: stored.origin };
+    const { token, reEncode } = await this.#codec.decode(stored.secret);
+    if (reEncode) {
+      // The token reads as it is, so a failure to store it anew changes nothing.
+      await this.#reEncode(profileId, stored.secret, token).catch((error: unknown) => {
+        console.warn(`Could not store the token of ${profileId} anew: ${String(error)}`);
+      });
+    }
+    return { token, origin: stored.origin };
+  }
+
+  /** Writes the token again with the codec's current key, unless it changed meanwhile. */
+  #reEncode(profileId: string, secret: string, token: string): Promise<void> {
+    return this.#queue.run(async () => {
+      const file = await this.#read();
+      const entry = file.tokens[profileId];
+      if (entry?.secret !== secret) return;
+      entry.secret = await this.#codec.encode(token);
+      await writeJsonFile(this.path, file, 0o600);
+    });
   }
 
   async originOf(profileId: string): Promise<string | null | undefined> {
@@ -162,7 +182,7 @@ export function checkToken(token: string): void {
 
 const identity: SecretCodec = {
   encode: (token) => Promise.resolve(token),
-  decode: (stored) => Promise.resolve(stored),
+  decode: (stored) => Promise.resolve({ token: stored, reEncode: false }),
 };
 
 /**

@@ -195,6 +195,23 @@ describe('the window cache', () => {
 });
 
 describe('the viewer', () => {
+  it('says so when the clipboard refuses a copy', async () => {
+    const writeText = vi.fn(() =>
+      Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')),
+    );
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+    const fake = fakeLog(100);
+    renderViewer(fake);
+    await screen.findByText('line 0');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy line' }));
+    await waitFor(() => {
+      expect(screen.getByRole('status').textContent).toContain(
+        'Could not copy to the clipboard (Write permission denied.)',
+      );
+    });
+    expect(writeText).toHaveBeenCalledWith('line 0');
+  });
+
   it('shows the first screen of lines, with line numbers from 1', async () => {
     const fake = fakeLog(1_000_000);
     renderViewer(fake);

@@ -6,9 +6,10 @@ import {
   FolderDown,
   Terminal,
 } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { ArtifactResponse } from '@shared/contract';
 import { useBridge } from '@renderer/bridge';
+import { copyText } from '@renderer/components/clipboard';
 import { CopyButton } from '@renderer/components/copy-button';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { formatBytes } from '@renderer/components/format';
@@ -65,6 +66,8 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   );
   const openWorkRequest = useUiStore((s) => s.openWorkRequest);
   const openLog = useUiStore((s) => s.openLog);
+  // The palette's copy has no button to say it failed: the page says it, by the command.
+  const [copyProblem, setCopyProblem] = useState<string | null>(null);
 
   const openInBrowser = (): void => {
     if (webUrl.data) void bridge.app.openExternal({ url: webUrl.data });
@@ -86,7 +89,16 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
         id: 'copy-cli',
         label: 'Copy the debusine CLI download command',
         icon: Terminal,
-        run: () => void navigator.clipboard.writeText(cli),
+        run: () => {
+          copyText(cli).then(
+            () => {
+              setCopyProblem(null);
+            },
+            (error: unknown) => {
+              setCopyProblem((error as Error).message);
+            },
+          );
+        },
       },
     ],
     // downloads' functions are stable per artifact.
@@ -177,6 +189,11 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
         <Terminal size={13} aria-hidden="true" className="muted" />
         <code className="mono">{cli}</code>
       </p>
+      {copyProblem === null ? null : (
+        <p role="alert" className="tone-attention">
+          {copyProblem}
+        </p>
+      )}
       <DownloadList
         rows={downloads.rows}
         onDismiss={downloads.dismiss}

@@ -17,6 +17,7 @@ import { SearchBar, useSearchState } from './log-search';
 import { LogToolbar } from './log-toolbar';
 import { OutlinePanel, SummaryBar } from './log-outline';
 import { readLines, useDownloadFile } from './log-actions';
+import { copyText } from '@renderer/components/clipboard';
 import { messageOf } from './messages';
 
 export interface LogViewerProps {
@@ -111,7 +112,7 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
     const range = selection ?? { from: visible.current.first, to: visible.current.first };
     report(
       readLines(bridge, handle, range.from, range.to).then(async (text) => {
-        await navigator.clipboard.writeText(text);
+        await copyText(text);
         const n = text === '' ? 0 : text.split('\n').length;
         return `Copied ${String(n)} line${n === 1 ? '' : 's'}.`;
       }),
@@ -123,9 +124,9 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
     const line = selection?.from ?? visible.current.first;
     const { artifactId, path } = props;
     report(
-      navigator.clipboard
-        .writeText(logLink({ server, artifactId, path, line }))
-        .then(() => `Copied a link to line ${String(line + 1)}.`),
+      copyText(logLink({ server, artifactId, path, line })).then(
+        () => `Copied a link to line ${String(line + 1)}.`,
+      ),
     );
   };
 

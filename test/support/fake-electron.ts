@@ -1,0 +1,559 @@
+/**
+ * A fake `electron` for the main process, for tests that load the shell's modules (and
+ * main.ts itself) where Electron's binary cannot run. It does what Electron 45 does where
+ * the shell depends on it, and each such behaviour quotes the sentence of Electron's own
+ * documentation (electron.d.ts, generated from it, ships in node_modules/electron) or
+ * names the source it follows. Everything else is recorded for the test to look at.
+ *
+ * A test mocks `electron` with `electronModule(() => current)` and drives `current`.
+ */
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Listener = (...args: unknown[]) => void;
+
+export class FakeEvent {
+  defaultPrevented = false;
+  preventDefault(): void {
+    this.defaultPrevented = true;
+  }
+}
+
+export interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+
+export function deferred(): Deferred {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+export interface FakeElectronOptions {
+  /** app.getPath('userData'). */
+  userData: string;
+  /** Whether a Secret Service answers on the session bus (GNOME Keyring, KWallet). */
+  keyring?: boolean;
+  /** What getSelectedStorageBackend() guesses from the desktop, whatever runs. */
+  desktopBackend?: string;
+  /** Resolved when the async encryptor is ready (a keyring may take a while, or prompt). */
+  keyringReady?: Promise<void>;
+  /** Where xdg-settings looks for .desktop entries (the user's applications folders). */
+  applicationDirs?: string[];
+  /** Another instance holds the single-instance lock. */
+  lockHeldElsewhere?: boolean;
+}
+
+export class FakeWebContents extends EventEmitter {
+  readonly sent: { channel: string; args: unknown[] }[] = [];
+  url = '';
+  openHandler: Listener | undefined;
+  constructor(readonly id: number) {
+    super();
+  }
+  send(channel: string, ...args: unknown[]): void {
+    this.sent.push({ channel, args });
+  }
+  setWindowOpenHandler(handler: Listener): void {
+    this.openHandler = handler;
+  }
+  getURL(): string {
+    return this.url;
+  }
+}
+
+/** What the app and its windows share in one fake. */
+interface Context {
+  windows: FakeBrowserWindow[];
+  nextId: number;
+  quitting: boolean;
+  exited(): boolean;
+  allClosed(): void;
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  readonly id: number;
+  readonly webContents: FakeWebContents;
+  visible: boolean;
+  maximized = false;
+  destroyed = false;
+  /** How the window first became visible: by show(), or by maximize(). */
+  shownBy: 'show' | 'maximize' | null = null;
+  loaded: string | null = null;
+  readonly #context: Context;
+  constructor(
+    context: Context,
+    readonly options: Record<string, unknown>,
+  ) {
+    super();
+    this.#context = context;
+    this.id = context.nextId++;
+    this.webContents = new FakeWebContents(this.id);
+    this.visible = options.show !== false;
+    context.windows.push(this);
+  }
+  show(): void {
+    if (!this.visible) this.shownBy ??= 'show';
+    this.visible = true;
+  }
+  // "Maximizes the window. This will also show (but not focus) the window if it isn't
+  // being displayed already."
+  maximize(): void {
+    this.maximized = true;
+    if (!this.visible) this.shownBy ??= 'maximize';
+    this.visible = true;
+  }
+  isVisible(): boolean {
+    return this.visible;
+  }
+  isMaximized(): boolean {
+    return this.maximized;
+  }
+  isMinimized(): boolean {
+    return false;
+  }
+  restore(): void {
+    return undefined;
+  }
+  focus(): void {
+    return undefined;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  getNormalBounds(): { x: number; y: number; width: number; height: number } {
+    const { x = 0, y = 0, width = 800, height = 600 } = this.options as Record<string, number>;
+    return { x, y, width, height };
+  }
+  loadURL(url: string): Promise<void> {
+    this.loaded = url;
+    this.webContents.url = url;
+    return Promise.resolve();
+  }
+  loadFile(path: string): Promise<void> {
+    return this.loadURL(`file://${path}`);
+  }
+  close(): void {
+    if (this.destroyed) return;
+    const event = new FakeEvent();
+    this.emit('close', event);
+    if (event.defaultPrevented) return;
+    this.destroy();
+  }
+  destroy(): void {
+    if (this.destroyed) return;
+    const windows = this.#context.windows;
+    this.destroyed = true;
+    windows.splice(windows.indexOf(this), 1);
+    this.emit('closed');
+    if (windows.length === 0 && !this.#context.quitting && !this.#context.exited()) {
+      this.#context.allClosed();
+    }
+  }
+}
+
+export class FakeTray extends EventEmitter {
+  destroyed = false;
+  readonly tooltips: string[] = [];
+  // Electron's Tray methods throw "Tray is destroyed" once destroy() was called
+  // (shell/browser/api/electron_api_tray.cc, CheckAlive).
+  #alive(): void {
+    if (this.destroyed) throw new TypeError('Tray is destroyed');
+  }
+  setImage(): void {
+    this.#alive();
+  }
+  setToolTip(text: string): void {
+    this.#alive();
+    this.tooltips.push(text);
+  }
+  setContextMenu(): void {
+    this.#alive();
+  }
+  // "Destroys the tray icon immediately."
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
+export class FakeNotification extends EventEmitter {
+  static isSupported = (): boolean => true;
+  show(): void {
+    return undefined;
+  }
+  close(): void {
+    this.emit('close');
+  }
+}
+
+export interface Recorded {
+  errorBoxes: { title: string; content: string }[];
+  messageBoxes: Record<string, unknown>[];
+  protocolClients: { protocol: string; registered: boolean }[];
+  appUserModelIds: string[];
+  exited: { code: number; via: 'quit' | 'exit' } | null;
+  lockHeld: boolean;
+}
+
+export class FakeApp extends EventEmitter {
+  name = 'Debusine Desktop';
+  isPackaged = false;
+  readonly #fake: AppSide;
+  constructor(fake: AppSide) {
+    super();
+    this.#fake = fake;
+  }
+  whenReady(): Promise<void> {
+    return this.#fake.readyGate.promise;
+  }
+  isReady(): boolean {
+    return this.#fake.isReady();
+  }
+  getPath(name: string): string {
+    const userData = this.#fake.options.userData;
+    return name === 'userData' ? userData : join(userData, `..${name}`);
+  }
+  requestSingleInstanceLock(): boolean {
+    if (this.#fake.options.lockHeldElsewhere) return false;
+    this.#fake.recorded.lockHeld = true;
+    return true;
+  }
+  // "Releases all locks that were created by `requestSingleInstanceLock`."
+  releaseSingleInstanceLock(): void {
+    this.#fake.recorded.lockHeld = false;
+  }
+  setAppUserModelId(id: string): void {
+    this.#fake.recorded.appUserModelIds.push(id);
+  }
+  // On Linux Electron runs `xdg-settings set default-url-scheme-handler <protocol>
+  // <desktop name>` (shell/browser/browser_linux.cc), which succeeds only where a
+  // .desktop entry of that name is installed.
+  setAsDefaultProtocolClient(protocol: string): boolean {
+    const desktop = process.env.CHROME_DESKTOP ?? 'debusine-desktop.desktop';
+    const registered = (this.#fake.options.applicationDirs ?? []).some((dir) =>
+      existsSync(join(dir, desktop)),
+    );
+    this.#fake.recorded.protocolClients.push({ protocol, registered });
+    return registered;
+  }
+  // "Try to close all windows. The `before-quit` event will be emitted first. If all
+  // windows are successfully closed, the `will-quit` event will be emitted and by
+  // default the application will terminate." Listeners are called as any EventEmitter
+  // calls them: a promise one returns is not waited for. "Calling
+  // `event.preventDefault()` will prevent the default behavior, which is terminating
+  // the application."
+  quit(): void {
+    const before = new FakeEvent();
+    this.emit('before-quit', before);
+    if (before.defaultPrevented) return;
+    const context = this.#fake.context;
+    context.quitting = true;
+    for (const win of [...context.windows]) win.close();
+    context.quitting = false;
+    const will = new FakeEvent();
+    this.emit('will-quit', will);
+    if (will.defaultPrevented) return;
+    this.emit('quit', new FakeEvent(), 0);
+    this.#fake.end(0, 'quit');
+  }
+  // "All windows will be closed immediately without asking the user, and the
+  // `before-quit` and `will-quit` events will not be emitted."
+  exit(code = 0): void {
+    for (const win of [...this.#fake.context.windows]) win.destroy();
+    this.#fake.end(code, 'exit');
+  }
+}
+
+/** What FakeApp needs of its fake. */
+interface AppSide {
+  options: FakeElectronOptions;
+  recorded: Recorded;
+  readyGate: Deferred;
+  context: Context;
+  isReady(): boolean;
+  end(code: number, via: 'quit' | 'exit'): void;
+}
+
+export function createFakeElectron(options: FakeElectronOptions) {
+  const keyring = options.keyring ?? true;
+  const recorded: Recorded = {
+    errorBoxes: [],
+    messageBoxes: [],
+    protocolClients: [],
+    appUserModelIds: [],
+    exited: null,
+    lockHeld: false,
+  };
+  /** Called the moment the process would end, for a test to see what it leaves behind. */
+  let onExit: () => void = () => undefined;
+  let ready = false;
+  const readyGate = deferred();
+  const context: Context = {
+    windows: [],
+    nextId: 1,
+    quitting: false,
+    exited: () => recorded.exited !== null,
+    allClosed: () => app.emit('window-all-closed'),
+  };
+  const windows = context.windows;
+  const app: FakeApp = new FakeApp({
+    options,
+    recorded,
+    readyGate,
+    context,
+    isReady: () => ready,
+    end(code, via) {
+      if (recorded.exited) return;
+      onExit();
+      recorded.exited = { code, via };
+      // The process ends: the operating system drops the lock with it.
+      recorded.lockHeld = false;
+    },
+  });
+  const BrowserWindow: {
+    new (options: Record<string, unknown>): FakeBrowserWindow;
+    getAllWindows(): FakeBrowserWindow[];
+  } = class extends FakeBrowserWindow {
+    constructor(windowOptions: Record<string, unknown>) {
+      super(context, windowOptions);
+    }
+    static getAllWindows(): FakeBrowserWindow[] {
+      return [...windows];
+    }
+  };
+  const trays: FakeTray[] = [];
+  const Tray: new () => FakeTray = class extends FakeTray {
+    constructor() {
+      super();
+      trays.push(this);
+    }
+  };
+
+  const permissions = {
+    request: null as Listener | null,
+    check: null as ((...args: unknown[]) => boolean) | null,
+  };
+  let headersListener: Listener | null = null;
+  const defaultSession = {
+    webRequest: {
+      onHeadersReceived(listener: Listener): void {
+        headersListener = listener;
+      },
+    },
+    setPermissionRequestHandler(handler: Listener | null): void {
+      permissions.request = handler;
+    },
+    setPermissionCheckHandler(handler: ((...args: unknown[]) => boolean) | null): void {
+      permissions.check = handler;
+    },
+  };
+
+  const ipcHandlers = new Map<string, (...args: unknown[]) => unknown>();
+  const ipcListeners = new Map<string, Listener>();
+  const ipcMain = {
+    handle(channel: string, handler: (...args: unknown[]) => unknown): void {
+      ipcHandlers.set(channel, handler);
+    },
+    on(channel: string, listener: Listener): void {
+      ipcListeners.set(channel, listener);
+    },
+    removeHandler(channel: string): void {
+      ipcHandlers.delete(channel);
+    },
+  };
+
+  const cipher = (prefix: string, text: string) =>
+    Buffer.concat([Buffer.from(prefix), Buffer.from(text).reverse()]);
+  const safeStorage = {
+    // "The asynchronous encryptor is initialized lazily the first time this method,
+    // `encryptStringAsync`, or `decryptStringAsync` is called after the app is ready.
+    // The returned promise resolves once initialization completes." On Linux "a fallback
+    // provider is used for environments without a secret service available", so it
+    // resolves true with or without a keyring (electron_api_safe_storage.cc resolves
+    // true as soon as the encryptor exists).
+    async isAsyncEncryptionAvailable(): Promise<boolean> {
+      if (!ready) return false;
+      await options.keyringReady;
+      return true;
+    },
+    // The ciphertext starts with the tag of the key that made it: "v11" for the key kept
+    // in the Secret Service, "v10" for the fallback's fixed key (Chromium's
+    // freedesktop_secret_key_provider.cc and posix_key_provider.cc).
+    async encryptStringAsync(text: string): Promise<Buffer> {
+      if (!ready) throw new Error('safeStorage cannot be used before app is ready');
+      await options.keyringReady;
+      return cipher(keyring ? 'v11' : 'v10', text);
+    },
+    // "`shouldReEncrypt` boolean - whether data that has just been returned from the
+    // decrypt operation should be re-encrypted, as the key has been rotated or a new key
+    // is available that provides a different security level."
+    async decryptStringAsync(data: Buffer) {
+      if (!ready) throw new Error('safeStorage cannot be used before app is ready');
+      await options.keyringReady;
+      const tag = data.subarray(0, 3).toString();
+      if (tag === 'v11' && !keyring) {
+        throw new Error(
+          'Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.',
+        );
+      }
+      const result = Buffer.from(data.subarray(3)).reverse().toString();
+      return { shouldReEncrypt: tag !== (keyring ? 'v11' : 'v10'), result };
+    },
+    // "User friendly name of the password manager selected on Linux": chosen from the
+    // desktop environment by the synchronous API ("`basic_text` - When the desktop
+    // environment is not recognised"), whether or not a keyring runs.
+    getSelectedStorageBackend(): string {
+      return ready ? (options.desktopBackend ?? 'gnome_libsecret') : 'unknown';
+    },
+  };
+
+  const module = {
+    app,
+    BrowserWindow,
+    session: { defaultSession },
+    ipcMain,
+    safeStorage,
+    dialog: {
+      // "This API can be called safely before the `ready` event the `app` module emits".
+      showErrorBox(title: string, content: string): void {
+        recorded.errorBoxes.push({ title, content });
+      },
+      showMessageBox(...args: unknown[]) {
+        recorded.messageBoxes.push(args.at(-1) as Record<string, unknown>);
+        return Promise.resolve({ response: 0, checkboxChecked: false });
+      },
+      showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
+      showSaveDialog: () => Promise.resolve({ canceled: true, filePath: '' }),
+    },
+    shell: { openExternal: () => Promise.resolve() },
+    screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+    net: { isOnline: () => true },
+    Menu: {
+      buildFromTemplate: (template: unknown) => ({ template }),
+      setApplicationMenu: () => undefined,
+    },
+    nativeImage: { createFromPath: (path: string) => ({ path }) },
+    Tray,
+    Notification: FakeNotification,
+  };
+
+  return {
+    module,
+    recorded,
+    windows,
+    trays,
+    set onExit(hook: () => void) {
+      onExit = hook;
+    },
+    /** Electron is initialised: `ready`, then whenReady() resolves. */
+    ready(): void {
+      ready = true;
+      app.emit('ready', new FakeEvent(), {});
+      readyGate.resolve();
+    },
+    /** macOS hands the app a link (at launch, before `ready`, or later). */
+    openUrl(url: string): boolean {
+      const event = new FakeEvent();
+      app.emit('open-url', event, url);
+      return event.defaultPrevented;
+    },
+    /**
+     * Another launch of the app hands its arguments over. "This event is guaranteed to
+     * be emitted after the `ready` event of `app` gets emitted."
+     */
+    secondInstance(argv: string[]): void {
+      if (!ready) throw new Error('second-instance comes only after ready');
+      app.emit('second-instance', new FakeEvent(), argv, process.cwd(), {});
+    },
+    readyToShow(win: FakeBrowserWindow): void {
+      win.emit('ready-to-show', new FakeEvent());
+    },
+    /** The response headers main's session gives a response from `url`. */
+    headersFor(url: string, responseHeaders: Record<string, string[]> = {}) {
+      let answer: Record<string, string[]> | undefined;
+      headersListener?.({ url, responseHeaders }, (r: { responseHeaders?: typeof answer }) => {
+        answer = r.responseHeaders;
+      });
+      return answer ?? responseHeaders;
+    },
+    /**
+     * What a frame asking for `permission` gets. The session docs: "Most web APIs do a
+     * permission check and then make a permission request if the check is denied." With
+     * no handler set, Electron grants it.
+     */
+    async askPermission(
+      contents: FakeWebContents,
+      permission: string,
+      frameUrl: string,
+      isMainFrame = true,
+    ): Promise<boolean> {
+      const origin = new URL(frameUrl).origin;
+      const details = { requestingUrl: frameUrl, isMainFrame };
+      const check = permissions.check;
+      if (!check || check(contents, permission, origin, details)) return true;
+      const request = permissions.request;
+      if (!request) return true;
+      return new Promise<boolean>((resolve) => {
+        request(contents, permission, resolve, details);
+      });
+    },
+    /**
+     * What a frame's `navigator.clipboard.writeText` gets: the permission it asks for is
+     * "`clipboard-sanitized-write` - Request access to write to the clipboard."
+     */
+    clipboardWrite(contents: FakeWebContents, frameUrl: string, isMainFrame = true) {
+      return this.askPermission(contents, 'clipboard-sanitized-write', frameUrl, isMainFrame);
+    },
+    /** A request from a window's page through ipcRenderer.invoke. */
+    invoke(win: FakeBrowserWindow, channel: string, ...args: unknown[]): Promise<unknown> {
+      const handler = ipcHandlers.get(channel);
+      if (!handler) return Promise.reject(new Error(`No handler for ${channel}`));
+      return Promise.resolve(handler(senderEvent(win), ...args));
+    },
+    /** A message from a window's page through ipcRenderer.send. */
+    send(win: FakeBrowserWindow, channel: string, ...args: unknown[]): void {
+      ipcListeners.get(channel)?.(senderEvent(win), ...args);
+    },
+  };
+}
+
+function senderEvent(win: FakeBrowserWindow) {
+  return {
+    sender: win.webContents,
+    senderFrame: { url: win.webContents.url, parent: null },
+  };
+}
+
+export type FakeElectron = ReturnType<typeof createFakeElectron>;
+
+const MODULE_KEYS = [
+  'app',
+  'BrowserWindow',
+  'session',
+  'ipcMain',
+  'safeStorage',
+  'dialog',
+  'shell',
+  'screen',
+  'net',
+  'Menu',
+  'nativeImage',
+  'Tray',
+  'Notification',
+] as const satisfies readonly (keyof FakeElectron['module'])[];
+
+/**
+ * The `electron` module for vi.mock, reading `current()` at each use: a test that loads
+ * main.ts again for each case (vi.resetModules) gives each load a fresh fake.
+ */
+export function electronModule(current: () => FakeElectron): FakeElectron['module'] {
+  const module = {} as FakeElectron['module'];
+  for (const key of MODULE_KEYS) {
+    Object.defineProperty(module, key, { enumerable: true, get: () => current().module[key] });
+  }
+  return module;
+}

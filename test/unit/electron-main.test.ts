@@ -1,0 +1,342 @@
+/**
+ * src/main/app/main.ts itself, loaded with a fake `electron` that does what Electron 45
+ * documents (test/support/fake-electron.ts): events nobody listens to yet are lost,
+ * `before-quit` does not wait for a promise, the keyring may take its time. Each case
+ * loads main.ts afresh, as one launch of the app.
+ *
+ * A start that fails says so and ends (releasing the single-instance lock); links given at
+ * launch, by another launch while this one starts, or by macOS before `ready` reach the
+ * app; the window opens before the keyring answers; an AppImage registers its scheme;
+ * quitting during an upload pauses it and leaves no half-written file.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BRIDGE_EVENT_CHANNEL, BRIDGE_READY_CHANNEL } from '../../src/shared/contract-names';
+import {
+  createFakeElectron,
+  deferred,
+  type FakeBrowserWindow,
+  type FakeElectron,
+  type FakeElectronOptions,
+} from '../support/fake-electron';
+
+const fake = await vi.hoisted(async () => {
+  const { createFakeElectron: create } = await import('../support/fake-electron');
+  return { current: create({ userData: '/nonexistent' }) };
+});
+vi.mock('electron', async () => {
+  const { electronModule } = await import('../support/fake-electron');
+  return electronModule(() => fake.current);
+});
+
+// Each case loads main.ts and the service behind it afresh.
+vi.setConfig({ testTimeout: 30_000 });
+
+const ENV_KEYS = [
+  'APPIMAGE',
+  'XDG_DATA_HOME',
+  'XDG_CONFIG_HOME',
+  'HOME',
+  'DEBUSINE_DESKTOP_API_URL',
+  'DEBUSINE_DESKTOP_TOKEN',
+  'DEBUSINE_DESKTOP_SCOPE',
+  'DEBUSINE_DESKTOP_WORKSPACE',
+  'DEBUSINE_DESKTOP_DPUT_DIRS',
+] as const;
+const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
+const savedArgv = process.argv;
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ddt-main-'));
+  for (const key of ENV_KEYS) Reflect.deleteProperty(process.env, key);
+  // Nothing of the user's: no CLI config, no dput-ng profiles.
+  process.env.HOME = dir;
+  process.env.XDG_CONFIG_HOME = join(dir, 'config');
+  process.env.XDG_DATA_HOME = join(dir, 'share');
+  process.env.DEBUSINE_DESKTOP_DPUT_DIRS = join(dir, 'dput');
+});
+afterEach(async () => {
+  // Whatever a case left running ends with its app.
+  if (!fake.current.recorded.exited) {
+    fake.current.module.app.quit();
+    await until(() => fake.current.recorded.exited !== null);
+  }
+  process.argv = savedArgv;
+  for (const key of ENV_KEYS) {
+    const value = savedEnv[key];
+    if (value === undefined) Reflect.deleteProperty(process.env, key);
+    else process.env[key] = value;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function until(condition: () => boolean, timeout = 10_000): Promise<void> {
+  const end = Date.now() + timeout;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** One launch: main.ts loaded afresh against a new fake, with `argv` after the program. */
+async function launch(
+  options: Partial<FakeElectronOptions> = {},
+  argv: string[] = [],
+): Promise<FakeElectron> {
+  const e = createFakeElectron({ userData: join(dir, 'data'), ...options });
+  fake.current = e;
+  process.argv = ['/opt/Debusine Desktop/debusine-desktop', ...argv];
+  vi.resetModules();
+  await import('../../src/main/app/main');
+  return e;
+}
+
+/** Started: the last thing start() does is to ask for the link scheme. */
+const started = (e: FakeElectron) => () =>
+  e.recorded.protocolClients.length > 0 || e.recorded.exited !== null;
+
+function mainWindow(e: FakeElectron): FakeBrowserWindow {
+  const win = e.windows[0];
+  if (!win) throw new Error('no window');
+  return win;
+}
+
+/** The work requests the app was told to show, as the renderer gets them. */
+function navigations(win: FakeBrowserWindow): unknown[] {
+  return win.webContents.sent
+    .filter((m) => m.channel === BRIDGE_EVENT_CHANNEL)
+    .map((m) => m.args[0] as { event: string; payload: unknown })
+    .filter((m) => m.event === 'app.navigate')
+    .map((m) => m.payload);
+}
+
+/** A Debusine that takes artifacts and the first bytes of a file, then never answers. */
+async function stallingServer() {
+  const seen = { putStarted: false, putClosedByClient: false };
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? '';
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    if (req.method === 'POST' && url === '/api/1.0/artifact/') {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const request = JSON.parse(body) as { category: string; files: Record<string, unknown> };
+        json(201, {
+          id: 101,
+          workspace: 'System',
+          category: request.category,
+          created_at: new Date().toISOString(),
+          data: {},
+          download_tar_gz_url: '/api/1.0/artifact/101/?archive=tar.gz',
+          files_to_upload: Object.keys(request.files),
+          links: {},
+        });
+      });
+      return;
+    }
+    if (req.method === 'PUT' && url.startsWith('/api/1.0/artifact/101/files/')) {
+      if ((req.headers['content-range'] ?? '').startsWith('bytes */')) {
+        res.writeHead(206, { range: 'bytes=0-0' }).end();
+        return;
+      }
+      seen.putStarted = true;
+      req.on('data', () => undefined);
+      req.on('close', () => {
+        if (!res.writableEnded) seen.putClosedByClient = true;
+      });
+      return;
+    }
+    json(404, { title: 'Not found' });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return {
+    seen,
+    apiUrl: `http://127.0.0.1:${String(address.port)}/api`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => {
+          r();
+        });
+      }),
+  };
+}
+
+/** Every file under `root`, relative, with its text when it is small JSON. */
+function tree(root: string, at = ''): { path: string; json: unknown }[] {
+  const out: { path: string; json: unknown }[] = [];
+  for (const name of readdirSync(join(root, at))) {
+    const path = join(at, name);
+    if (statSync(join(root, path)).isDirectory()) out.push(...tree(root, path));
+    else if (path.endsWith('.json')) {
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(join(root, path), 'utf8'));
+      } catch {
+        json = 'not JSON';
+      }
+      out.push({ path, json });
+    } else out.push({ path, json: null });
+  }
+  return out;
+}
+
+describe('a start that fails', () => {
+  it('says why in a dialog, and ends, releasing the single-instance lock', async () => {
+    // The data directory cannot be made: a file is where its parent should be.
+    await writeFile(join(dir, 'data'), 'not a directory');
+    const e = await launch({ userData: join(dir, 'data', 'Debusine Desktop') });
+    expect(e.recorded.lockHeld).toBe(true);
+    e.ready();
+    await until(() => e.recorded.exited !== null);
+    expect(e.recorded.errorBoxes).toHaveLength(1);
+    expect(e.recorded.errorBoxes[0]?.title).toBe('Debusine Desktop could not start');
+    expect(e.recorded.errorBoxes[0]?.content).toContain('ENOTDIR');
+    expect(e.recorded.exited).toEqual({ code: 1, via: 'exit' });
+    expect(e.recorded.lockHeld).toBe(false);
+  });
+});
+
+describe('the window', () => {
+  it('opens before the keyring has answered', async () => {
+    process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
+    process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    const keyring = deferred();
+    const e = await launch({ keyringReady: keyring.promise });
+    e.ready();
+    await until(() => e.windows.length > 0);
+    expect(started(e)()).toBe(false);
+    keyring.resolve();
+    await until(started(e));
+  });
+});
+
+describe('links', () => {
+  it('reach the app from its command line, from a launch while it starts, and from macOS before ready', async () => {
+    process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
+    process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    const keyring = deferred();
+    const e = await launch({ keyringReady: keyring.promise }, [
+      '--no-sandbox',
+      'debusine-desktop://work-request/5',
+    ]);
+    e.openUrl('debusine-desktop://work-request/6');
+    e.ready();
+    // While the app starts (it waits for the keyring), another launch hands its link over.
+    await new Promise((r) => setTimeout(r, 50));
+    e.secondInstance(['/opt/Debusine Desktop/debusine-desktop', 'debusine-desktop://artifact/7']);
+    keyring.resolve();
+    await until(started(e));
+    expect(e.recorded.exited).toBeNull();
+    const win = mainWindow(e);
+    e.send(win, BRIDGE_READY_CHANNEL);
+    await until(() => navigations(win).length >= 3, 2_000).catch(() => undefined);
+    expect(navigations(win)).toEqual([
+      { kind: 'work-request', id: 5 },
+      { kind: 'work-request', id: 6 },
+      { kind: 'artifact', id: 7 },
+    ]);
+  });
+
+  it('of the scheme reach an AppImage: its first run installs the desktop entry asking needs', async () => {
+    const appImage = join(dir, 'Apps', 'Debusine Desktop-0.1.0-x86_64.AppImage');
+    process.env.APPIMAGE = appImage;
+    const applications = join(dir, 'share', 'applications');
+    const e = await launch({ applicationDirs: [applications] });
+    e.ready();
+    await until(started(e));
+    expect(e.recorded.protocolClients).toEqual([
+      { protocol: 'debusine-desktop', registered: true },
+    ]);
+    const entry = await readFile(join(applications, 'debusine-desktop.desktop'), 'utf8');
+    expect(entry).toContain(`Exec="${appImage}" %U\n`);
+    expect(entry).toContain('MimeType=x-scheme-handler/debusine-desktop;\n');
+    expect(entry).toContain('StartupWMClass=debusine-desktop\n');
+  });
+});
+
+describe('quitting during an upload', () => {
+  it('pauses it where the server can resume it, and leaves no half-written file', async () => {
+    const server = await stallingServer();
+    try {
+      process.env.DEBUSINE_DESKTOP_API_URL = server.apiUrl;
+      process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+      const payload = join(dir, 'payload.bin');
+      await writeFile(payload, randomBytes(8 << 20));
+      const e = await launch();
+      e.ready();
+      await until(started(e));
+      const win = mainWindow(e);
+      // The bridge's reply, checked; the caller names the result's shape.
+      const ok = (reply: unknown): unknown => {
+        const r = reply as { ok: boolean; result: unknown; error?: unknown };
+        if (!r.ok) throw new Error(JSON.stringify(r.error));
+        return r.result;
+      };
+      const [file] = ok(await e.invoke(win, 'debusine:stage-paths', [payload])) as {
+        id: string;
+      }[];
+      const [draft] = ok(await e.invoke(win, 'localArtifacts.detect', { fileIds: [file?.id] })) as {
+        draftId: string;
+        ready: boolean;
+      }[];
+      let draftId = draft?.draftId ?? '';
+      if (!draft?.ready) {
+        const updated = ok(
+          await e.invoke(win, 'localArtifacts.update', { draftId, kind: 'workRequestDebugLogs' }),
+        ) as { draftId: string };
+        draftId = updated.draftId;
+      }
+      ok(await e.invoke(win, 'uploads.start', { draftId, workspace: 'System' }));
+      await until(() => server.seen.putStarted);
+
+      const data = join(dir, 'data');
+      // An object, so that what onExit sets is not narrowed away.
+      const atExit: { files: { path: string; json: unknown }[] } = { files: [] };
+      e.onExit = () => {
+        atExit.files = tree(data);
+      };
+      e.module.app.quit();
+      // Electron would end the process now if nothing held the quit back.
+      expect(e.recorded.exited).toBeNull();
+      await until(() => e.recorded.exited !== null);
+      // The upload was stopped (the server sees the client hang up, as soon as its own
+      // loop gets to it)…
+      await until(() => server.seen.putClosedByClient, 2_000);
+      const files = atExit.files;
+      // …every file the app left when it ended is whole…
+      expect(files.filter((f) => f.path.endsWith('.tmp'))).toEqual([]);
+      expect(files.filter((f) => f.json === 'not JSON')).toEqual([]);
+      // …and the job is kept, for the next start to resume where the server stopped.
+      const jobs = files.filter((f) => f.path.startsWith('uploads/'));
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]?.json).toMatchObject({ state: 'uploading', parts: [{ artifactId: 101 }] });
+      expect(files.map((f) => f.path)).toContain('window-state.json');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('on Windows', () => {
+  it('names the app by its app id, without which Windows shows no notification', async () => {
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+    if (!platform) throw new Error('no process.platform');
+    Object.defineProperty(process, 'platform', { value: 'win32' });
+    try {
+      const e = await launch();
+      expect(e.recorded.appUserModelIds).toEqual(['org.debusine.desktop']);
+    } finally {
+      Object.defineProperty(process, 'platform', platform);
+    }
+  });
+});
