@@ -25,6 +25,7 @@ import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
 import { createTray, installMenu, type TrayHandle } from './shell-integration';
 import { acknowledge, INITIAL_TRAY, trayView, updateTray } from './tray-state';
+import { trayRefresher, type TrayRefresher } from './tray-refresh';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
@@ -104,7 +105,10 @@ async function start(): Promise<void> {
   // Set by the listeners below, read after awaits: an object, so that the reads are not
   // narrowed to the values before the awaits.
   const life = { quitting: false, closed: false };
-  const timers: { tray?: NodeJS.Timeout; onlinePoll?: NodeJS.Timeout } = {};
+  const timers: { onlinePoll?: NodeJS.Timeout } = {};
+  const trayHolder: { updates?: TrayRefresher } = {};
+  // A call, not a read of `life.quitting`, which TypeScript would keep narrowed across awaits.
+  const quitting = (): boolean => life.quitting;
 
   // Electron does not wait for a promise a `before-quit` listener returns: quitting goes
   // on, and the process ends with uploads mid-request and files mid-write. So the first
@@ -115,9 +119,9 @@ async function start(): Promise<void> {
     event.preventDefault();
     if (life.quitting) return;
     life.quitting = true;
+    trayHolder.updates?.stop();
     tray?.destroy();
     tray = null;
-    clearTimeout(timers.tray);
     clearInterval(timers.onlinePoll);
     void (async () => {
       if (mainWindow && !mainWindow.isDestroyed()) saveState(mainWindow);
@@ -247,27 +251,29 @@ async function start(): Promise<void> {
   // tray shows a snapshot (watch list, steps waiting for the user, connection) that is
   // refreshed, at most a few times a second, when an event says something changed.
   let connection = await service.handlers['connection.get'](undefined);
-  const refreshTray = (): void => {
-    clearTimeout(timers.tray);
-    if (life.quitting) return;
-    timers.tray = setTimeout(() => {
-      void (async () => {
-        const signedIn = connection.status !== 'signed-out';
-        const [watched, waiting] = await Promise.all([
-          service.handlers['watch.list'](undefined).catch(() => []),
-          signedIn ? service.handlers['workRequests.needsMe'](undefined).catch(() => []) : [],
-        ]);
-        trayModel = updateTray(trayModel, {
-          online: connection.status !== 'offline',
-          signedIn,
-          watched,
-          needsInput: waiting.length,
-        });
-        // A quit may have destroyed the tray while this waited (then `tray` is null).
-        tray?.show(trayView(trayModel));
-      })();
-    }, 300);
-  };
+  const updates = trayRefresher({
+    read: async () => {
+      const signedIn = connection.status !== 'signed-out';
+      const [watched, waiting] = await Promise.all([
+        service.handlers['watch.list'](undefined).catch(() => []),
+        signedIn ? service.handlers['workRequests.needsMe'](undefined).catch(() => []) : [],
+      ]);
+      return {
+        online: connection.status !== 'offline',
+        signedIn,
+        watched,
+        needsInput: waiting.length,
+      };
+    },
+    show: (snapshot) => {
+      trayModel = updateTray(trayModel, snapshot);
+      tray?.show(trayView(trayModel));
+    },
+    delayMs: 300,
+  });
+  trayHolder.updates = updates;
+  // A quit while the connection was read: the refresher is stopped from the start.
+  if (quitting()) updates.stop();
   const TRAY_EVENTS = new Set([
     'connection.state',
     'session.changed',
@@ -280,12 +286,12 @@ async function start(): Promise<void> {
     if (message.event === 'connection.state') {
       connection = message.payload as EventMessage<'connection.state'>['payload'];
     }
-    if (TRAY_EVENTS.has(message.event)) refreshTray();
+    if (TRAY_EVENTS.has(message.event)) updates.refresh();
   });
 
   tray = createTray(resources, actions);
   tray?.show(trayView(trayModel));
-  refreshTray();
+  updates.refresh();
 
   app.on('activate', showWindow);
   links.attach({

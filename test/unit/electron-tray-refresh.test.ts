@@ -1,0 +1,63 @@
+/**
+ * The tray's refresh (src/main/app/tray-refresh.ts) against a tray that behaves as
+ * Electron's does once destroyed (every method throws "Tray is destroyed", as the fake
+ * electron's FakeTray): a quit while a refresh is reading the snapshot shows nothing
+ * afterwards, and a burst of events makes one read.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { trayRefresher } from '../../src/main/app/tray-refresh';
+import { FakeTray } from '../support/fake-electron';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the tray's refresh", () => {
+  it('shows nothing once stopped, not even what a read under way brings back', async () => {
+    const tray = new FakeTray();
+    let answer = (_text: string): void => undefined;
+    const reading = new Promise<string>((resolve) => {
+      answer = resolve;
+    });
+    const shown: string[] = [];
+    const updates = trayRefresher({
+      read: () => reading,
+      show: (text) => {
+        tray.setToolTip(text);
+        shown.push(text);
+      },
+      delayMs: 300,
+    });
+    updates.refresh();
+    await vi.advanceTimersByTimeAsync(300);
+    // The quit: the refresher is stopped, then the tray destroyed, while the read waits.
+    updates.stop();
+    tray.destroy();
+    answer('2 watched');
+    await vi.runAllTimersAsync();
+    expect(shown).toEqual([]);
+    // Refreshes asked after the quit read nothing.
+    const read = vi.fn(() => Promise.resolve('x'));
+    const later = trayRefresher({ read, show: () => undefined, delayMs: 300 });
+    later.stop();
+    later.refresh();
+    await vi.runAllTimersAsync();
+    expect(read).not.toHaveBeenCalled();
+  });
+
+  it('reads once for a burst of events, and shows what it read', async () => {
+    const read = vi.fn(() => Promise.resolve('1 running'));
+    const shown: string[] = [];
+    const updates = trayRefresher({ read, show: (s) => shown.push(s), delayMs: 300 });
+    for (let i = 0; i < 5; i++) {
+      updates.refresh();
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    await vi.advanceTimersByTimeAsync(300);
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(shown).toEqual(['1 running']);
+  });
+});
