@@ -63,12 +63,20 @@ async function openStep(page: Page, workflowId: number, task: RegExp): Promise<v
     .locator('.wr-id')
     .first()
     .click();
-  for (let i = 0; i < 10; i++) {
-    const closed = page.getByRole('button', { name: /^Expand / });
-    if ((await closed.count()) === 0) break;
-    await closed.first().click();
-  }
+  // Branches load their children when opened, and those may have branches of their own:
+  // open whatever is closed until the step is there.
   const node = page.locator('.wr-node').filter({ hasText: task }).first();
+  await expect
+    .poll(
+      async () => {
+        if ((await node.count()) > 0) return true;
+        const closed = page.getByRole('button', { name: /^Expand / });
+        if ((await closed.count()) > 0) await closed.first().click();
+        return false;
+      },
+      { timeout: 60_000, interval: 500 },
+    )
+    .toBe(true);
   await node.locator('.wr-id').click();
   await page.getByTestId('work-request-page').waitFor();
 }
@@ -237,7 +245,6 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
       await button.click();
       const waiting = page.getByTestId('waiting-step');
       await waiting.waitFor();
-      await expect(waiting.getByLabel('Key').inputValue()).resolves.toBe(key);
       await waiting.getByRole('button', { name: 'Sign and upload' }).click();
       await waiting
         .getByRole('status')
@@ -269,6 +276,12 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
       await expect
         .poll(() => page.getByTestId('wr-page-status').textContent(), { timeout: 60_000 })
         .toContain('Success');
+      // Its summary says where the upload went, and how many files.
+      await expect
+        .poll(() => page.getByTestId('upload-summary').first().textContent(), {
+          timeout: 60_000,
+        })
+        .toBe(`Uploaded 3 files to ${developers?.uploadQueue.url ?? ''}`);
       await screenshotAndCheckA11y(page, 'workflow-signed-and-uploaded-light');
       expect(errors).toEqual([]);
       await page.context().close();
