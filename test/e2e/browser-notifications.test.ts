@@ -10,7 +10,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type RunningApp } from '../support/app';
+import { startAppOn, type RunningApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { goTo, screenshotAndCheckA11y, signInWithToken } from '../support/e2e';
 import { startFakeDebusine, type FakeDebusine } from '../support/fake-debusine';
@@ -105,12 +105,7 @@ describe('the app in a browser', () => {
     workA = serveWorkRequests(fakeA);
     fakeB = await startFakeDebusine();
     workB = serveWorkRequests(fakeB);
-    app = await startApp(null, {
-      DEBUSINE_DESKTOP_API_URL: fakeA.apiUrl,
-      DEBUSINE_DESKTOP_TOKEN: 'fake-server-token',
-      DEBUSINE_DESKTOP_SCOPE: 'debusine',
-      DEBUSINE_DESKTOP_WORKSPACE: 'System',
-    });
+    app = await startAppOn(fakeA);
     browser = await launchBrowser();
   });
   afterAll(async () => {

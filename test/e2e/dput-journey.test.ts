@@ -54,8 +54,8 @@ async function pageId(page: Page): Promise<number> {
   return Number(/#(\d+)/.exec(text)?.[1] ?? NaN);
 }
 
-/** From the list of workflows: the workflow's tree, every branch open, then the step. */
-async function openStep(page: Page, workflowId: number, task: RegExp): Promise<void> {
+/** The workflow's page, from the list of workflows. */
+async function openWorkflow(page: Page, workflowId: number): Promise<void> {
   await goTo(page, 'Work requests');
   await page.getByRole('tab', { name: 'Workflows' }).click();
   await page
@@ -63,6 +63,11 @@ async function openStep(page: Page, workflowId: number, task: RegExp): Promise<v
     .locator('.wr-id')
     .first()
     .click();
+}
+
+/** From the list of workflows: the workflow's tree, every branch open, then the step. */
+async function openStep(page: Page, workflowId: number, task: RegExp): Promise<void> {
+  await openWorkflow(page, workflowId);
   // Branches load their children when opened, and those may have branches of their own:
   // open whatever is closed until the step is there.
   const node = page.locator('.wr-node').filter({ hasText: task }).first();
@@ -266,13 +271,7 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
         expect(await gnupg.signer(join(queue, name)), name).toBe(key);
       }
       // The workflow's own page says it ended well.
-      await goTo(page, 'Work requests');
-      await page.getByRole('tab', { name: 'Workflows' }).click();
-      await page
-        .getByTestId(`workflow-${String(workflowId)}`)
-        .locator('.wr-id')
-        .first()
-        .click();
+      await openWorkflow(page, workflowId);
       await expect
         .poll(() => page.getByTestId('wr-page-status').textContent(), { timeout: 60_000 })
         .toContain('Success');

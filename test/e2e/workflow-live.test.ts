@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startApp, type RunningApp } from '../support/app';
+import { openPage, startAppOn, type RunningApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { goTo, goToTab, screenshotsInBothThemes } from '../support/e2e';
 import { startFakeDebusine, type FakeDebusine, type FakeFile } from '../support/fake-debusine';
@@ -142,12 +142,7 @@ describe('watching a real pipeline, on a fake server', () => {
     serveFixture(fake, 415, () => '{}');
     serveFixture(fake, 416, () => '{}');
     serveFixture(fake, 424, () => BROKEN_LOG);
-    app = await startApp(null, {
-      DEBUSINE_DESKTOP_API_URL: fake.apiUrl,
-      DEBUSINE_DESKTOP_TOKEN: 'fake-server-token',
-      DEBUSINE_DESKTOP_SCOPE: 'debusine',
-      DEBUSINE_DESKTOP_WORKSPACE: 'System',
-    });
+    app = await startAppOn(fake);
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -55,6 +55,16 @@ export async function startApp(
   };
 }
 
+/** The web host signed in to a fake Debusine (test/support/fake-debusine), in System. */
+export function startAppOn(fake: { apiUrl: string }): Promise<RunningApp> {
+  return startApp(null, {
+    DEBUSINE_DESKTOP_API_URL: fake.apiUrl,
+    DEBUSINE_DESKTOP_TOKEN: 'fake-server-token',
+    DEBUSINE_DESKTOP_SCOPE: 'debusine',
+    DEBUSINE_DESKTOP_WORKSPACE: 'System',
+  });
+}
+
 /**
  * A page in the given theme, failing the test on uncaught page errors, opened at an
  * address of its own (`url`, whose key the page then trades for its session).
