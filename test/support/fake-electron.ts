@@ -557,3 +557,16 @@ export function electronModule(current: () => FakeElectron): FakeElectron['modul
   }
   return module;
 }
+
+/**
+ * The fake that a test file's mocked `electron` stands for, for files that load the app's
+ * modules once: a test sets `mockedElectron.current` to a fresh fake, and the module the
+ * mock returns (`mockedElectronModule`) answers with whichever fake is current.
+ */
+export const mockedElectron: { current: FakeElectron } = {
+  current: createFakeElectron({ userData: '/nonexistent' }),
+};
+
+export function mockedElectronModule(): FakeElectron['module'] {
+  return electronModule(() => mockedElectron.current);
+}

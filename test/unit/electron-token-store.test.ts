@@ -9,16 +9,10 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createFakeElectron, type FakeElectron } from '../support/fake-electron';
+import { createFakeElectron, mockedElectron, type FakeElectron } from '../support/fake-electron';
 
-const fake = await vi.hoisted(async () => {
-  const { createFakeElectron: create } = await import('../support/fake-electron');
-  return { current: create({ userData: '/nonexistent' }) };
-});
-vi.mock('electron', async () => {
-  const { electronModule } = await import('../support/fake-electron');
-  return electronModule(() => fake.current);
-});
+const fake = mockedElectron;
+vi.mock('electron', async () => (await import('../support/fake-electron')).mockedElectronModule());
 
 const { SafeStorageTokenStore } = await import('../../src/main/app/safe-storage-token-store');
 

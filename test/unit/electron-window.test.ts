@@ -4,16 +4,10 @@
  * window that must not show before its page has painted, and the dev server's pages.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createFakeElectron, type FakeElectron } from '../support/fake-electron';
+import { createFakeElectron, mockedElectron, type FakeElectron } from '../support/fake-electron';
 
-const fake = await vi.hoisted(async () => {
-  const { createFakeElectron: create } = await import('../support/fake-electron');
-  return { current: create({ userData: '/nonexistent' }) };
-});
-vi.mock('electron', async () => {
-  const { electronModule } = await import('../support/fake-electron');
-  return electronModule(() => fake.current);
-});
+const fake = mockedElectron;
+vi.mock('electron', async () => (await import('../support/fake-electron')).mockedElectronModule());
 
 const { createMainWindow, hardenSession, WINDOW_CSP } = await import('../../src/main/app/window');
 const { appUrlMatcher } = await import('../../src/main/app/sender');
