@@ -109,7 +109,7 @@ function populate(work: FakeWorkRequests, root: number): void {
   });
   step(root + 5, root, {
     task_type: 'Server',
-    task_name: 'package_upload',
+    task_name: 'packageupload',
     status: 'blocked',
     task_data: { target: 'ftp://anonymous@127.0.0.1:18021/incoming/', input: { upload: 410 } },
     workflow_data: { display_name: 'Upload to ftp://127.0.0.1:18021/incoming/' },

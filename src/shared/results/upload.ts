@@ -1,5 +1,5 @@
 /**
- * Where a `package_upload` step sends its upload, and what the app can say of it.
+ * Where a `packageupload` step sends its upload, and what the app can say of it.
  *
  * Debusine's PackageUpload server task takes `target` (an `ftp://` or `sftp://` URL) and
  * `delayed_days` in its task data, sends every file of the `debian:upload` artifact it is
@@ -14,9 +14,14 @@
  */
 import type { ArtifactResponse } from '../models';
 
-export const PACKAGE_UPLOAD_TASK = 'package_upload';
+/**
+ * The server task's name. The `package_upload` workflow makes one such step per upload;
+ * the workflow itself is named with an underscore, the task without (Debusine's
+ * `work_request_ensure_child_server(task_name="packageupload", …)`).
+ */
+export const PACKAGE_UPLOAD_TASK = 'packageupload';
 
-/** The log of a package_upload step, in its debug logs artifact. */
+/** The log of a packageupload step, in its debug logs artifact. */
 export const PACKAGE_UPLOAD_LOG = 'package-upload.log';
 
 /**

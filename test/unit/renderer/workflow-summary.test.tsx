@@ -98,7 +98,7 @@ describe("a workflow's summary", () => {
       wr(5, { task_name: 'autopkgtest', status: 'aborted', result: '' }),
       wr(6, {
         task_type: 'Server',
-        task_name: 'package_upload',
+        task_name: 'packageupload',
         task_data: { target: 'ftp://anonymous:s3cret@127.0.0.1:18021/incoming/' },
         dynamic_task_data: { input_upload_id: 410 },
       }),

@@ -245,7 +245,7 @@ function StepResults(props: { step: WorkRequestResponse }): React.JSX.Element {
 }
 
 /**
- * Where a package_upload step sends its upload, and what went: the files of the upload
+ * Where a packageupload step sends its upload, and what went: the files of the upload
  * artifact it was given, which it sends all (shared/results/upload.ts). The step records
  * no list of its own; what is not known is said so.
  */
