@@ -3,18 +3,16 @@ import { rendererAliases } from './aliases.config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The tests of real builds first: the real-work integration tests and the developer's
- * journey through the window (e2e). They spend minutes waiting for the sandbox's worker to
- * build and test packages, and need little of this machine meanwhile; started first, they
+ * The real-work tests first. They spend minutes waiting for the sandbox's worker to build
+ * and test packages, and need almost nothing of this machine meanwhile; started first, they
  * wait while the other worker runs the rest of the unit and integration tests, instead of
- * after them. The journey is the e2e project's first file, so the other e2e files (one
- * browser at a time) still run after it, never beside it.
+ * after them.
  */
 class RealWorkFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const slow = (spec: TestSpecification) =>
-      /[\\/](real-work[^\\/]*|dput-journey)\.test\.ts$/.test(spec.moduleId);
+      /[\\/]real-work[^\\/]*\.test\.ts$/.test(spec.moduleId);
     return [...sorted.filter(slow), ...sorted.filter((spec) => !slow(spec))];
   }
 }
