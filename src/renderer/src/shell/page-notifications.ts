@@ -17,21 +17,26 @@ import { notifiesFailure } from '@shared/results/end';
 /** The title index.html gives the window, which the count goes in front of. */
 const TITLE = document.title;
 
-/** Shows main's notifications through the browser; a click opens what main's click opens. */
+/**
+ * Shows main's notifications through the browser; a click opens what main's click opens.
+ * Only the web host's main sends `notification.desktop` (Electron's shows its own), so no
+ * host is asked about here.
+ */
 export function usePageNotifications(): void {
   const bridge = useBridge();
-  useEffect(() => {
-    if (bridge.transport !== 'web') return undefined;
-    return bridge.on('notification.desktop', (note) => {
-      showPageNotification(note, () => {
-        // Main opens it on the server that notified it, switching to that server first.
-        bridge.notifications.activate({ key: note.key }).catch((error: unknown) => {
-          console.warn(error instanceof Error ? error.message : String(error));
-          useUiStore.getState().setArea('work-requests');
+  useEffect(
+    () =>
+      bridge.on('notification.desktop', (note) => {
+        showPageNotification(note, () => {
+          // Main opens it on the server that notified it, switching to that server first.
+          bridge.notifications.activate({ key: note.key }).catch((error: unknown) => {
+            console.warn(error instanceof Error ? error.message : String(error));
+            useUiStore.getState().setArea('work-requests');
+          });
         });
-      });
-    });
-  }, [bridge]);
+      }),
+    [bridge],
+  );
 }
 
 /**
