@@ -252,7 +252,7 @@ export async function runUploadJob(
     return run ?? Promise.resolve();
   };
   const startReady = (): void => {
-    if (head?.artifactId === null || !head) return;
+    if (head?.artifactId == null) return;
     const confirmed = new Set(head.done);
     rest.forEach((part, i) => {
       if (part.artifactId !== null || runs.has(i)) return;
@@ -273,16 +273,15 @@ export async function runUploadJob(
       await Promise.allSettled(runs.values());
       throw error;
     }
-    const ids = (): number[] => job.parts.map((p) => p.artifactId ?? 0);
     const first = head?.artifactId ?? undefined;
     // Each relation as soon as its package is complete: the first part is by now.
     const relations =
       job.relate && first !== undefined ? clientOf(client, 'Relating the artifacts') : null;
     const settled = await Promise.allSettled(
-      rest.map(async (_, i) => {
+      rest.map(async (part, i) => {
         await startRest(i);
-        const target = rest[i]?.artifactId;
-        if (!relations || first === undefined || target === null || target === undefined) return;
+        const target = part.artifactId;
+        if (!relations || first === undefined || target === null) return;
         if (job.related.includes(i + 1)) return;
         // Side by side: each is one request, and the server answers an existing one as made.
         await Promise.all(
@@ -307,7 +306,12 @@ export async function runUploadJob(
       await options.onWorkflow?.(created).catch(() => undefined);
     }
     await recorder.remove(job.id);
-    return { artifactIds: ids(), uploaded, present, workflowId: job.workflowId };
+    return {
+      artifactIds: job.parts.map((p) => p.artifactId ?? 0),
+      uploaded,
+      present,
+      workflowId: job.workflowId,
+    };
   } catch (error) {
     // A pause stays as it is, and so does a job that lost the server (network, time-out,
     // 5xx): running it again goes on. Other errors need a person.
