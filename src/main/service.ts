@@ -11,6 +11,7 @@ import type { Notifier } from './notify/notifier';
 import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
 import { signingService, type SigningDeps } from './service/signing';
+import { CallerScope, type Caller } from './bridge/caller';
 import { DraftStore } from './service/drafts';
 import { DputPlanner } from './dput/plan';
 import { defaultDputDirs } from './dput/profiles';
@@ -102,6 +103,13 @@ export interface ServiceDeps {
 
 export interface AppService {
   handlers: ServiceHandlers;
+  /**
+   * Main itself as the caller of its own requests (the tray, navigation): what it opens
+   * lives until the service closes, and its events go to every renderer.
+   */
+  own: Caller;
+  /** The logs open, each behind a handle its renderer holds. */
+  logs: LogStore;
   session: ProfileSession;
   watch: WatchService;
   downloads: Downloads;
@@ -134,15 +142,17 @@ export function createService(deps: ServiceDeps): AppService {
   const profiles = new ProfileStore(deps.dataDir);
   const session = new ProfileSession(profiles, deps.tokens, deps.createClient);
   const users = new UserDirectory(join(deps.dataDir, 'identities.json'));
+  const own = new CallerScope((event, payload) => {
+    emit(event, payload);
+  });
+  // Each handle's progress goes to the renderer that opened it (logs/handlers.ts); main's
+  // own handles (the failure explainer's) tell no renderer.
   const logs = new LogStore({
     cache: new LogCache(deps.cacheDir ?? join(deps.dataDir, 'log-cache')),
-    emit: (state) => {
-      emit('logs.progress', state);
-    },
   });
   const navigation = createNavigation({
     session,
-    activate: (id) => handlers['servers.setActive']({ id }),
+    activate: (id) => handlers['servers.setActive']({ id }, own),
     emit,
   });
   const navigate = async (destination: Destination): Promise<NavigationOutcome> => {
@@ -222,15 +232,15 @@ export function createService(deps: ServiceDeps): AppService {
     ...notificationHandlers(watch, host.chooseProgram, host.activateNotification),
     ...workRequestHandlers({ session, emit, users, starts }),
     ...resourceHandlers(session),
-    'files.pick': async ({ multiple, title }) => {
+    'files.pick': async ({ multiple, title }, caller) => {
       if (!host.pickFiles) throw notOnThisHost('files.pick', 'drop the files or use a file input');
       const paths = await host.pickFiles({ multiple, title });
       const staged: StagedFile[] = [];
-      for (const path of paths) staged.push(await files.add(path));
+      for (const path of paths) staged.push(await files.add(path, { caller }));
       return staged;
     },
-    'files.release': async ({ ids }) => {
-      await files.release(ids);
+    'files.release': async ({ ids }, caller) => {
+      await files.releaseFor(caller, ids);
       return undefined;
     },
     ...drafts.handlers(),
@@ -261,6 +271,8 @@ export function createService(deps: ServiceDeps): AppService {
 
   return {
     handlers,
+    own,
+    logs,
     session,
     watch,
     downloads,
@@ -276,11 +288,19 @@ export function createService(deps: ServiceDeps): AppService {
       await session.refresh();
       await watch.start();
       await uploads.resumeAtStartup();
+      const orphans = await drafts.sweep(uploads.localFiles()).catch((error: unknown) => {
+        console.warn(`Could not remove the drafts a previous run left: ${String(error)}`);
+        return [];
+      });
+      if (orphans.length > 0) {
+        console.log(`Removed ${String(orphans.length)} drafts a previous run left unfinished`);
+      }
     },
     setNetworkAvailable(online) {
       watch.setNetworkAvailable(online);
     },
     async close() {
+      await own.close();
       await downloads.close();
       await logs.closeAll();
       await uploads.close();

@@ -21,7 +21,8 @@ import { FileTokenStore } from '../../src/main/settings/token-store';
 export function memoryBridge(service: ServiceHandlers): {
   api: DebusineApi;
   hub: EventHub;
-  close(): void;
+  /** The page goes: main releases what it held (awaited by those who need it done). */
+  close(): Promise<void>;
 } {
   const hub = new EventHub();
   let toRenderer: (message: ServerMessage) => void = () => undefined;
@@ -56,8 +57,9 @@ export function memoryBridge(service: ServiceHandlers): {
     api,
     hub,
     close() {
-      connection.close();
+      const released = connection.close();
       onClose({ code: 'network', message: 'closed' });
+      return released;
     },
   };
 }

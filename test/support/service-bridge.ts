@@ -87,7 +87,7 @@ export async function serviceBridge(
       await waitEvent('connection.state', (c) => c.status === 'connected', 30_000);
     },
     async close() {
-      bridge.close();
+      await bridge.close();
       await made.close();
     },
   };

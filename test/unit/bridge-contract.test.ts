@@ -11,6 +11,7 @@ import {
 import { DebusineError } from '../../src/shared/errors';
 import { memoryBridge } from '../support/memory-bridge';
 import { SAMPLE_ARGS } from './bridge-samples';
+import { testCaller } from '../support/caller';
 
 /** A service that answers every request with what it received, after parsing. */
 function echoService(): ServiceHandlers {
@@ -98,12 +99,13 @@ describe('the contract over an in-memory transport', () => {
   it('answers unknown channels with a validation error', async () => {
     const { createDispatcher } = await import('../../src/main/bridge/dispatch');
     const dispatch = createDispatcher(echoService());
-    await expect(dispatch('fs.readFile', { path: '/etc/shadow' })).resolves.toMatchObject({
+    const caller = testCaller();
+    await expect(dispatch('fs.readFile', { path: '/etc/shadow' }, caller)).resolves.toMatchObject({
       ok: false,
       error: { code: 'validation', message: 'Unknown request: "fs.readFile"' },
     });
-    await expect(dispatch('__proto__', {})).resolves.toMatchObject({ ok: false });
-    await expect(dispatch(42, {})).resolves.toMatchObject({ ok: false });
+    await expect(dispatch('__proto__', {}, caller)).resolves.toMatchObject({ ok: false });
+    await expect(dispatch(42, {}, caller)).resolves.toMatchObject({ ok: false });
   });
 
   it('keeps events until the renderer is ready, then delivers them in order', async () => {
@@ -139,7 +141,7 @@ describe('the contract over an in-memory transport', () => {
     const client = createBridgeClient(bridge.api);
     const pending = client.session.whoami();
     await new Promise((r) => setTimeout(r, 5));
-    bridge.close();
+    void bridge.close();
     await expect(pending).rejects.toMatchObject({ code: 'network' });
     await expect(client.app.info()).rejects.toMatchObject({ code: 'network' });
   });

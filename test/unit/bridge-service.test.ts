@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REQUEST_CHANNELS, requests } from '../../src/shared/contract';
 import { testService } from '../support/memory-bridge';
 import { SAMPLE_ARGS } from './bridge-samples';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 type Made = Awaited<ReturnType<typeof testService>>;
 const made: Made[] = [];
@@ -44,14 +48,16 @@ describe('the service', () => {
 
   it('reports no server and refuses server calls with `auth` when none is configured', async () => {
     const { handlers } = await service();
-    await expect(handlers['session.whoami'](undefined)).resolves.toEqual({
+    await expect(handlers['session.whoami'](undefined, caller)).resolves.toEqual({
       server: null,
       user: null,
       userId: null,
       authenticated: false,
     });
-    await expect(handlers['workRequests.get']({ id: 1 })).rejects.toMatchObject({ code: 'auth' });
-    await expect(handlers['connection.get'](undefined)).resolves.toMatchObject({
+    await expect(handlers['workRequests.get']({ id: 1 }, caller)).rejects.toMatchObject({
+      code: 'auth',
+    });
+    await expect(handlers['connection.get'](undefined, caller)).resolves.toMatchObject({
       status: 'signed-out',
       serverId: null,
     });
@@ -82,12 +88,12 @@ describe('the service', () => {
       pickFiles: () => Promise.resolve([import.meta.filename]),
       chooseDestination: () => Promise.resolve('/tmp/out.dsc'),
     });
-    const [picked] = await handlers['files.pick']({ multiple: false });
+    const [picked] = await handlers['files.pick']({ multiple: false }, caller);
     expect(picked).toMatchObject({ name: 'bridge-service.test.ts' });
     expect(JSON.stringify(picked)).not.toContain('/test/unit');
-    const dest = await handlers['downloads.chooseDestination']({ kind: 'file' });
+    const dest = await handlers['downloads.chooseDestination']({ kind: 'file' }, caller);
     expect(dest).toEqual({ destinationId: expect.any(String) as string, label: 'out.dsc' });
-    await expect(handlers['downloads.link']({ artifactId: 1 })).rejects.toMatchObject({
+    await expect(handlers['downloads.link']({ artifactId: 1 }, caller)).rejects.toMatchObject({
       code: 'unsupported',
     });
   });
@@ -95,23 +101,29 @@ describe('the service', () => {
   it('refuses a download path that is not a relative path inside an artifact', async () => {
     const web = await service();
     await expect(
-      web.handlers['downloads.link']({ artifactId: 1, path: '../x' }),
+      web.handlers['downloads.link']({ artifactId: 1, path: '../x' }, caller),
     ).rejects.toMatchObject({
       code: 'validation',
       details: { field: 'path', rule: 'artifact-path' },
     });
     const electron = await service({ transport: 'electron', platform: 'linux' });
     await expect(
-      electron.handlers['downloads.file']({ artifactId: 1, path: 'a/../../x', destinationId: 'd' }),
+      electron.handlers['downloads.file'](
+        { artifactId: 1, path: 'a/../../x', destinationId: 'd' },
+        caller,
+      ),
     ).rejects.toMatchObject({ code: 'validation' });
   });
 
   it('keeps notification settings in the data directory', async () => {
     const s = await service();
-    const next = await s.handlers['notifications.setSettings']({
-      mode: 'mine',
-      failuresOnly: true,
-    });
+    const next = await s.handlers['notifications.setSettings'](
+      {
+        mode: 'mine',
+        failuresOnly: true,
+      },
+      caller,
+    );
     expect(next).toEqual({
       mode: 'mine',
       workspaces: [],
@@ -125,12 +137,12 @@ describe('the service', () => {
       await readFile(join(s.dataDir, 'notifications.json'), 'utf8'),
     ) as unknown;
     expect(onDisk).toMatchObject({ mode: 'mine', failuresOnly: true });
-    await expect(s.handlers['notifications.recent'](undefined)).resolves.toEqual([]);
+    await expect(s.handlers['notifications.recent'](undefined, caller)).resolves.toEqual([]);
   });
 
   it('lists the kinds a draft can take', async () => {
     const { handlers } = await service();
-    const kinds = await handlers['localArtifacts.kinds'](undefined);
+    const kinds = await handlers['localArtifacts.kinds'](undefined, caller);
     expect(kinds).toContainEqual({ kind: 'sourcePackage', category: 'debian:source-package' });
   });
 });

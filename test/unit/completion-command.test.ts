@@ -8,6 +8,10 @@ import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/completion-router';
 import { WatchList } from '../../src/main/watch/watch-list';
 import { testService } from '../support/memory-bridge';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 type Made = Awaited<ReturnType<typeof testService>>;
 const made: Made[] = [];
@@ -43,7 +47,7 @@ function electron(chosen: string | null): HostCapabilities {
 describe('the program run on completion, in Electron', () => {
   it('is the program chosen in main’s dialog, stored by main, for this user only', async () => {
     const s = await service(electron(process.execPath));
-    const settings = await s.handlers['notifications.chooseCommand'](undefined);
+    const settings = await s.handlers['notifications.chooseCommand'](undefined, caller);
     expect(settings.commandHook).toEqual({ enabled: true, command: [process.execPath] });
     const file = join(s.dataDir, 'completion-command.json');
     expect(settings.commandFile).toBe(file);
@@ -52,18 +56,20 @@ describe('the program run on completion, in Electron', () => {
       enabled: true,
     });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    await expect(s.handlers['notifications.getSettings'](undefined)).resolves.toMatchObject({
-      commandHook: { enabled: true, command: [process.execPath] },
-      commandProblem: null,
-    });
-    const removed = await s.handlers['notifications.removeCommand'](undefined);
+    await expect(s.handlers['notifications.getSettings'](undefined, caller)).resolves.toMatchObject(
+      {
+        commandHook: { enabled: true, command: [process.execPath] },
+        commandProblem: null,
+      },
+    );
+    const removed = await s.handlers['notifications.removeCommand'](undefined, caller);
     expect(removed.commandHook).toBeNull();
     await expect(readFile(file)).rejects.toThrow(/ENOENT/);
   });
 
   it('changes nothing when the dialog is cancelled, or the file chosen is no program', async () => {
     const cancelled = await service(electron(null));
-    const settings = await cancelled.handlers['notifications.chooseCommand'](undefined);
+    const settings = await cancelled.handlers['notifications.chooseCommand'](undefined, caller);
     expect(settings.commandHook).toBeNull();
     await expect(readFile(join(cancelled.dataDir, 'completion-command.json'))).rejects.toThrow(
       /ENOENT/,
@@ -73,7 +79,9 @@ describe('the program run on completion, in Electron', () => {
     const notAProgram = join(dir, 'notes.txt');
     await writeFile(notAProgram, 'just text', { mode: 0o644 });
     const s = await service(electron(notAProgram));
-    await expect(s.handlers['notifications.chooseCommand'](undefined)).rejects.toMatchObject({
+    await expect(
+      s.handlers['notifications.chooseCommand'](undefined, caller),
+    ).rejects.toMatchObject({
       code: 'validation',
       message: expect.stringContaining(notAProgram) as string,
     });
@@ -86,7 +94,7 @@ describe('the program run on completion, in the web host', () => {
     const s = await service();
     const file = join(s.dataDir, 'completion-command.json');
     for (const channel of ['notifications.chooseCommand', 'notifications.removeCommand'] as const) {
-      await expect(s.handlers[channel](undefined), channel).rejects.toMatchObject({
+      await expect(s.handlers[channel](undefined, caller), channel).rejects.toMatchObject({
         code: 'unsupported',
         message: expect.stringContaining(file) as string,
       });
@@ -103,10 +111,10 @@ describe('the program run on completion, in the web host', () => {
         JSON.stringify({ mode: 'mine', commandHook: planted }),
       );
     });
-    const settings = await s.handlers['notifications.getSettings'](undefined);
+    const settings = await s.handlers['notifications.getSettings'](undefined, caller);
     expect(settings).toMatchObject({ mode: 'mine', commandHook: null });
     await expect(s.service.watch.commands.current()).resolves.toBeUndefined();
-    await s.handlers['notifications.setSettings']({ failuresOnly: true });
+    await s.handlers['notifications.setSettings']({ failuresOnly: true }, caller);
     const onDisk = JSON.parse(
       await readFile(join(s.dataDir, 'notifications.json'), 'utf8'),
     ) as Record<string, unknown>;

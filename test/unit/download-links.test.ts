@@ -9,6 +9,10 @@ import type { SessionProvider } from '../../src/main/service/session';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { DebusineError } from '../../src/shared/errors';
 import { httpRequest, listenOnLoopback } from '../support/loopback-http';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 /**
  * The web host serves `GET /download/<token>` without the session key (the browser follows
@@ -58,7 +62,8 @@ describe('download links of the web host', () => {
         status,
         body,
       }));
-    const link = await downloads.handlers()['downloads.link']({ artifactId: 7, path: 'a.dsc' });
+    const handlers = downloads.handlers();
+    const link = await handlers['downloads.link']({ artifactId: 7, path: 'a.dsc' }, caller);
     return { get, link };
   }
 

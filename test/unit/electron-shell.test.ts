@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOCAL_METHODS, REQUEST_CHANNELS, splitChannel } from '../../src/shared/contract-names';
+import { testCaller } from '../support/caller';
 
 // A fake `electron`: records what the shell asks of it.
 const fake = vi.hoisted(() => {
@@ -137,6 +138,7 @@ describe('the IPC sender check', () => {
   it('puts every request handler behind the check', async () => {
     const handlers = new Map<string, (...a: unknown[]) => Promise<unknown>>();
     const dispatch = vi.fn(() => Promise.resolve({ ok: true as const, result: 'answer' }));
+    const page = testCaller();
     registerIpc({
       ipcMain: {
         handle: (channel: string, h: (...a: unknown[]) => Promise<unknown>) =>
@@ -147,6 +149,7 @@ describe('the IPC sender check', () => {
       dispatch,
       files: new StagedFiles(),
       policy,
+      callerOf: (id) => (id === 1 ? page : undefined),
       onReady: vi.fn(),
     });
     for (const channel of REQUEST_CHANNELS) expect(handlers.has(channel)).toBe(true);
@@ -155,7 +158,8 @@ describe('the IPC sender check', () => {
       ok: true,
       result: 'answer',
     });
-    expect(dispatch).toHaveBeenCalledWith('workRequests.retry', { id: 3 });
+    // The request is the page's: what it opens is held by the page in that window.
+    expect(dispatch).toHaveBeenCalledWith('workRequests.retry', { id: 3 }, page);
     dispatch.mockClear();
     await expect(retry?.(event(1, APP, {}), { id: 3 })).resolves.toMatchObject({
       ok: false,

@@ -65,7 +65,7 @@ describe('logs over the bridge', () => {
         client.logs.lines({ handle: '/etc/passwd', from: 0, count: 1 }),
       ).rejects.toMatchObject({ code: 'not-found' });
     } finally {
-      bridge.close();
+      await bridge.close();
       await made.close();
     }
   });

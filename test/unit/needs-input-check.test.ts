@@ -19,6 +19,10 @@ import { DebusineError } from '../../src/shared/errors';
 import type { NotificationPreferences, NotificationRecord } from '../../src/shared/contract';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { workRequestFixture } from '../support/work-requests';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 const ROOT = 10;
 
@@ -442,7 +446,7 @@ describe('the "needs me" inbox', () => {
       starts: {},
       users: {},
     } as unknown as WorkRequestDeps);
-    const inbox = await handlers['workRequests.needsMe'](undefined);
+    const inbox = await handlers['workRequests.needsMe'](undefined, caller);
     expect(inbox.map((wr) => wr.id).sort()).toEqual([20, 21, 22]);
   });
 });

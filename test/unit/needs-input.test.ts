@@ -26,6 +26,10 @@ import {
   type TableClient,
 } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 const ROOT = 50;
 const CHILD = 51;
@@ -146,7 +150,7 @@ const SETTLE_MS = 800;
 /** Watches the workflow, and waits for the check that watching it asks for. */
 async function watchRoot(r: Running, w: World, id = ROOT): Promise<void> {
   const before = w.api.waitReads();
-  await r.service.handlers['watch.add']({ workRequestId: id, label: null });
+  await r.service.handlers['watch.add']({ workRequestId: id, label: null }, caller);
   await expect.poll(() => w.api.waitReads(), { timeout: 5_000 }).toBe(before + 1);
 }
 
@@ -174,7 +178,7 @@ describe('a step of a watched workflow that waits for the user', { timeout: 60_0
       workRequestId: WAIT,
     });
     // Recorded like the other notifications, for the app's list.
-    const recent = await r.service.handlers['notifications.recent'](undefined);
+    const recent = await r.service.handlers['notifications.recent'](undefined, caller);
     expect(recent[0]).toMatchObject({
       workRequestId: WAIT,
       rootId: ROOT,
@@ -246,7 +250,7 @@ describe('a step of a watched workflow that waits for the user', { timeout: 60_0
       .toBeGreaterThan(afterRestart + 1);
     await sleep(SETTLE_MS);
     expect(second.notifier.shown).toHaveLength(0);
-    expect(await second.service.handlers['notifications.recent'](undefined)).toEqual([]);
+    expect(await second.service.handlers['notifications.recent'](undefined, caller)).toEqual([]);
   });
 
   it('reads the waiting steps once for a burst of 20 completions', async () => {

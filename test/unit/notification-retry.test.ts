@@ -25,6 +25,10 @@ import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 /** A work request still running, until the test completes it. */
 function workRequest(id: number, extra: Partial<WorkRequestResponse> = {}): WorkRequestResponse {
@@ -120,7 +124,7 @@ async function start(retryFails?: DebusineError): Promise<Running> {
   running.push(r);
   await service.start();
   await expect.poll(() => service.watch.connection.status, { timeout: 10_000 }).toBe('connected');
-  await service.handlers['watch.add']({ workRequestId: 10, label: null });
+  await service.handlers['watch.add']({ workRequestId: 10, label: null }, caller);
   return r;
 }
 
@@ -148,7 +152,7 @@ describe('Retry on a desktop notification', { timeout: 60_000 }, () => {
     const retried = await r.notifier.waitFor((n) => n.workRequestId === 110, 10_000);
     expect(retried.notification.title).toBe('Succeeded: noop #110');
     // It is on the watch list, as a work request the app started.
-    const watched = await r.service.handlers['watch.list'](undefined);
+    const watched = await r.service.handlers['watch.list'](undefined, caller);
     expect(watched.find((e) => e.workRequestId === 110)?.source).toBe('started');
   });
 
@@ -169,7 +173,7 @@ describe('Retry on a desktop notification', { timeout: 60_000 }, () => {
       urgency: 'critical',
     });
     // Nothing new was watched.
-    const watched = await r.service.handlers['watch.list'](undefined);
+    const watched = await r.service.handlers['watch.list'](undefined, caller);
     expect(watched.map((e) => e.workRequestId)).toEqual([10]);
   });
 });
@@ -178,13 +182,16 @@ describe('Retry on a desktop notification', { timeout: 60_000 }, () => {
 async function switchToAnother(r: Running): Promise<{ id: string; apiUrl: string }> {
   const other = await completionSocket();
   running.push({ ...r, close: () => other.close() });
-  const added = await r.service.handlers['servers.add']({
-    name: 'elsewhere',
-    apiUrl: other.apiUrl,
-    scope: null,
-    defaultWorkspace: null,
-  });
-  await r.service.handlers['servers.setActive']({ id: added.id });
+  const added = await r.service.handlers['servers.add'](
+    {
+      name: 'elsewhere',
+      apiUrl: other.apiUrl,
+      scope: null,
+      defaultWorkspace: null,
+    },
+    caller,
+  );
+  await r.service.handlers['servers.setActive']({ id: added.id }, caller);
   expect(r.service.session.active()?.id).toBe(added.id);
   return { id: added.id, apiUrl: other.apiUrl };
 }
@@ -270,7 +277,7 @@ describe('Notifications and links of another server', { timeout: 60_000 }, () =>
     const ids = [10, 11, 12, 13, 14, 15];
     for (const id of ids.slice(1)) {
       r.table.set(id, workRequest(id));
-      await r.service.handlers['watch.add']({ workRequestId: id, label: null });
+      await r.service.handlers['watch.add']({ workRequestId: id, label: null }, caller);
     }
     // All six fail at once: past the burst limit, the rest are summed up in one notification.
     for (const id of ids) {
@@ -279,7 +286,9 @@ describe('Notifications and links of another server', { timeout: 60_000 }, () =>
     }
     const summary = await r.notifier.waitFor((n) => n.title.includes('more work requests'), 10_000);
     const recent = async () =>
-      (await r.service.handlers['notifications.recent'](undefined)).map((n) => n.workRequestId);
+      (await r.service.handlers['notifications.recent'](undefined, caller)).map(
+        (n) => n.workRequestId,
+      );
     expect((await recent()).sort()).toEqual(ids);
 
     // On another server, #10 is another work request, or none: its list starts empty.

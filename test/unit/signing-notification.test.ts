@@ -27,6 +27,10 @@ import { testGnupg, type TestGnupg } from '../support/gnupg';
 import { signingServer, type SigningServer } from '../support/signing-server';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
 const skip =
@@ -169,17 +173,20 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     });
     await service.start();
     await expect.poll(() => service.watch.connection.status, { timeout: 10_000 }).toBe('connected');
-    await service.handlers['watch.add']({ workRequestId: ROOT, label: null });
+    await service.handlers['watch.add']({ workRequestId: ROOT, label: null }, caller);
     const shown = await notifier.waitFor((n) => n.workRequestId === STEP, 10_000);
     const r: Running = { service, notifier, events, signing, askedOfOther, socket };
     // Then the user moves to another server, before acting on the notification.
-    const added = await service.handlers['servers.add']({
-      name: 'elsewhere',
-      apiUrl: other.apiUrl,
-      scope: null,
-      defaultWorkspace: null,
-    });
-    await service.handlers['servers.setActive']({ id: added.id });
+    const added = await service.handlers['servers.add'](
+      {
+        name: 'elsewhere',
+        apiUrl: other.apiUrl,
+        scope: null,
+        defaultWorkspace: null,
+      },
+      caller,
+    );
+    await service.handlers['servers.setActive']({ id: added.id }, caller);
     return { r, shown, otherId: added.id };
   }
 

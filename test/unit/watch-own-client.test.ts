@@ -21,6 +21,10 @@ import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { completionSocket, tableClient } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
+import { testCaller } from '../support/caller';
+
+/** The renderer these tests stand for: it holds what they open. */
+const caller = testCaller();
 
 /** Resolves when `settle` is called, for the steps the test holds until another happened. */
 function signal(): { promise: Promise<void>; settle: () => void; settled: () => boolean } {
@@ -127,6 +131,6 @@ it('keeps reading after the session replaced its client during the first start',
   await service.start();
   await expect.poll(() => service.watch.connection.status, { timeout: 10_000 }).toBe('connected');
   await expect(
-    service.handlers['watch.add']({ workRequestId: workflow.id, label: null }),
+    service.handlers['watch.add']({ workRequestId: workflow.id, label: null }, caller),
   ).resolves.toMatchObject({ workRequestId: workflow.id, taskType: 'Workflow' });
 });

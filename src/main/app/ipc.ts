@@ -11,6 +11,7 @@ import {
   type StagedFile,
 } from '../../shared/contract';
 import { DebusineError, serializeError } from '../../shared/errors';
+import type { Caller } from '../bridge/caller';
 import type { Dispatch } from '../bridge/dispatch';
 import type { StagedFiles } from '../service/staged-files';
 import { isTrustedSender, type TrustPolicy } from './sender';
@@ -20,6 +21,8 @@ export interface IpcDeps {
   dispatch: Dispatch;
   files: StagedFiles;
   policy: TrustPolicy;
+  /** The page now in this webContents, which holds what it opens; none for a closed window. */
+  callerOf(webContentsId: number): Caller | undefined;
   /** The renderer in this webContents subscribed: flush its events. */
   onReady(webContentsId: number): void;
 }
@@ -41,13 +44,18 @@ export function registerIpc(deps: IpcDeps): () => void {
   for (const channel of REQUEST_CHANNELS) {
     deps.ipcMain.handle(
       channel,
-      guarded((_event, args: unknown) => deps.dispatch(channel, args)),
+      guarded((event, args: unknown) => {
+        const caller = deps.callerOf(event.sender.id);
+        return caller ? deps.dispatch(channel, args, caller) : Promise.resolve(FORBIDDEN);
+      }),
     );
   }
   deps.ipcMain.handle(
     STAGE_PATHS_CHANNEL,
-    guarded(async (_event, paths: unknown): Promise<Reply<StagedFile[]>> => {
+    guarded(async (event, paths: unknown): Promise<Reply<StagedFile[]>> => {
       try {
+        const caller = deps.callerOf(event.sender.id);
+        if (!caller) return FORBIDDEN;
         if (
           !Array.isArray(paths) ||
           paths.length > MAX_STAGED_PATHS ||
@@ -56,7 +64,7 @@ export function registerIpc(deps: IpcDeps): () => void {
           throw new DebusineError('validation', 'Dropped files arrived in an unknown shape');
         }
         const staged: StagedFile[] = [];
-        for (const path of paths) staged.push(await deps.files.add(path));
+        for (const path of paths) staged.push(await deps.files.add(path, { caller }));
         return { ok: true, result: staged };
       } catch (error) {
         return { ok: false, error: serializeError(error) };

@@ -8,6 +8,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { BrowserWindow } from 'electron';
 import { app, dialog, ipcMain, net, screen, session } from 'electron';
 import { createDispatcher } from '../bridge/dispatch';
+import { CallerScope } from '../bridge/caller';
 import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
 import { createService } from '../service';
 import { StagedFiles } from '../service/staged-files';
@@ -87,6 +88,8 @@ async function start(): Promise<void> {
   // keyring to be unlocked; the window opens meanwhile.
   const tokens = new SafeStorageTokenStore(dataDir);
   const outboxes = new Map<number, EventOutbox>();
+  /** The page in each window, which holds what it opened. */
+  const callers = new Map<number, CallerScope>();
   let mainWindow: BrowserWindow | undefined;
 
   const host = electronHost(() => mainWindow);
@@ -155,15 +158,16 @@ async function start(): Promise<void> {
       console.error(`Request ${channel} failed unexpectedly:`, error);
     },
   });
-  const dispatch: Dispatch = async (channel, args) => {
+  const dispatch: Dispatch = async (channel, args, caller) => {
     await starting;
-    return dispatchStarted(channel, args);
+    return dispatchStarted(channel, args, caller);
   };
   registerIpc({
     ipcMain,
     dispatch,
     files,
     policy: { windowIds, isAppUrl },
+    callerOf: (id) => callers.get(id),
     onReady: (id) => outboxes.get(id)?.markReady(),
   });
 
@@ -199,9 +203,20 @@ async function start(): Promise<void> {
     });
     outboxes.set(id, outbox);
     const detach = hub.attach(outbox);
-    // A reload starts a new page that has not subscribed yet: hold events for it.
+    // What the page opens is its own (bridge/caller.ts), and goes with it.
+    const newCaller = (): CallerScope =>
+      new CallerScope((event, payload) => {
+        outbox.push(event, payload);
+      });
+    callers.set(id, newCaller());
+    // A reload starts a new page that has not subscribed yet: hold events for it, and
+    // release what the page before it held.
     win.webContents.on('did-start-navigation', (details) => {
-      if (details.isMainFrame && !details.isSameDocument) outbox.reset();
+      if (details.isMainFrame && !details.isSameDocument) {
+        outbox.reset();
+        void callers.get(id)?.close();
+        callers.set(id, newCaller());
+      }
     });
     win.on('focus', () => {
       trayModel = acknowledge(trayModel);
@@ -212,6 +227,8 @@ async function start(): Promise<void> {
       if (!life.quitting) saveState(win);
     });
     win.on('closed', () => {
+      void callers.get(id)?.close();
+      callers.delete(id);
       detach();
       outboxes.delete(id);
       windowIds.delete(id);
@@ -250,13 +267,15 @@ async function start(): Promise<void> {
   // Native notifications come from the service (CompletionRouter → ElectronNotifier). The
   // tray shows a snapshot (watch list, steps waiting for the user, connection) that is
   // refreshed, at most a few times a second, when an event says something changed.
-  let connection = await service.handlers['connection.get'](undefined);
+  let connection = await service.handlers['connection.get'](undefined, service.own);
   const updates = trayRefresher({
     read: async () => {
       const signedIn = connection.status !== 'signed-out';
       const [watched, waiting] = await Promise.all([
-        service.handlers['watch.list'](undefined).catch(() => []),
-        signedIn ? service.handlers['workRequests.needsMe'](undefined).catch(() => []) : [],
+        service.handlers['watch.list'](undefined, service.own).catch(() => []),
+        signedIn
+          ? service.handlers['workRequests.needsMe'](undefined, service.own).catch(() => [])
+          : [],
       ]);
       return {
         online: connection.status !== 'offline',

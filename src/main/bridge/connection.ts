@@ -4,13 +4,15 @@
  * through this connection's outbox, held until the renderer says it is ready.
  */
 import type { ClientMessage, ServerMessage } from '../../shared/contract';
+import { CallerScope } from './caller';
 import type { Dispatch } from './dispatch';
 import { EventOutbox, type EventHub } from './event-outbox';
 
 export interface BridgeConnection {
   /** Feeds one message received from the renderer (already JSON-decoded, untrusted). */
   receive(message: unknown): void;
-  close(): void;
+  /** The renderer went: events stop, and what it opened is released. */
+  close(): Promise<void>;
 }
 
 export function openConnection(
@@ -22,6 +24,9 @@ export function openConnection(
     send({ type: 'event', event, payload });
   });
   const detach = hub.attach(outbox);
+  const caller = new CallerScope((event, payload) => {
+    outbox.push(event, payload);
+  });
   let open = true;
   return {
     receive(message) {
@@ -31,13 +36,14 @@ export function openConnection(
         outbox.markReady();
         return;
       }
-      void dispatch(parsed.channel, parsed.args).then((reply) => {
+      void dispatch(parsed.channel, parsed.args, caller).then((reply) => {
         if (open) send({ type: 'reply', id: parsed.id, reply });
       });
     },
     close() {
       open = false;
       detach();
+      return caller.close();
     },
   };
 }

@@ -13,13 +13,17 @@ import {
   type RequestResult,
 } from '../../shared/contract';
 import { DebusineError, serializeError } from '../../shared/errors';
+import type { Caller } from './caller';
 
-/** The service as the bridge sees it: one async function per request, keyed by its name. */
+/**
+ * The service as the bridge sees it: one async function per request, keyed by its name,
+ * given the renderer that asked (what it opens is held by that renderer).
+ */
 export type ServiceHandlers = {
-  [C in RequestChannel]: (args: RequestParsed<C>) => Promise<RequestResult<C>>;
+  [C in RequestChannel]: (args: RequestParsed<C>, caller: Caller) => Promise<RequestResult<C>>;
 };
 
-export type Dispatch = (channel: unknown, args: unknown) => Promise<Reply<unknown>>;
+export type Dispatch = (channel: unknown, args: unknown, caller: Caller) => Promise<Reply<unknown>>;
 
 export interface DispatchOptions {
   /** Called for errors that are not DebusineErrors (bugs), with the channel. */
@@ -30,7 +34,7 @@ export function createDispatcher(
   service: ServiceHandlers,
   options: DispatchOptions = {},
 ): Dispatch {
-  return async (channel, args) => {
+  return async (channel, args, caller) => {
     if (!isRequestChannel(channel)) {
       return failure(
         new DebusineError('validation', `Unknown request: ${describe(channel)}`, {
@@ -60,8 +64,8 @@ export function createDispatcher(
     try {
       // The handler table is indexed by the same name the schema was, so the parsed value
       // has that handler's argument type; TypeScript cannot correlate the two unions.
-      const handler = service[channel] as (a: unknown) => Promise<unknown>;
-      const result = await handler(parsed.data);
+      const handler = service[channel] as (a: unknown, c: Caller) => Promise<unknown>;
+      const result = await handler(parsed.data, caller);
       return { ok: true, result };
     } catch (error) {
       if (!(error instanceof DebusineError)) options.onInternalError?.(channel, error);

@@ -1,8 +1,10 @@
 /**
  * The log viewer's entries of the bridge, on the active server: logs.open takes an
  * artifact id and a path inside the artifact (checked there), and everything after goes
- * by the handle it answers with.
+ * by the handle it answers with. A handle is its renderer's: another renderer cannot use
+ * it, its progress goes to that renderer alone, and it is closed when the renderer goes.
  */
+import type { Caller } from '../bridge/caller';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { SessionProvider } from '../service/session';
 import { DebusineError } from '../../shared/errors';
@@ -13,27 +15,49 @@ type Handlers = Pick<
   'logs.open' | 'logs.info' | 'logs.lines' | 'logs.search' | 'logs.close' | 'logs.cancel'
 >;
 
+function logKey(handle: string): string {
+  return `log:${handle}`;
+}
+
+/** The handle, when this renderer opened it; the same refusal as for a closed one otherwise. */
+function own(caller: Caller, handle: string): string {
+  if (!caller.holds(logKey(handle))) {
+    throw new DebusineError(
+      'not-found',
+      'This log is not open (it was closed, or the app restarted)',
+      {
+        rule: 'log-handle',
+      },
+    );
+  }
+  return handle;
+}
+
 export function logHandlers(store: LogStore, session: SessionProvider): Handlers {
   return {
-    'logs.open': ({ artifactId, path }) => {
+    'logs.open': async ({ artifactId, path }, caller) => {
       const server = session.active();
-      if (!server) {
-        return Promise.reject(new DebusineError('auth', 'No Debusine server is configured yet.'));
-      }
-      return store.open(
+      if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
+      const state = await store.open(
         { apiUrl: server.apiUrl, client: () => session.client() },
         artifactId,
         path,
+        (changed) => {
+          caller.emit('logs.progress', changed);
+        },
       );
+      caller.hold(logKey(state.handle), () => store.close(state.handle));
+      return state;
     },
     // Async, so that an unknown handle rejects rather than throws.
-    'logs.info': async ({ handle }) => Promise.resolve(store.state(handle)),
-    'logs.lines': ({ handle, from, count }) => store.lines(handle, from, count),
-    'logs.search': ({ handle, query, regex, caseSensitive, fromLine, direction }) =>
-      store.search(handle, query, { regex, caseSensitive }, fromLine, direction),
-    'logs.cancel': ({ handle }) => store.cancel(handle),
-    'logs.close': async ({ handle }) => {
-      await store.close(handle);
+    'logs.info': async ({ handle }, caller) => Promise.resolve(store.state(own(caller, handle))),
+    'logs.lines': async ({ handle, from, count }, caller) =>
+      store.lines(own(caller, handle), from, count),
+    'logs.search': async ({ handle, query, regex, caseSensitive, fromLine, direction }, caller) =>
+      store.search(own(caller, handle), query, { regex, caseSensitive }, fromLine, direction),
+    'logs.cancel': async ({ handle }, caller) => store.cancel(own(caller, handle)),
+    'logs.close': async ({ handle }, caller) => {
+      await caller.release(logKey(own(caller, handle)));
       return undefined;
     },
   };

@@ -20,6 +20,8 @@ export class LogStore {
   readonly #cache: LogCache;
   readonly #emit: (state: LogState) => void;
   readonly #handles = new Map<string, LogFile>();
+  /** Who hears of each handle's progress: the renderer that opened it, no one else. */
+  readonly #listeners = new Map<string, (state: LogState) => void>();
   /** Open files by cache key (a failed one leaves, so that opening it again retries). */
   readonly #files = new Map<string, LogFile>();
   /** Files being closed, by key: a new open of the same file waits for it. */
@@ -32,7 +34,16 @@ export class LogStore {
     this.#emit = options.emit ?? (() => undefined);
   }
 
-  async open(source: LogSource, artifactId: number, path: string): Promise<LogState> {
+  /**
+   * Opens a file for a new handle; `onChange` hears of that handle's progress (without it,
+   * the store's own `emit` does).
+   */
+  async open(
+    source: LogSource,
+    artifactId: number,
+    path: string,
+    onChange?: (state: LogState) => void,
+  ): Promise<LogState> {
     const problem = artifactPathProblem(path);
     if (problem) {
       throw new DebusineError('validation', `${JSON.stringify(path)} ${problem}`, {
@@ -75,6 +86,7 @@ export class LogStore {
     }
     const handle = randomUUID();
     this.#handles.set(handle, file);
+    if (onChange) this.#listeners.set(handle, onChange);
     return this.#state(handle, file);
   }
 
@@ -128,6 +140,7 @@ export class LogStore {
   async close(handle: string): Promise<void> {
     const file = this.#file(handle);
     this.#handles.delete(handle);
+    this.#listeners.delete(handle);
     if (--file.refs > 0) return;
     if (this.#files.get(file.key) === file) this.#files.delete(file.key);
     for (const resolve of this.#settling.get(file) ?? []) resolve();
@@ -141,6 +154,11 @@ export class LogStore {
       });
     this.#closing.set(file.key, closing);
     await closing;
+  }
+
+  /** How many handles are open (for tests and diagnostics). */
+  get openHandles(): number {
+    return this.#handles.size;
   }
 
   async closeAll(): Promise<void> {
@@ -169,7 +187,7 @@ export class LogStore {
       for (const resolve of waiting) resolve();
     }
     for (const [handle, open] of this.#handles) {
-      if (open === file) this.#emit(this.#state(handle, file));
+      if (open === file) (this.#listeners.get(handle) ?? this.#emit)(this.#state(handle, file));
     }
   }
 

@@ -8,8 +8,8 @@
  * even when the staged copy is released, so an upload can resume after a restart).
  */
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, rm, symlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { copyFile, link, mkdir, readdir, rm, symlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import {
   CATEGORIES,
   createUpload,
@@ -19,6 +19,7 @@ import {
   validateLocalArtifact,
   type KindName,
 } from '../artifacts';
+import type { Caller } from '../bridge/caller';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type {
   ArtifactKindInfo,
@@ -95,6 +96,18 @@ function isProblemLike(
   );
 }
 
+/** The key under which a renderer holds a draft it made, until an upload takes it. */
+export function draftKey(draftId: string): string {
+  return `draft:${draftId}`;
+}
+
+/** A draft this renderer made and still holds; another renderer's is not found. */
+export function requireHeldDraft(caller: Caller, draftId: string): void {
+  if (!caller.holds(draftKey(draftId))) {
+    throw new DebusineError('not-found', `No draft ${JSON.stringify(draftId)}`);
+  }
+}
+
 export class DraftStore {
   readonly #drafts = new Map<string, Draft>();
   readonly #root: string;
@@ -127,7 +140,9 @@ export class DraftStore {
         });
       }
       const source = this.#files.path(id);
-      await link(source, target).catch(() => symlink(source, target));
+      // A copy main made is deleted when released, which a symbolic link would not survive.
+      const fallback = this.#files.isOwned(id) ? copyFile : symlink;
+      await link(source, target).catch(() => fallback(source, target));
       ids.set(target, id);
     }
     return ids;
@@ -136,7 +151,11 @@ export class DraftStore {
   async create(fileIds: readonly string[], allowRemote: boolean): Promise<LocalArtifactDraft> {
     const draftId = randomUUID();
     const dir = join(this.#root, draftId);
-    const ids = await this.#linkAll(dir, fileIds);
+    const ids = await this.#linkAll(dir, fileIds).catch(async (error: unknown) => {
+      // Two files of one name, or a file released meanwhile: no draft, and no folder.
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    });
     const draft: Draft = {
       view: {
         draftId,
@@ -339,14 +358,57 @@ export class DraftStore {
     if (!keepFiles) await rm(draft.dir, { recursive: true, force: true });
   }
 
+  /** The draft folders that hold these local files (an upload's, read from its record). */
+  #foldersOf(paths: Iterable<string>): Set<string> {
+    const folders = new Set<string>();
+    for (const path of paths) {
+      const folder = dirname(path);
+      if (dirname(folder) === this.#root) folders.add(folder);
+    }
+    return folders;
+  }
+
+  /**
+   * Removes the draft folders a run left that no upload reads from: the page that made
+   * them is gone with that run. Returns the folders removed.
+   */
+  async sweep(inUse: Iterable<string>): Promise<string[]> {
+    const keep = this.#foldersOf(inUse);
+    for (const draft of this.#drafts.values()) keep.add(draft.dir);
+    const names = await readdir(this.#root).catch(() => []);
+    const removed: string[] = [];
+    for (const name of names) {
+      const folder = join(this.#root, name);
+      if (keep.has(folder)) continue;
+      await rm(folder, { recursive: true, force: true });
+      removed.push(folder);
+    }
+    return removed;
+  }
+
+  /** An upload resumed after a restart has ended: its draft's folder goes too. */
+  async removeFoldersOf(paths: Iterable<string>): Promise<void> {
+    const live = new Set([...this.#drafts.values()].map((d) => d.dir));
+    for (const folder of this.#foldersOf(paths)) {
+      if (!live.has(folder)) await rm(folder, { recursive: true, force: true });
+    }
+  }
+
   handlers(): Handlers {
     return {
-      'localArtifacts.detect': async ({ fileIds, allowRemote }) => [
-        await this.create(fileIds, allowRemote),
-      ],
-      'localArtifacts.update': async ({ draftId, ...changes }) => this.update(draftId, changes),
-      'localArtifacts.discard': async ({ draftId }) => {
-        await this.discard(draftId);
+      'localArtifacts.detect': async ({ fileIds, allowRemote }, caller) => {
+        this.#files.claim(caller, fileIds);
+        const draft = await this.create(fileIds, allowRemote);
+        // Its folder of links goes with the page that made it, unless an upload takes it.
+        caller.hold(draftKey(draft.draftId), () => this.discard(draft.draftId));
+        return [draft];
+      },
+      'localArtifacts.update': async ({ draftId, ...changes }, caller) => {
+        requireHeldDraft(caller, draftId);
+        return this.update(draftId, changes);
+      },
+      'localArtifacts.discard': async ({ draftId }, caller) => {
+        await caller.release(draftKey(draftId));
         return undefined;
       },
       'localArtifacts.kinds': () =>

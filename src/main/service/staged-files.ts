@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
+import type { Caller } from '../bridge/caller';
 import type { DownloadDestination, StagedFile } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 
@@ -14,6 +15,13 @@ interface Entry {
   path: string;
   /** Staged copies (web host uploads) are deleted on release; dropped originals are not. */
   owned: boolean;
+  /** The renderer that staged it, when one did (the web host's uploads have none). */
+  holder: Caller | undefined;
+}
+
+/** The key under which a renderer holds a staged file. */
+export function stagedKey(id: string): string {
+  return `staged:${id}`;
 }
 
 export class StagedFiles {
@@ -22,8 +30,14 @@ export class StagedFiles {
 
   constructor(private readonly remove: (path: string) => Promise<void> = () => Promise.resolve()) {}
 
-  /** Registers an existing regular file; refuses anything else (directories, devices). */
-  async add(path: string, options: { name?: string; owned?: boolean } = {}): Promise<StagedFile> {
+  /**
+   * Registers an existing regular file; refuses anything else (directories, devices). With
+   * a caller, that renderer holds it: it is released when the renderer goes.
+   */
+  async add(
+    path: string,
+    options: { name?: string; owned?: boolean; caller?: Caller } = {},
+  ): Promise<StagedFile> {
     if (!isAbsolute(path)) {
       throw new DebusineError('validation', 'Only absolute paths can be staged', { rule: 'path' });
     }
@@ -39,7 +53,13 @@ export class StagedFiles {
       name: options.name ?? basename(path),
       size: info.size,
     };
-    this.files.set(file.id, { file, path, owned: options.owned ?? false });
+    this.files.set(file.id, {
+      file,
+      path,
+      owned: options.owned ?? false,
+      holder: options.caller,
+    });
+    options.caller?.hold(stagedKey(file.id), () => this.release([file.id]));
     return file;
   }
 
@@ -50,8 +70,38 @@ export class StagedFiles {
     return entry.path;
   }
 
+  /** Whether main made this copy (and deletes it on release), rather than the user's file. */
+  isOwned(id: string): boolean {
+    return this.files.get(id)?.owned ?? false;
+  }
+
   get(id: string): StagedFile | undefined {
     return this.files.get(id)?.file;
+  }
+
+  /**
+   * This renderer uses these files: those no renderer holds yet (the web host's uploads,
+   * which arrive over HTTP, not over the page's connection) become its own.
+   */
+  claim(caller: Caller, ids: readonly string[]): void {
+    for (const id of ids) {
+      const entry = this.files.get(id);
+      if (!entry || entry.holder !== undefined) continue;
+      entry.holder = caller;
+      caller.hold(stagedKey(id), () => this.release([id]));
+    }
+  }
+
+  /**
+   * Releases what this renderer may: the files it staged, and those no renderer holds; a
+   * file another renderer staged stays its own.
+   */
+  async releaseFor(caller: Caller, ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const holder = this.files.get(id)?.holder;
+      if (holder === caller) await caller.release(stagedKey(id));
+      else if (holder === undefined) await this.release([id]);
+    }
   }
 
   async release(ids: readonly string[]): Promise<void> {

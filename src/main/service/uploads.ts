@@ -20,7 +20,7 @@ import type { EmitEvent } from '../bridge/event-outbox';
 import type { UploadJob, WorkRequestResponse } from '../../shared/contract';
 import type { DputPlanner } from '../dput/plan';
 import { DebusineError, serializeError } from '../../shared/errors';
-import type { DraftStore } from './drafts';
+import { draftKey, requireHeldDraft, type DraftStore } from './drafts';
 import type { SessionProvider } from './session';
 
 type Handlers = Pick<
@@ -40,6 +40,10 @@ interface Entry {
   stored: StoredJob | null;
   controller: AbortController | null;
   running: Promise<void> | null;
+}
+
+function localFilesOf(job: StoredJob): string[] {
+  return job.parts.flatMap((part) => Object.values(part.files).map((f) => f.local));
 }
 
 /** The job's files by path, once each: a .changes' packages share the upload's files. */
@@ -282,6 +286,13 @@ export class UploadManager {
   async #cleanup(entry: Entry): Promise<void> {
     if (entry.stored) await this.store.remove(entry.stored.id);
     if (entry.view.draftId !== null) await this.#drafts.discard(entry.view.draftId);
+    // Resumed after a restart, it has no draft any more, only the folder its files are in.
+    else if (entry.stored) await this.#drafts.removeFoldersOf(localFilesOf(entry.stored));
+  }
+
+  /** The local files the recorded jobs still read (their drafts' folders must stay). */
+  localFiles(): string[] {
+    return [...this.#entries.values()].flatMap((e) => (e.stored ? localFilesOf(e.stored) : []));
   }
 
   async #stop(entry: Entry): Promise<void> {
@@ -373,7 +384,19 @@ export class UploadManager {
 
   handlers(): Handlers {
     return {
-      'uploads.start': (args) => this.start(args),
+      'uploads.start': async (args, caller) => {
+        requireHeldDraft(caller, args.draftId);
+        // The upload owns the draft from here (it discards it when it ends), so the page
+        // that made it no longer releases it; if the start fails, the page holds it again.
+        const key = draftKey(args.draftId);
+        caller.forget(key);
+        try {
+          return await this.start(args);
+        } catch (error) {
+          caller.hold(key, () => this.#drafts.discard(args.draftId));
+          throw error;
+        }
+      },
       'uploads.list': () =>
         Promise.resolve(
           [...this.#entries.values()]

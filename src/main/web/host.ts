@@ -171,6 +171,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   });
 
+  /** Connections releasing what their page held: the host's close waits for them. */
+  const closings = new Set<Promise<void>>();
+
   function serveBridge(ws: WebSocket): void {
     const connection = openConnection(options.dispatch, options.hub, (message) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
@@ -188,9 +191,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }
       connection.receive(message);
     });
-    ws.on('close', () => {
-      connection.close();
+    const closing = new Promise<void>((resolve) => {
+      ws.on('close', () => {
+        void connection.close().then(resolve);
+      });
     });
+    closings.add(closing);
+    void closing.then(() => closings.delete(closing));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -216,6 +223,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     close: async () => {
       for (const client of sockets.clients) client.terminate();
       sockets.close();
+      await Promise.all(closings);
       server.closeAllConnections();
       await new Promise<void>((resolve) =>
         server.close(() => {

@@ -18,13 +18,21 @@ interface UploadDrafts {
   uploadedArtifacts: { artifactId: number; workspace: string; category: string }[];
   addStaged: (files: StagedFile[], drafts: LocalArtifactDraft[]) => void;
   replaceDraft: (draft: LocalArtifactDraft) => void;
-  removeDraft: (draftId: string) => void;
+  /**
+   * Forgets a draft, and the staged files no other draft takes: their ids are returned,
+   * for main to release.
+   */
+  removeDraft: (draftId: string) => string[];
   clear: () => void;
   jobStarted: (jobId: string) => void;
   uploaded: (entry: { artifactId: number; workspace: string; category: string }) => void;
 }
 
-export const useUploadDrafts = create<UploadDrafts>()((set) => ({
+function fileIdsOf(draft: LocalArtifactDraft): string[] {
+  return [...draft.files.map((f) => f.fileId), ...draft.excludedFileIds];
+}
+
+export const useUploadDrafts = create<UploadDrafts>()((set, get) => ({
   staged: [],
   drafts: [],
   excluded: {},
@@ -40,7 +48,13 @@ export const useUploadDrafts = create<UploadDrafts>()((set) => ({
     set((s) => ({ drafts: s.drafts.map((d) => (d.draftId === draft.draftId ? draft : d)) }));
   },
   removeDraft: (draftId) => {
-    set((s) => ({ drafts: s.drafts.filter((d) => d.draftId !== draftId) }));
+    const { drafts, staged } = get();
+    const gone = drafts.find((d) => d.draftId === draftId);
+    const rest = drafts.filter((d) => d.draftId !== draftId);
+    const used = new Set(rest.flatMap(fileIdsOf));
+    const unused = gone ? fileIdsOf(gone).filter((id) => !used.has(id)) : [];
+    set({ drafts: rest, staged: staged.filter((f) => !unused.includes(f.id)) });
+    return unused;
   },
   clear: () => {
     set({ staged: [], drafts: [] });

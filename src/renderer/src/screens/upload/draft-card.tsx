@@ -5,6 +5,7 @@ import { visibleText } from '@shared/visible-text';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { JsonView } from '@renderer/components/json-view';
 import { formatBytes } from '@renderer/components/format';
+import { useBridge } from '@renderer/bridge';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { serverQueries } from '@renderer/queries/servers';
 import { uploadMutations, uploadQueries } from '@renderer/queries/uploads';
@@ -25,17 +26,20 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
   const setExcluded = useUploadDrafts((s) => s.setExcluded);
   const removeDraft = useUploadDrafts((s) => s.removeDraft);
   const jobStarted = useUploadDrafts((s) => s.jobStarted);
+  const bridge = useBridge();
   const active = useAppQuery(serverQueries.active);
   const kinds = useAppQuery(uploadQueries.kinds);
   const [workspace, setWorkspace] = useState<string | null>(null);
   const [expiry, setExpiry] = useState<Expiry>({ preset: 'never', custom: '' });
 
   const update = useMutationOf(uploadMutations.updateDraft, { onSuccess: replaceDraft });
-  const discard = useMutationOf(uploadMutations.discardDraft, {
-    onSettled: () => {
-      removeDraft(draft.draftId);
-    },
-  });
+  // The staged files no other draft takes are released in main (the web host's copies
+  // are deleted); what fails to be is released when this page goes.
+  const forget = (): void => {
+    const unused = removeDraft(draft.draftId);
+    if (unused.length > 0) bridge.files.release({ ids: unused }).catch(() => undefined);
+  };
+  const discard = useMutationOf(uploadMutations.discardDraft, { onSettled: forget });
   const proposal = draft.workflow;
   // The workflow dput would start: only when the profile names one the server has.
   const dputWorkflow =
@@ -53,7 +57,7 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
   const start = useMutationOf(uploadMutations.start, {
     onSuccess: (job) => {
       jobStarted(job.jobId);
-      removeDraft(draft.draftId);
+      forget();
     },
   });
 
