@@ -12,6 +12,7 @@ import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
 import { signingService, type SigningDeps } from './service/signing';
 import { CallerScope, type Caller } from './bridge/caller';
+import { readDeepLink } from './service/deep-links';
 import { DraftStore } from './service/drafts';
 import { DputPlanner } from './dput/plan';
 import { defaultDputDirs } from './dput/profiles';
@@ -232,6 +233,11 @@ export function createService(deps: ServiceDeps): AppService {
     ...notificationHandlers(watch, host.chooseProgram, host.activateNotification),
     ...workRequestHandlers({ session, emit, users, starts }),
     ...resourceHandlers(session),
+    'links.open': async ({ text }) => {
+      // A pasted address is told in the page it was pasted in, not in a dialog.
+      const reading = readDeepLink(text);
+      return reading.ok ? navigation.go(reading.destination) : { refused: reading.reason };
+    },
     'files.pick': async ({ multiple, title }, caller) => {
       if (!host.pickFiles) throw notOnThisHost('files.pick', 'drop the files or use a file input');
       const paths = await host.pickFiles({ multiple, title });

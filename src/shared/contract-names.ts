@@ -75,6 +75,7 @@ export const REQUEST_CHANNELS = [
   'workspaces.getInheritance',
   'workspaces.setInheritance',
   'links.webui',
+  'links.open',
   'files.pick',
   'files.release',
   'localArtifacts.detect',

@@ -451,9 +451,13 @@ export type NavigateTarget =
   | { kind: 'artifact'; id: number }
   | { kind: 'work-requests' };
 
+/** What opening a pasted address did: shown (on the server it names), or why not. */
+export type LinkOutcome = { shown: NavigateTarget } | { refused: string };
+
 /** Every event main sends, with its payload. */
 export interface EventPayloads {
-  'app.navigate': NavigateTarget;
+  /** Where to go, and the server profile it is on (main made that one active first). */
+  'app.navigate': NavigateTarget & { server: string | null };
   'session.changed': SessionInfo;
   'servers.changed': { serverIds: string[] };
   'connection.state': ConnectionState;

@@ -356,6 +356,12 @@ export const requests = {
 
   /** The web UI address of a path under the active scope. */
   'links.webui': request<string>()(z.strictObject({ path: z.string().max(2000) })),
+  /**
+   * Opens what a pasted address names (a Debusine web page of a work request or an
+   * artifact, or one of the app's own links) on the server it names, as a deep link does:
+   * a known server is made active first; an unknown one opens nothing, and says why.
+   */
+  'links.open': request<T.LinkOutcome>()(z.strictObject({ text: z.string().min(1).max(8192) })),
 
   /** Main's open dialog (Electron); the files come back as ids, never as paths. */
   'files.pick': request<T.StagedFile[]>()(
@@ -438,7 +444,12 @@ export const requests = {
    * follows it. The analysis (sbuild logs) comes with the state once it is `ready`.
    */
   'logs.open': request<T.LogState>()(
-    z.strictObject({ artifactId: id, path: z.string().min(1).max(4096) }),
+    z.strictObject({
+      /** The server profile the log's page is on: main refuses it on any other. */
+      server: z.string().min(1).max(200),
+      artifactId: id,
+      path: z.string().min(1).max(4096),
+    }),
   ),
   'logs.info': request<T.LogState>()(byHandle),
   /** A window of lines as plain text (at most 2000, and 2 MiB of text; long lines cut). */

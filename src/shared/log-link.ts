@@ -1,7 +1,7 @@
 /**
  * The app's own link to a line of a text file of an artifact:
  * `debusine-desktop://log/<artifact id>?path=<path>&line=<line, from 1>&server=<origin>`.
- * Main parses it (src/main/app/deep-links.ts) and opens the viewer there, on the server
+ * Main parses it (src/main/service/deep-links.ts) and opens the viewer there, on the server
  * the link names (an artifact id means nothing without its server); it names the file the
  * same way the viewer opens it, so nothing else in it is trusted.
  */

@@ -112,7 +112,7 @@ describe('the contract over an in-memory transport', () => {
     const { api, hub } = memoryBridge(echoService());
     const client = createBridgeClient(api);
     for (let id = 1; id <= 3; id++) hub.emit('workRequests.changed', { ids: [id] });
-    hub.emit('app.navigate', { kind: 'artifact', id: 4 });
+    hub.emit('app.navigate', { kind: 'artifact', id: 4, server: null });
     const received: unknown[] = [];
     client.on('workRequests.changed', (p) => received.push(p.ids[0]));
     client.on('app.navigate', (p) => received.push(`${p.kind}:${'id' in p ? String(p.id) : ''}`));

@@ -34,6 +34,11 @@ async function service(start = true): Promise<Made> {
   return made;
 }
 
+/** The profile main seeded from the environment: the server the logs are on. */
+function activeId(made: Made): string {
+  return made.service.session.active()?.id ?? 'none';
+}
+
 function page(made: Made): { client: BridgeClient; close: () => Promise<void> } {
   const bridge = memoryBridge(made.handlers);
   return { client: createBridgeClient(bridge.api), close: () => bridge.close() };
@@ -59,7 +64,11 @@ describe('what a page opens goes with it', () => {
       const stagedIds: string[] = [];
       for (let reload = 0; reload < 100; reload++) {
         const { client, close } = page(made);
-        const log = await client.logs.open({ artifactId: 971, path: 'build.log' });
+        const log = await client.logs.open({
+          server: activeId(made),
+          artifactId: 971,
+          path: 'build.log',
+        });
         await client.logs.lines({ handle: log.handle, from: 0, count: 10 });
         const id = await stageCopy(made, 'notes.log', `reload ${String(reload)}\n`);
         stagedIds.push(id);
@@ -71,9 +80,9 @@ describe('what a page opens goes with it', () => {
       expect(stagedIds.filter((id) => made.files.get(id) !== undefined)).toEqual([]);
       // Past the 64 handles main keeps at most: a page still opens a log.
       const { client, close } = page(made);
-      await expect(client.logs.open({ artifactId: 971, path: 'build.log' })).resolves.toMatchObject(
-        { artifactId: 971 },
-      );
+      await expect(
+        client.logs.open({ server: activeId(made), artifactId: 971, path: 'build.log' }),
+      ).resolves.toMatchObject({ artifactId: 971 });
       await close();
       expect(made.service.logs.openHandles).toBe(0);
     } finally {
@@ -88,7 +97,11 @@ describe('what a page opens goes with it', () => {
     try {
       const heard: string[] = [];
       second.client.on('logs.progress', (state) => heard.push(state.handle));
-      const log = await first.client.logs.open({ artifactId: 971, path: 'build.log' });
+      const log = await first.client.logs.open({
+        server: activeId(made),
+        artifactId: 971,
+        path: 'build.log',
+      });
       await expect
         .poll(() => first.client.logs.info({ handle: log.handle }).then((s) => s.state))
         .toBe('ready');
@@ -137,9 +150,16 @@ describe('what a page opens goes with it', () => {
       client.on('logs.progress', (state) => heard.push(state.handle));
       // Main's own caller stands for the failure explainer and the tray.
       const own = made.service.own;
-      const opened = await made.handlers['logs.open']({ artifactId: 971, path: 'build.log' }, own);
+      const opened = await made.handlers['logs.open'](
+        { server: activeId(made), artifactId: 971, path: 'build.log' },
+        own,
+      );
       await made.handlers['logs.close']({ handle: opened.handle }, own);
-      const mine = await client.logs.open({ artifactId: 971, path: 'build.log' });
+      const mine = await client.logs.open({
+        server: activeId(made),
+        artifactId: 971,
+        path: 'build.log',
+      });
       await client.logs.info({ handle: mine.handle });
       expect(heard.every((handle) => handle === mine.handle)).toBe(true);
       expect(made.events.filter((e) => e.event === 'logs.progress')).toEqual([]);

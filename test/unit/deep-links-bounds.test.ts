@@ -12,7 +12,7 @@ import {
   deepLinkFromArgv,
   parseDeepLink,
   readDeepLink,
-} from '../../src/main/app/deep-links';
+} from '../../src/main/service/deep-links';
 import { logLink } from '../../src/shared/log-link';
 
 const INNER = 'debusine-desktop://work-request/5';

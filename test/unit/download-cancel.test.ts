@@ -111,7 +111,11 @@ describe('cancelling over the bridge', () => {
 
   it('logs.cancel stops a log that is still arriving; opening it again starts over', async () => {
     const { id, started } = held('build.log');
-    const opened = await bridge.api.logs.open({ artifactId: id, path: 'build.log' });
+    const opened = await bridge.api.logs.open({
+      server: bridge.made.service.session.active()?.id ?? '',
+      artifactId: id,
+      path: 'build.log',
+    });
     await started;
     const state = await bridge.api.logs.cancel({ handle: opened.handle });
     expect(state.state).toBe('failed');
@@ -119,7 +123,11 @@ describe('cancelling over the bridge', () => {
     await bridge.api.logs.close({ handle: opened.handle });
     await expect.poll(() => server.downloadsOf(id).at(-1)?.closedEarly).toBe(true);
     // Nothing of it was kept: the next open downloads it again.
-    const again = await bridge.api.logs.open({ artifactId: id, path: 'build.log' });
+    const again = await bridge.api.logs.open({
+      server: bridge.made.service.session.active()?.id ?? '',
+      artifactId: id,
+      path: 'build.log',
+    });
     expect(again).toMatchObject({ state: 'loading', fromCache: false, error: null });
     await bridge.api.logs.cancel({ handle: again.handle });
     await bridge.api.logs.close({ handle: again.handle });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepLinkFromArgv, parseDeepLink } from '../../src/main/app/deep-links';
+import { deepLinkFromArgv, parseDeepLink } from '../../src/main/service/deep-links';
 import {
   acknowledge,
   INITIAL_TRAY,

@@ -24,6 +24,7 @@ import {
   type FakeElectron,
   type FakeElectronOptions,
 } from '../support/fake-electron';
+import { targetsOn } from '../support/navigations';
 
 const fake = await vi.hoisted(async () => {
   const { createFakeElectron: create } = await import('../support/fake-electron');
@@ -108,12 +109,18 @@ function mainWindow(e: FakeElectron): FakeBrowserWindow {
 }
 
 /** The work requests the app was told to show, as the renderer gets them. */
+/** The profile the environment's server becomes (named after its host). */
+const ENV_PROFILE = '127-0-0-1-9';
+
 function navigations(win: FakeBrowserWindow): unknown[] {
-  return win.webContents.sent
-    .filter((m) => m.channel === BRIDGE_EVENT_CHANNEL)
-    .map((m) => m.args[0] as { event: string; payload: unknown })
-    .filter((m) => m.event === 'app.navigate')
-    .map((m) => m.payload);
+  return targetsOn(
+    win.webContents.sent
+      .filter((m) => m.channel === BRIDGE_EVENT_CHANNEL)
+      .map((m) => m.args[0] as { event: string; payload: unknown })
+      .filter((m) => m.event === 'app.navigate')
+      .map((m) => m.payload),
+    ENV_PROFILE,
+  );
 }
 
 /** A Debusine that takes artifacts and the first bytes of a file, then never answers. */

@@ -11,6 +11,11 @@ import { memoryBridge, testService } from '../support/memory-bridge';
 
 let fake: FakeDebusine;
 
+/** The profile main seeded from the environment: the server the logs are on. */
+function activeId(made: { service: { session: { active(): { id: string } | null } } }): string {
+  return made.service.session.active()?.id ?? 'none';
+}
+
 beforeAll(async () => {
   fake = await startFakeDebusine();
 });
@@ -35,7 +40,11 @@ describe('logs over the bridge', () => {
       const progress: LogState[] = [];
       client.on('logs.progress', (state) => progress.push(state));
 
-      const opened = await client.logs.open({ artifactId: 970, path: 'stages.log' });
+      const opened = await client.logs.open({
+        server: activeId(made),
+        artifactId: 970,
+        path: 'stages.log',
+      });
       expect(opened).toMatchObject({ artifactId: 970, path: 'stages.log', size: text.length });
       expect(JSON.stringify(opened)).not.toContain(made.dataDir);
       await expect.poll(() => progress.at(-1)?.state).toBe('ready');

@@ -27,6 +27,7 @@ import {
 } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
+import { targetsOn } from '../support/navigations';
 
 /** The renderer these tests stand for: it holds what they open. */
 const caller = testCaller();
@@ -161,7 +162,10 @@ function reachWait(w: World, completedAt: string, step = waitStep(WAIT, 'confirm
 }
 
 const navigations = (r: Running) =>
-  r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload);
+  targetsOn(
+    r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload),
+    r.service.session.active()?.id ?? null,
+  );
 
 describe('a step of a watched workflow that waits for the user', { timeout: 60_000 }, () => {
   it('notifies once when a sibling completes, and a click opens the step', async () => {

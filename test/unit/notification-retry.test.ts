@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 
-import { parseDeepLink } from '../../src/main/app/deep-links';
+import { parseDeepLink } from '../../src/main/service/deep-links';
 import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
 import { logLink } from '../../src/shared/log-link';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
@@ -26,6 +26,7 @@ import type { WorkRequestResponse } from '../../src/shared/models';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
+import { targetsOn } from '../support/navigations';
 
 /** The renderer these tests stand for: it holds what they open. */
 const caller = testCaller();
@@ -196,8 +197,15 @@ async function switchToAnother(r: Running): Promise<{ id: string; apiUrl: string
   return { id: added.id, apiUrl: other.apiUrl };
 }
 
+/**
+ * What main asked the window to show. Each names its server: where that is the profile
+ * active now (the one main switched to), it is left out, so that a wrong one shows.
+ */
 const navigations = (r: Running) =>
-  r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload);
+  targetsOn(
+    r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload),
+    r.service.session.active()?.id ?? null,
+  );
 
 /**
  * Ids are per server: #10 on one server is another work request, or none, on the next.

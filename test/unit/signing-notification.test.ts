@@ -28,6 +28,7 @@ import { signingServer, type SigningServer } from '../support/signing-server';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
+import { targetsOn } from '../support/navigations';
 
 /** The renderer these tests stand for: it holds what they open. */
 const caller = testCaller();
@@ -225,7 +226,12 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
       // Its click opens the step on its own server.
       answer.handlers.onClick();
       await expect
-        .poll(() => r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload))
+        .poll(() =>
+          targetsOn(
+            r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload),
+            r.service.session.active()?.id ?? null,
+          ),
+        )
         .toEqual([{ kind: 'work-request', id: STEP }]);
       expect(r.service.session.active()?.id).not.toBe(otherId);
     } finally {

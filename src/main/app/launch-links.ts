@@ -6,7 +6,7 @@
  * before the service has started waits here, in order, until `attach` hands it over.
  */
 import type { Destination } from '../service/navigation';
-import { deepLinkFromArgv, readDeepLink } from './deep-links';
+import { deepLinkFromArgv, readDeepLink } from '../service/deep-links';
 
 export interface LinkDelivery {
   /** Shows the destination (the service makes its server active and raises the window). */

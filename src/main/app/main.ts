@@ -19,7 +19,7 @@ import type { Destination } from '../service/navigation';
 import type { Dispatch } from '../bridge/dispatch';
 import { installAppImageEntry } from './appimage-entry';
 import { APP_ID } from './identity';
-import { PROTOCOL } from './deep-links';
+import { PROTOCOL } from '../service/deep-links';
 import { LaunchLinks } from './launch-links';
 import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';

@@ -35,9 +35,18 @@ function own(caller: Caller, handle: string): string {
 
 export function logHandlers(store: LogStore, session: SessionProvider): Handlers {
   return {
-    'logs.open': async ({ artifactId, path }, caller) => {
+    'logs.open': async ({ server: profileId, artifactId, path }, caller) => {
       const server = session.active();
       if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
+      // Artifact ids mean other artifacts on another server: a page of one server's log
+      // that outlived a switch must not open the other's.
+      if (server.id !== profileId) {
+        throw new DebusineError(
+          'conflict',
+          `This log is on another server than the active one (${server.name}): switch back to open it.`,
+          { rule: 'log-server' },
+        );
+      }
       const state = await store.open(
         { apiUrl: server.apiUrl, client: () => session.client() },
         artifactId,

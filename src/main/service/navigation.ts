@@ -74,7 +74,7 @@ export function createNavigation(deps: {
         }
         if (session.activeProfile()?.id !== profileId) await deps.activate(profileId);
       }
-      deps.emit('app.navigate', target);
+      deps.emit('app.navigate', { ...target, server: session.activeProfile()?.id ?? null });
       return { shown: target };
     },
   };

@@ -18,6 +18,7 @@ import { LogHeader } from '@renderer/screens/logs/log-header';
 import { DraftFiles } from '@renderer/screens/upload/draft-files';
 import { UploadRow } from '@renderer/screens/upload/upload-row';
 import { FilesResult } from '@renderer/screens/work-requests/result-files';
+import { WithServer } from './support/with-server';
 
 const EVIL = 'evil\u202etxt.exe';
 /** A text file (the viewer opens it), with a zero-width space and a bidi isolate. */
@@ -80,11 +81,11 @@ describe('file names with bidirectional and format characters', () => {
       onCancel: () => undefined,
     } as ComponentProps<typeof LogHeader>;
     const { container } = render(
-      <>
+      <WithServer>
         <DownloadList {...list} />
         <LogHeader {...header} />
         <FilesResult artifact={artifact} workRequestId={3} />
-      </>,
+      </WithServer>,
     );
     expect(container.querySelector('.download-label')?.textContent).toBe(SHOWN);
     expect(container.querySelector('#log-title')?.textContent).toBe(SHOWN);

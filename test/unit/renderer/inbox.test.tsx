@@ -69,7 +69,11 @@ describe('RecentNotifications', () => {
     expect(card.closest('ul')?.getAttribute('aria-label')).toBe('Recent notifications');
     expect(screen.queryByRole('button', { name: /^Open the log/ })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Open work request 42' }));
-    expect(useUiStore.getState().detail).toEqual({ kind: 'work-request', id: 42 });
+    expect(useUiStore.getState().detail).toEqual({
+      kind: 'work-request',
+      server: SERVER_A.id,
+      id: 42,
+    });
   });
 
   it("a failure's card opens the failed step's log at the line where it broke", async () => {
@@ -96,6 +100,7 @@ describe('RecentNotifications', () => {
     );
     expect(useUiStore.getState().detail).toEqual({
       kind: 'log',
+      server: SERVER_A.id,
       workRequestId: 41,
       artifactId: 7,
       path: 'hello_1.0_amd64.build',

@@ -71,6 +71,7 @@ function wrapper(fake: FakeBridge) {
 function renderViewer(fake: FakeBridge, line: number | null = null) {
   return render(
     <LogViewer
+      profile="p1"
       artifactId={7}
       path="build.log"
       line={line}

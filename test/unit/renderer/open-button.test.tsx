@@ -7,6 +7,8 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenButton } from '@renderer/kit/open-button';
 import { useUiStore } from '@renderer/state/ui-store';
+import { SERVER_A } from './support/server-a';
+import { WithServer } from './support/with-server';
 
 beforeEach(() => {
   useUiStore.setState({ area: 'settings', detail: null });
@@ -15,25 +17,39 @@ afterEach(cleanup);
 
 describe('OpenButton', () => {
   it('opens a work request’s page, reading #id', () => {
-    render(<OpenButton kind="work-request" id={42} className="link-button wr-id" />);
+    render(
+      <WithServer>
+        <OpenButton kind="work-request" id={42} className="link-button wr-id" />
+      </WithServer>,
+    );
     const button = screen.getByRole('button', { name: '#42' });
     expect(button.getAttribute('type')).toBe('button');
     expect(button.className).toBe('link-button wr-id');
     fireEvent.click(button);
     expect(useUiStore.getState().area).toBe('work-requests');
-    expect(useUiStore.getState().detail).toEqual({ kind: 'work-request', id: 42 });
+    expect(useUiStore.getState().detail).toEqual({
+      kind: 'work-request',
+      server: SERVER_A.id,
+      id: 42,
+    });
   });
 
   it('opens an artifact’s page, with its own words and label', () => {
     render(
-      <OpenButton kind="artifact" id={7} className="button small" aria-label="Open artifact 7">
-        Open it
-      </OpenButton>,
+      <WithServer>
+        <OpenButton kind="artifact" id={7} className="button small" aria-label="Open artifact 7">
+          Open it
+        </OpenButton>
+      </WithServer>,
     );
     const button = screen.getByRole('button', { name: 'Open artifact 7' });
     expect(button.textContent).toBe('Open it');
     fireEvent.click(button);
     expect(useUiStore.getState().area).toBe('artifacts');
-    expect(useUiStore.getState().detail).toEqual({ kind: 'artifact', id: 7 });
+    expect(useUiStore.getState().detail).toEqual({
+      kind: 'artifact',
+      server: SERVER_A.id,
+      id: 7,
+    });
   });
 });

@@ -181,6 +181,7 @@ describe('the results of a build', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open log log' }));
     expect(useUiStore.getState().detail).toEqual({
       kind: 'log',
+      server: SERVER_A.id,
       artifactId: 413,
       path: 'log',
       line: null,
@@ -204,6 +205,7 @@ describe('the results of a build', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open log at line 124' }));
     expect(useUiStore.getState().detail).toEqual({
       kind: 'log',
+      server: SERVER_A.id,
       artifactId: 424,
       path: 'ddt-broken_1.0_amd64-2026-11-24T03:15:53Z.build',
       line: 123,

@@ -69,6 +69,7 @@ describe('failed steps in the tree', () => {
     fireEvent.click(reason);
     expect(useUiStore.getState().detail).toEqual({
       kind: 'log',
+      server: SERVER_A.id,
       artifactId: 424,
       path: 'ddt-broken.build',
       line: 57,

@@ -1,4 +1,4 @@
-import { useUiStore } from '@renderer/state/ui-store';
+import { useOpen } from './navigation';
 
 /**
  * A button that opens the page of a work request or of an artifact. Wherever the app names
@@ -19,7 +19,8 @@ export function OpenButton({
   React.ButtonHTMLAttributes<HTMLButtonElement>,
   'type' | 'onClick' | 'id'
 >): React.JSX.Element {
-  const open = useUiStore((s) => (kind === 'artifact' ? s.openArtifact : s.openWorkRequest));
+  const { openArtifact, openWorkRequest } = useOpen();
+  const open = kind === 'artifact' ? openArtifact : openWorkRequest;
   return (
     <button
       type="button"

@@ -8,13 +8,13 @@ import { Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { artifactMutations, artifactQueries, type RelationType } from '@renderer/queries/artifacts';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
-import { useUiStore } from '@renderer/state/ui-store';
 import type { RelationResponse } from '@shared/contract';
 import { isDebusineError } from '@shared/errors';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import './relations-graph.css';
 import { TableHead } from '@renderer/components/table-head';
+import { useOpen } from './navigation';
 
 const TYPES: readonly RelationType[] = ['extends', 'relates-to', 'built-using'];
 
@@ -139,7 +139,7 @@ function RelationList(props: {
   from: RelationResponse[];
   to: RelationResponse[];
 }): React.JSX.Element {
-  const openArtifact = useUiStore((s) => s.openArtifact);
+  const { openArtifact } = useOpen();
   const rows = [
     ...props.from.map((r) => ({ r, direction: 'to' as const, other: r.target })),
     ...props.to.map((r) => ({ r, direction: 'from' as const, other: r.artifact })),

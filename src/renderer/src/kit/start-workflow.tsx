@@ -10,7 +10,6 @@ import { LoadingState } from '@renderer/components/loading-state';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
 import { templateMutations, templateQueries } from '@renderer/queries/templates';
 import { useUnsavedChanges } from '@renderer/state/leave-guard';
-import { useUiStore } from '@renderer/state/ui-store';
 import type { WorkflowTemplateData } from '@shared/contract';
 import { useValidity } from './editor-state';
 import { isUnsupported, problemOf } from '@renderer/kit/errors/problem';
@@ -19,6 +18,7 @@ import { StructuredField } from './structured-field';
 import { isPlainObject, sameJson } from './text';
 import { fitInitialTaskData, isCurrentForm } from './workflow-template';
 import './kit.css';
+import { useOpen } from './navigation';
 
 export function StartWorkflow(props: StartWorkflowFormProps): React.JSX.Element {
   const { workspace } = props;
@@ -95,7 +95,7 @@ function Parameters(props: {
   const { template } = props;
   // The uploaded artifact goes where this template's workflow takes its source.
   const initial = fitInitialTaskData(template, props.initial);
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const { openWorkRequest } = useOpen();
   const rp = template && isCurrentForm(template) ? (template.runtime_parameters ?? {}) : 'any';
   const fields: RuntimeMap | null = rp === 'any' ? null : rp;
   const statics = template?.static_parameters ?? template?.task_data ?? {};

@@ -30,8 +30,8 @@ export interface OpenLog {
   cancel: () => void;
 }
 
-/** Opens `path` of artifact `artifactId` in main while the caller is mounted. */
-export function useOpenLog(artifactId: number, path: string): OpenLog {
+/** Opens `path` of artifact `artifactId` of `server` in main while the caller is mounted. */
+export function useOpenLog(server: string, artifactId: number, path: string): OpenLog {
   const bridge = useBridge();
   const [state, setState] = useState<LogState | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -51,7 +51,7 @@ export function useOpenLog(artifactId: number, path: string): OpenLog {
         setState(next);
       }
     });
-    bridge.logs.open({ artifactId, path }).then(
+    bridge.logs.open({ server, artifactId, path }).then(
       (opened) => {
         handle = opened.handle;
         if (gone) {
@@ -70,7 +70,7 @@ export function useOpenLog(artifactId: number, path: string): OpenLog {
       off();
       if (handle !== null) void bridge.logs.close({ handle }).catch(() => undefined);
     };
-  }, [bridge, artifactId, path, attempt]);
+  }, [bridge, server, artifactId, path, attempt]);
 
   const retry = useCallback(() => {
     setState(null);

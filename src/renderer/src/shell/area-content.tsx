@@ -1,5 +1,6 @@
 import { LogScreen } from '@renderer/screens/logs';
-import { useUiStore, type Area } from '@renderer/state/ui-store';
+import { useDetail } from '@renderer/kit/navigation';
+import type { Area } from '@renderer/state/ui-store';
 import { SCREENS } from './screens';
 
 /**
@@ -7,7 +8,7 @@ import { SCREENS } from './screens';
  * viewer is opened from several areas, so it belongs to none of them).
  */
 export function AreaContent(props: { area: Area }): React.JSX.Element {
-  const detail = useUiStore((s) => s.detail);
+  const detail = useDetail();
   if (detail?.kind === 'log') return <LogScreen target={detail} />;
   const Screen = SCREENS[props.area];
   return <Screen />;

@@ -15,9 +15,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations, serverQueries } from '@renderer/queries/servers';
 import { useUiStore, type ThemePreference } from '@renderer/state/ui-store';
-import { artifactIdFrom } from '@renderer/kit/artifact-id';
+import { artifactIdFrom, isAddress } from '@renderer/kit/artifact-id';
 import { AREA_INFO } from './areas';
 import { usePaletteRegistry, type Intent } from '@renderer/state/palette';
+import { useOpen, useOpenAddress } from '@renderer/kit/navigation';
 
 const THEMES: readonly { id: ThemePreference; label: string; icon: LucideIcon }[] = [
   { id: 'system', label: 'Theme: follow the system', icon: Monitor },
@@ -80,11 +81,14 @@ export function CommandPalette(): React.JSX.Element | null {
   const setOpen = useUiStore((s) => s.setPaletteOpen);
   const setArea = useUiStore((s) => s.setArea);
   const setTheme = useUiStore((s) => s.setTheme);
-  const openArtifact = useUiStore((s) => s.openArtifact);
+  const { openArtifact } = useOpen();
   const groups = usePaletteRegistry((s) => s.groups);
   const request = usePaletteRegistry((s) => s.request);
   const returnFocus = useRef<Element | null>(null);
   const [search, setSearch] = useState('');
+  /** Why the address typed could not be opened (a server the app does not know). */
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const openAddress = useOpenAddress();
 
   const servers = useAppQuery(serverQueries.list, { enabled: open });
   const switchTo = useMutationOf(serverMutations.setActive);
@@ -107,6 +111,7 @@ export function CommandPalette(): React.JSX.Element | null {
     });
 
   const typedId = artifactIdFrom(search);
+  const address = isAddress(search) ? search : null;
   const active = servers.data?.find((s) => s.active);
 
   return (
@@ -125,10 +130,39 @@ export function CommandPalette(): React.JSX.Element | null {
         className="palette-input"
         placeholder="Type a command, an area, or an artifact id…"
         value={search}
-        onValueChange={setSearch}
+        onValueChange={(value) => {
+          setRefusal(null);
+          setSearch(value);
+        }}
       />
       <Command.List className="palette-list">
         <Command.Empty className="palette-empty">No matching command.</Command.Empty>
+        {address !== null ? (
+          <Command.Group heading="Address">
+            <PaletteItem
+              value={`open address ${address}`}
+              icon={Boxes}
+              label={<>Open this address</>}
+              onSelect={() => {
+                setRefusal(null);
+                openAddress(address).then(
+                  (refused) => {
+                    if (refused === null) run(() => undefined)();
+                    else setRefusal(refused);
+                  },
+                  (failure: unknown) => {
+                    setRefusal(failure instanceof Error ? failure.message : String(failure));
+                  },
+                );
+              }}
+            />
+            {refusal !== null ? (
+              <div className="palette-refusal" role="alert">
+                {refusal}
+              </div>
+            ) : null}
+          </Command.Group>
+        ) : null}
         {typedId !== null ? (
           <Command.Group heading="Artifact">
             <PaletteItem

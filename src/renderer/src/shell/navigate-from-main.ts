@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
+import { NO_SERVER } from '@renderer/queries/define';
 import { useUiStore } from '@renderer/state/ui-store';
 
 /**
@@ -12,10 +13,14 @@ export function useNavigateFromMain(): void {
     () =>
       bridge.on('app.navigate', (target) => {
         const ui = useUiStore.getState();
-        if (target.kind === 'work-request') ui.openWorkRequest(target.id);
-        else if (target.kind === 'artifact') ui.openArtifact(target.id);
-        else if (target.kind === 'log') ui.openLog(target);
-        else ui.setArea('work-requests');
+        // The page is on the server main named (and made active before it said so).
+        const server = target.server ?? NO_SERVER;
+        if (target.kind === 'work-request') ui.openWorkRequest(server, target.id);
+        else if (target.kind === 'artifact') ui.openArtifact(server, target.id);
+        else if (target.kind === 'log') {
+          const { artifactId, path, line, workRequestId } = target;
+          ui.openLog({ server, artifactId, path, line, workRequestId });
+        } else ui.setArea('work-requests');
       }),
     [bridge],
   );

@@ -8,8 +8,7 @@ import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
 import { showPageNotification } from '@renderer/kit/page-notifications';
 import { usePageVisible } from '@renderer/kit/page-visible';
-import { useAppQuery } from '@renderer/queries/hooks';
-import { serverQueries } from '@renderer/queries/servers';
+import { useDetail } from '@renderer/kit/navigation';
 import { useUiStore } from '@renderer/state/ui-store';
 import { useUnreadFailures } from '@renderer/state/unread-failures';
 import { notifiesFailure } from '@shared/results/end';
@@ -48,8 +47,9 @@ export function useUnreadFailuresTitle(): void {
   const add = useUnreadFailures((s) => s.add);
   const markRead = useUnreadFailures((s) => s.markRead);
   const count = useUnreadFailures((s) => s.unread.length);
-  const serverId = useAppQuery(serverQueries.active).data?.id ?? null;
-  const detail = useUiStore((s) => s.detail);
+  // The page on screen is the active server's (useDetail), and names it.
+  const detail = useDetail();
+  const serverId = detail?.server ?? null;
   const visible = usePageVisible();
   const shownId =
     detail?.kind === 'work-request'

@@ -16,8 +16,16 @@ export type Area = (typeof AREAS)[number];
 
 export type ThemePreference = 'system' | 'light' | 'dark';
 
+/**
+ * The server a page's data is on: its profile's id (the scope of its queries). Ids of work
+ * requests and artifacts mean something else on each server, so every page names its own,
+ * and is shown only while that server is the active one.
+ */
+export type ServerId = string;
+
 /** A text file of an artifact in the log viewer, at a line (0-based) when one is asked. */
 export interface LogTarget {
+  server: ServerId;
   artifactId: number;
   path: string;
   line: number | null;
@@ -27,8 +35,8 @@ export interface LogTarget {
 
 /** A page inside an area: a work request's page, an artifact's page, a log in the viewer. */
 export type Detail =
-  | { kind: 'work-request'; id: number }
-  | { kind: 'artifact'; id: number }
+  | { kind: 'work-request'; server: ServerId; id: number }
+  | { kind: 'artifact'; server: ServerId; id: number }
   | ({ kind: 'log' } & LogTarget);
 
 interface UiState {
@@ -39,8 +47,8 @@ interface UiState {
   paletteOpen: boolean;
   /** Goes to an area's list, or to a page in it. */
   navigate: (area: Area, detail?: Detail | null) => void;
-  openWorkRequest: (id: number) => void;
-  openArtifact: (id: number) => void;
+  openWorkRequest: (server: ServerId, id: number) => void;
+  openArtifact: (server: ServerId, id: number) => void;
   /** Opens a file in the log viewer, in the area it was opened from. */
   openLog: (target: LogTarget) => void;
   setArea: (area: Area) => void;
@@ -60,11 +68,13 @@ export const useUiStore = create<UiState>()(
       navigate: (area, detail = null) => {
         if (canLeave()) set({ area, detail });
       },
-      openWorkRequest: (id) => {
-        if (canLeave()) set({ area: 'work-requests', detail: { kind: 'work-request', id } });
+      openWorkRequest: (server, id) => {
+        if (canLeave()) {
+          set({ area: 'work-requests', detail: { kind: 'work-request', server, id } });
+        }
       },
-      openArtifact: (id) => {
-        if (canLeave()) set({ area: 'artifacts', detail: { kind: 'artifact', id } });
+      openArtifact: (server, id) => {
+        if (canLeave()) set({ area: 'artifacts', detail: { kind: 'artifact', server, id } });
       },
       openLog: (target) => {
         const area = target.workRequestId === null ? 'artifacts' : 'work-requests';

@@ -22,12 +22,12 @@ import { artifactQueries } from '@renderer/queries/artifacts';
 import { useAppQuery, useServerQuery } from '@renderer/queries/hooks';
 import { serverQueries } from '@renderer/queries/servers';
 import { artifactWebPath } from '@shared/web-paths';
-import { useUiStore } from '@renderer/state/ui-store';
 import { usePaletteCommands, type PaletteCommand } from '@renderer/state/palette';
 import { DownloadList } from './download-list';
 import { FileTable } from './file-table';
 import { useArtifactDownloads } from './use-downloads';
 import { useUploadDrafts } from '@renderer/state/upload-drafts';
+import { useOpen } from '@renderer/kit/navigation';
 
 /** The `debusine` CLI command that does what this page's download does. */
 export function cliDownloadCommand(id: number, tarball = false): string {
@@ -64,8 +64,8 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   const justUploaded = useUploadDrafts((s) =>
     s.uploadedArtifacts.some((u) => u.artifactId === artifact.id),
   );
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
-  const openLog = useUiStore((s) => s.openLog);
+  const { openWorkRequest } = useOpen();
+  const { openLog } = useOpen();
   // The palette's copy has no button to say it failed: the page says it, by the command.
   const [copyProblem, setCopyProblem] = useState<string | null>(null);
 

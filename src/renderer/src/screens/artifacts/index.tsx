@@ -1,13 +1,15 @@
 import { Boxes, Search } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { EmptyState } from '@renderer/components/empty-state';
-import { artifactIdFrom } from '@renderer/kit/artifact-id';
+import { artifactIdFrom, isAddress } from '@renderer/kit/artifact-id';
 import { useIntent } from '@renderer/state/palette';
 import { RequireServer } from '@renderer/kit/require-server';
-import { useUiStore } from '@renderer/state/ui-store';
 import { ArtifactPage } from './artifact-page';
-import { useRecentArtifacts } from './recent-store';
+import { recentOn, useRecentArtifacts } from './recent-store';
 import './artifacts.css';
+import { useDetail, useOpen, useOpenAddress } from '@renderer/kit/navigation';
+import { NO_SERVER } from '@renderer/queries/define';
+import { useScope } from '@renderer/queries/hooks';
 
 /** Look an artifact up by id or web URL, and show its page. */
 export function ArtifactsScreen(): React.JSX.Element {
@@ -19,15 +21,18 @@ export function ArtifactsScreen(): React.JSX.Element {
 }
 
 function Artifacts(): React.JSX.Element {
-  const detail = useUiStore((s) => s.detail);
-  const openArtifact = useUiStore((s) => s.openArtifact);
-  const recent = useRecentArtifacts((s) => s.ids);
+  const detail = useDetail();
+  const { openArtifact } = useOpen();
+  const opened = useRecentArtifacts((s) => s.opened);
   const remember = useRecentArtifacts((s) => s.remember);
+  const scope = useScope() ?? NO_SERVER;
+  const recent = recentOn(opened, scope);
   const artifactId = detail?.kind === 'artifact' ? detail.id : null;
+  const server = detail?.server ?? null;
 
   useEffect(() => {
-    if (artifactId !== null) remember(artifactId);
-  }, [artifactId, remember]);
+    if (artifactId !== null && server !== null) remember(server, artifactId);
+  }, [artifactId, server, remember]);
 
   return (
     <div className="artifacts">
@@ -72,8 +77,23 @@ function LookupBar(props: { onOpen: (id: number) => void }): React.JSX.Element {
     input.current?.focus();
     input.current?.select();
   });
+  const openAddress = useOpenAddress();
   const submit = (event: React.SyntheticEvent): void => {
     event.preventDefault();
+    if (isAddress(text)) {
+      // An address names its server: it opens there, or says why it cannot.
+      setError(null);
+      openAddress(text).then(
+        (refused) => {
+          if (refused === null) setText('');
+          else setError(refused);
+        },
+        (failure: unknown) => {
+          setError(failure instanceof Error ? failure.message : String(failure));
+        },
+      );
+      return;
+    }
     const found = artifactIdFrom(text);
     if (found === null) {
       setError('Enter an artifact id (a number) or its web page URL, …/artifact/42/.');

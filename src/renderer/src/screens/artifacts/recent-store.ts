@@ -1,20 +1,44 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
-/** Artifact ids opened lately (UI state: the data itself comes from the server). */
+/**
+ * Artifact ids opened lately, each with the server it was opened on (UI state: the data
+ * itself comes from the server). An id names another artifact on another server, so each
+ * server lists only its own.
+ */
 interface RecentArtifacts {
-  ids: number[];
-  remember: (id: number) => void;
+  opened: { server: string; id: number }[];
+  remember: (server: string, id: number) => void;
 }
+
+/** Kept for all servers together. */
+const LIMIT = 48;
 
 export const useRecentArtifacts = create<RecentArtifacts>()(
   persist(
     (set) => ({
-      ids: [],
-      remember: (id) => {
-        set((s) => ({ ids: [id, ...s.ids.filter((x) => x !== id)].slice(0, 12) }));
+      opened: [],
+      remember: (server, id) => {
+        set((s) => ({
+          opened: [
+            { server, id },
+            ...s.opened.filter((o) => o.server !== server || o.id !== id),
+          ].slice(0, LIMIT),
+        }));
       },
     }),
-    { name: 'debusine-desktop.recent-artifacts' },
+    {
+      // A new name: the list kept before named no server, so its ids cannot be trusted to
+      // be the active server's.
+      name: 'debusine-desktop.recent-artifacts-by-server',
+    },
   ),
 );
+
+/** The artifacts lately opened on this server, newest first. */
+export function recentOn(opened: RecentArtifacts['opened'], server: string): number[] {
+  return opened
+    .filter((o) => o.server === server)
+    .map((o) => o.id)
+    .slice(0, 12);
+}

@@ -7,13 +7,13 @@ import { useId, useState } from 'react';
 import { RelationsGraph } from '@renderer/kit/relations-graph';
 import { collectionMutations } from '@renderer/queries/collections';
 import { useMutationOf } from '@renderer/queries/hooks';
-import { useUiStore } from '@renderer/state/ui-store';
 import type { LookupResult } from '@shared/contract';
 import { problemOf } from '@renderer/kit/errors/problem';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { StructuredField } from '@renderer/kit/structured-field';
 import { useCollectionsUi } from './ui';
 import { TableHead } from '@renderer/components/table-head';
+import { useOpen } from '@renderer/kit/navigation';
 
 const EXPECT_TYPES = ['artifact', 'collection', 'artifact-or-promise', 'bare', 'any'] as const;
 type ExpectType = (typeof EXPECT_TYPES)[number];
@@ -201,7 +201,7 @@ const TYPE_LOOK = {
 } as const;
 
 function LookupResults(props: { results: LookupResult[] }): React.JSX.Element {
-  const openArtifact = useUiStore((s) => s.openArtifact);
+  const { openArtifact } = useOpen();
   const select = useCollectionsUi((s) => s.select);
   const setTab = useCollectionsUi((s) => s.setTab);
   const [graphFor, setGraphFor] = useState<number | null>(null);

@@ -11,11 +11,15 @@ import { useUiStore, type LogTarget } from '@renderer/state/ui-store';
 import { artifactWebPath, webFilePath } from '@shared/web-paths';
 import { LogViewer } from './log-viewer';
 import './logs.css';
+import { useOpen } from '@renderer/kit/navigation';
 
 export function LogScreen(props: { target: LogTarget }): React.JSX.Element {
   return (
     <RequireServer what="Reading logs">
-      <LogPage key={`${String(props.target.artifactId)}:${props.target.path}`} {...props} />
+      <LogPage
+        key={`${props.target.server}:${String(props.target.artifactId)}:${props.target.path}`}
+        {...props}
+      />
     </RequireServer>
   );
 }
@@ -36,8 +40,8 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
     { enabled: page !== null },
   );
   const server = active?.apiUrl ?? null;
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
-  const openArtifact = useUiStore((s) => s.openArtifact);
+  const { openWorkRequest } = useOpen();
+  const { openArtifact } = useOpen();
   const area = useUiStore((s) => s.area);
 
   const back =
@@ -57,6 +61,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
 
   return (
     <LogViewer
+      profile={target.server}
       artifactId={target.artifactId}
       path={target.path}
       line={target.line}

@@ -30,6 +30,8 @@ export interface LogViewerProps {
   onBack: () => void;
   /** The file's page in the web UI, once known. */
   webUrl: string | null;
+  /** The server profile the log is on (main opens it only while that one is active). */
+  profile: string;
   /** The active server's API URL: a link to a line names the server it is on. */
   server: string | null;
   /** Keeps the selected line in the app's state, so that coming back shows it again. */
@@ -39,7 +41,7 @@ export interface LogViewerProps {
 
 export function LogViewer(props: LogViewerProps): React.JSX.Element {
   const bridge = useBridge();
-  const open = useOpenLog(props.artifactId, props.path);
+  const open = useOpenLog(props.profile, props.artifactId, props.path);
   const state = open.state;
   const handle = state?.handle ?? null;
   const totalLines = state?.state === 'failed' ? 0 : (state?.lines ?? 0);

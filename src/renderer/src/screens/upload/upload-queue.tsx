@@ -9,6 +9,7 @@ import { serverQueries } from '@renderer/queries/servers';
 import { useUiStore } from '@renderer/state/ui-store';
 import { UploadRow } from './upload-row';
 import { useUploadDrafts } from '@renderer/state/upload-drafts';
+import { useOpen } from '@renderer/kit/navigation';
 
 /**
  * The upload queue: every job main knows, including those resumed after a restart, with
@@ -19,8 +20,7 @@ export function UploadQueue(): React.JSX.Element {
   const cachedJobs = useCachedJobs();
   const startedJobs = useUploadDrafts((s) => s.startedJobs);
   const uploaded = useUploadDrafts((s) => s.uploaded);
-  const openArtifact = useUiStore((s) => s.openArtifact);
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const { openArtifact, openWorkRequest } = useOpen();
   const active = useAppQuery(serverQueries.active);
   const activeApi = active.data?.apiUrl ?? null;
   // Progress and ends come into the cached list through queries/events.ts.
@@ -43,9 +43,10 @@ export function UploadQueue(): React.JSX.Element {
       );
       if (othersRunning || useUiStore.getState().area !== 'upload') return;
       // A workflow the upload started is where the user goes next, as after `dput`: its
-      // tree, live. Only on the server it was started on.
+      // tree, live; else the artifact's page. Only on the server it was made on.
+      if (job.apiUrl !== activeApi) return;
       const workflowId = job.workflow?.workRequestId ?? null;
-      if (workflowId !== null && job.apiUrl === activeApi) openWorkRequest(workflowId);
+      if (workflowId !== null) openWorkRequest(workflowId);
       else openArtifact(job.artifactId);
     });
   }, [bridge, cachedJobs, uploaded, openArtifact, openWorkRequest, activeApi]);
@@ -86,7 +87,8 @@ export function UploadQueue(): React.JSX.Element {
               onAction={(action) => {
                 act.mutate({ action, jobId: job.jobId });
               }}
-              onOpen={openArtifact}
+              // Its ids are its server's: opened only while that server is the active one.
+              onOpen={job.apiUrl === activeApi ? openArtifact : undefined}
               onOpenWorkflow={job.apiUrl === activeApi ? openWorkRequest : undefined}
             />
           ))}

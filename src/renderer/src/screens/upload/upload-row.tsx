@@ -32,7 +32,8 @@ export function UploadRow(props: {
   busy: boolean;
   startedHere: boolean;
   onAction: (action: Action) => void;
-  onOpen: (artifactId: number) => void;
+  /** Opens its artifact; absent while another server than the job's is active. */
+  onOpen?: ((artifactId: number) => void) | undefined;
   /** Opens the workflow the job started; absent when the job is another server's. */
   onOpenWorkflow?: ((id: number) => void) | undefined;
 }): React.JSX.Element {
@@ -92,12 +93,12 @@ export function UploadRow(props: {
             <span className="mono">#{job.workflow.workRequestId}</span>
           </button>
         ) : null}
-        {job.state === 'completed' && job.artifactId !== null ? (
+        {job.state === 'completed' && job.artifactId !== null && props.onOpen ? (
           <button
             type="button"
             className="button small primary"
             onClick={() => {
-              if (job.artifactId !== null) props.onOpen(job.artifactId);
+              if (job.artifactId !== null) props.onOpen?.(job.artifactId);
             }}
           >
             Open artifact <span className="mono">#{job.artifactId}</span>

@@ -6,9 +6,9 @@ import { MutateButton } from '@renderer/components/mutate-button';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { CopyButton } from '@renderer/components/copy-button';
 import { useMutationOf } from '@renderer/queries/hooks';
-import { useUiStore } from '@renderer/state/ui-store';
 import { canAbort, canRetry, cliCommand } from './model';
 import { useWatchList, workRequestMutations } from '@renderer/queries/work-requests';
+import { useOpen } from '@renderer/kit/navigation';
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -17,7 +17,7 @@ function errorText(error: unknown): string {
 /** The page's action bar: retry, abort, priority, watch, browser, CLI. */
 export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const { openWorkRequest } = useOpen();
   const [confirmAbort, setConfirmAbort] = useState(false);
   const retry = useMutationOf(workRequestMutations.retry, {
     onSuccess: (fresh) => {

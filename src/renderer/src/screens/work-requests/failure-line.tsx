@@ -1,8 +1,8 @@
 import type { WorkRequestResponse } from '@shared/contract';
 import { lineNumber } from '@shared/results/failure';
 import { useFailureReason } from '@renderer/queries/results';
-import { useUiStore } from '@renderer/state/ui-store';
 import { endedBadly, isFailed } from './model';
+import { useOpen } from '@renderer/kit/navigation';
 
 /**
  * Why a failed step (or workflow) failed, in one line; clicking it opens the log at the
@@ -23,7 +23,7 @@ export function FailureLine(props: {
     wr.id,
     wr.task_type === 'Workflow' ? endedBadly(wr) : isFailed(wr),
   );
-  const openLog = useUiStore((s) => s.openLog);
+  const { openLog } = useOpen();
   if (!reason.data) return null;
   const { what, why, log } = reason.data;
   const text = props.where ? `${what} — ${why.replace(/: /, ' — ')}` : why;

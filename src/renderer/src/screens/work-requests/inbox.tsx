@@ -1,7 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Bell, CircleCheck, Hand, Hourglass, PenLine, ScrollText } from 'lucide-react';
 import { lineNumber, type FailureReason } from '@shared/results/failure';
-import { useUiStore } from '@renderer/state/ui-store';
 import { OpenButton } from '@renderer/kit/open-button';
 import { EmptyState } from '@renderer/components/empty-state';
 import { ErrorState } from '@renderer/kit/errors/error-state';
@@ -11,6 +10,7 @@ import { TimeAgo } from '@renderer/components/time-ago';
 import { useFailuresReadWhileShown } from '@renderer/kit/failures-read';
 import { rootOf, waitingKind } from './model';
 import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
+import { useOpen } from '@renderer/kit/navigation';
 
 const ASK = {
   sign: { icon: PenLine, text: 'Waits for your signature', action: 'Sign and upload…' },
@@ -181,7 +181,7 @@ function OpenLogButton(props: {
   reason: FailureReason;
   log: NonNullable<FailureReason['log']>;
 }): React.JSX.Element {
-  const openLog = useUiStore((s) => s.openLog);
+  const { openLog } = useOpen();
   const { reason, log } = props;
   return (
     <button

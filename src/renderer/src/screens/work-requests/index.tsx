@@ -1,6 +1,6 @@
 import { Bell, GitBranch, Hand, List } from 'lucide-react';
 import { useRef, type KeyboardEvent } from 'react';
-import { useUiStore } from '@renderer/state/ui-store';
+import { useDetail } from '@renderer/kit/navigation';
 import { NeedsMeInbox, RecentNotifications } from './inbox';
 import { WorkRequestList } from './list';
 import { WorkRequestPage } from './page';
@@ -19,7 +19,7 @@ const TABS: { id: WorkRequestsTab; label: string; icon: typeof List }[] = [
 
 /** The Work requests area: the list and its tabs, or one work request's page. */
 export function WorkRequestsScreen(): React.JSX.Element {
-  const detail = useUiStore((s) => s.detail);
+  const detail = useDetail();
   if (detail?.kind === 'work-request') {
     return <WorkRequestPage key={detail.id} id={detail.id} />;
   }

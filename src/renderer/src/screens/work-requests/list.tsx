@@ -9,7 +9,6 @@ import { LoadingState } from '@renderer/components/loading-state';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { useWhoami } from '@renderer/queries/session';
-import { useUiStore } from '@renderer/state/ui-store';
 import { FiltersBar, SavedViews } from './filters-bar';
 import {
   canTellMine,
@@ -22,6 +21,7 @@ import {
 } from './model';
 import { useLiveRows, useWorkRequestPages } from '@renderer/queries/work-requests';
 import { useViewsStore } from './views-store';
+import { useOpen } from '@renderer/kit/navigation';
 
 const ROW_HEIGHT = 32;
 /** With client-side filters, pages load by themselves up to here, then on request. */
@@ -192,7 +192,7 @@ function Row(props: {
   top: number;
   flash: boolean;
 }): React.JSX.Element {
-  const openWorkRequest = useUiStore((s) => s.openWorkRequest);
+  const { openWorkRequest } = useOpen();
   const { wr } = props;
   const summary = taskSummary(wr);
   const root = rootOf(wr);

@@ -4,8 +4,8 @@ import { lineNumber } from '@shared/results/failure';
 import { formatDuration } from '@renderer/components/format';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { useFailureReason } from '@renderer/queries/results';
-import { useUiStore } from '@renderer/state/ui-store';
 import { isFailed } from './model';
+import { useOpen } from '@renderer/kit/navigation';
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
@@ -27,7 +27,7 @@ export function BuildLogResult(props: {
   const { wr, artifact } = props;
   const failed = isFailed(wr);
   const reason = useFailureReason(wr.id, failed);
-  const openLog = useUiStore((s) => s.openLog);
+  const { openLog } = useOpen();
   const path = buildLogPath(artifact);
   const at = reason.data?.log?.artifactId === artifact.id ? reason.data.log : null;
   const source = [text(artifact.data.source), text(artifact.data.version)]

@@ -4,8 +4,8 @@ import { autopkgtestResults } from '@shared/results/autopkgtest';
 import { isTextFile } from '@shared/results/categories';
 import { visibleText } from '@shared/visible-text';
 import { formatBytes } from '@renderer/components/format';
-import { useUiStore } from '@renderer/state/ui-store';
 import { TableHead } from '@renderer/components/table-head';
+import { useOpen } from '@renderer/kit/navigation';
 
 function OpenLogButton(props: {
   artifactId: number;
@@ -13,7 +13,7 @@ function OpenLogButton(props: {
   workRequestId: number;
   label?: string;
 }): React.JSX.Element {
-  const openLog = useUiStore((s) => s.openLog);
+  const { openLog } = useOpen();
   return (
     <button
       type="button"
@@ -35,7 +35,7 @@ function OpenLogButton(props: {
 }
 
 function ArtifactLink(props: { id: number }): React.JSX.Element {
-  const openArtifact = useUiStore((s) => s.openArtifact);
+  const { openArtifact } = useOpen();
   return (
     <button
       type="button"

@@ -6,7 +6,7 @@
  * artifact's file). A web address names its server by its origin; the app's own links
  * name none (the active server) or, for a line of a file, the server's origin.
  */
-import type { Destination } from '../service/navigation';
+import type { Destination } from './navigation';
 import { LOG_LINK_HOST } from '../../shared/log-link';
 
 export const PROTOCOL = 'debusine-desktop';
