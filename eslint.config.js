@@ -131,6 +131,51 @@ const LAYERS = {
   ],
 };
 
+// Main's layers (src/main): the hosts (app/ for Electron, web/ for the browser) start the
+// composition root (composition-root.ts), which builds the service: one module of
+// handlers per namespace under service/, given their caller by the bridge (bridge/). The
+// domain folders below them (the Debusine client, artifacts, logs, watching,
+// notifications, settings…) know none of those: they are the same whichever host runs
+// them and whoever asks.
+
+const MAIN = 'src/main';
+const MAIN_DOMAINS = readdirSync(`${import.meta.dirname}/${MAIN}`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .filter((name) => !['app', 'web', 'service', 'bridge'].includes(name));
+
+const noUpperLayers = {
+  regex: '^(\\.\\./)+(service|bridge|app|web|composition-root)(/|$)',
+  message:
+    'A domain folder of main (api, artifacts, logs, watch, notify…) imports no host (app/, web/), nor the service, the bridge or the composition root: they use it, it does not use them.',
+};
+
+/** Raw IPC lives in its wrappers: app/ipc.ts (main.ts hands it ipcMain) and the preload. */
+const noRawIpc = (name) => ({
+  name: 'electron',
+  importNames: [name],
+  message: `${name} is used through its wrapper only (src/main/app/ipc.ts, src/preload/api.ts): every channel behind the sender check and the contract.`,
+});
+
+const mainLayers = [
+  {
+    files: MAIN_DOMAINS.map((name) => `${MAIN}/${name}/**/*.ts`),
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noUpperLayers] }],
+    },
+  },
+  {
+    files: [`${MAIN}/app/**/*.ts`],
+    ignores: [`${MAIN}/app/main.ts`, `${MAIN}/app/ipc.ts`],
+    rules: { 'no-restricted-imports': ['error', { paths: [noRawIpc('ipcMain')] }] },
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    ignores: ['src/preload/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noRawIpc('ipcRenderer')] }] },
+  },
+];
+
 const rendererLayers = [
   ...Object.entries(LAYERS).map(([folder, forbid]) => ({
     files: [`${RENDERER}/${folder}/**/*.{ts,tsx}`],
@@ -226,6 +271,12 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/app/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  ...mainLayers,
+  {
+    files: ['src/main/**/*.ts', 'src/preload/**/*.ts'],
+    plugins: { local },
+    rules: { 'local/no-import-cycles': ['error', { aliases: {} }] },
   },
   {
     // An undici body dropped with no 'error' listener ends the process (src/main/streams.ts):

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedMap, BoundedSet } from '../../src/main/bounded';
-import { completionKey } from '../../src/main/watch/messages';
+import { completionKey } from '../../src/main/notify/completion-key';
 
 describe('BoundedMap', () => {
   it('keeps at most its capacity, forgetting the oldest entry first', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompletionCommandFile } from '../../src/main/service/completion-command';
-import type { HostCapabilities } from '../../src/main/service';
+import type { HostCapabilities } from '../../src/main/composition-root';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { CompletionRouter, type WorkRequestSource } from '../../src/main/watch/completion-router';
 import { WatchList } from '../../src/main/watch/watch-list';

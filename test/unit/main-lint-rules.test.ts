@@ -1,7 +1,9 @@
 /**
- * Main's stream rule bites: ESLint, with the repository's own configuration, refuses a
+ * Main's lint rules bite: ESLint, with the repository's own configuration, refuses a
  * request sent straight through the undici dispatcher outside the places that own the
- * answer's body, and accepts it in them. Type-aware rules are off here, for speed.
+ * answer's body, a domain folder importing a layer above it, raw IPC outside its
+ * wrappers, and an import that closes a cycle; and accepts what is allowed. Type-aware
+ * rules are off here, for speed.
  */
 import { resolve } from 'node:path';
 import { ESLint } from 'eslint';
@@ -48,5 +50,76 @@ describe("main's requests own their bodies", { timeout: 30_000 }, () => {
     ]) {
       expect(await restricted(path)).toEqual([]);
     }
+  });
+});
+
+async function importProblems(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'local/no-import-cycles')
+    .map((m) => m.message);
+}
+
+const use = (specifier: string, name = 'x'): string =>
+  `import { ${name} } from '${specifier}';\nexport const y = ${name};\n`;
+
+describe("main's layers", { timeout: 30_000 }, () => {
+  it('refuses a domain folder importing the service, the bridge, a host or the composition root', async () => {
+    for (const [path, specifier] of [
+      ['src/main/logs/probe.ts', '../service/session'],
+      ['src/main/watch/probe.ts', '../bridge/caller'],
+      ['src/main/api/probe.ts', '../app/window'],
+      ['src/main/artifacts/probe.ts', '../web/host'],
+      ['src/main/notify/probe.ts', '../composition-root'],
+      ['src/main/artifacts/deep/probe.ts', '../../service/drafts'],
+    ] as const) {
+      expect(await importProblems(path, use(specifier)), path).toEqual([
+        expect.stringContaining('A domain folder of main'),
+      ]);
+    }
+  });
+
+  it('lets the service, the hosts and the domain folders import what is below them', async () => {
+    expect(await importProblems('src/main/service/probe.ts', use('../logs/log-store'))).toEqual([]);
+    expect(await importProblems('src/main/service/probe.ts', use('../bridge/caller'))).toEqual([]);
+    expect(await importProblems('src/main/web/probe.ts', use('../composition-root'))).toEqual([]);
+    expect(await importProblems('src/main/results/probe.ts', use('../logs/log-store'))).toEqual([]);
+  });
+
+  it('keeps electron out of everything but the Electron host and the preload', async () => {
+    expect(await importProblems('src/main/watch/probe.ts', use('electron', 'app'))).toEqual([
+      expect.stringContaining('Only src/main/app and src/preload may import electron'),
+    ]);
+  });
+
+  it('refuses raw IPC outside its wrappers', async () => {
+    expect(await importProblems('src/main/app/window.ts', use('electron', 'ipcMain'))).toEqual([
+      expect.stringContaining('ipcMain is used through its wrapper only'),
+    ]);
+    expect(await importProblems('src/main/app/ipc.ts', use('electron', 'ipcMain'))).toEqual([]);
+    expect(await importProblems('src/preload/api.ts', use('electron', 'ipcRenderer'))).toEqual([
+      expect.stringContaining('ipcRenderer is used through its wrapper only'),
+    ]);
+    expect(await importProblems('src/preload/index.ts', use('electron', 'ipcRenderer'))).toEqual(
+      [],
+    );
+  });
+
+  it('refuses an import that closes a cycle of main modules', async () => {
+    // completion-watcher.ts imports messages.ts: importing it back from there closes a cycle.
+    expect(
+      await importProblems(
+        'src/main/watch/messages.ts',
+        use('./completion-watcher', 'CompletionWatcher'),
+      ),
+    ).toEqual([
+      expect.stringMatching(
+        /closes a cycle of modules: .*watch\/messages\.ts → .*watch\/completion-watcher\.ts → /,
+      ),
+    ]);
+    // Erased at build time, a type-only import makes no cycle.
+    const typeOnly =
+      "import type { CompletionWatcher } from './completion-watcher';\nexport type Y = CompletionWatcher;\n";
+    expect(await importProblems('src/main/watch/messages.ts', typeOnly)).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ import { parseDeepLink } from '../../src/main/service/deep-links';
 import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
 import { logLink } from '../../src/shared/log-link';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService, type AppService } from '../../src/main/service';
+import { createService, type AppService } from '../../src/main/composition-root';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { DebusineError } from '../../src/shared/errors';

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService, type AppService } from '../../src/main/service';
+import { createService, type AppService } from '../../src/main/composition-root';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { keyLookup } from '../../src/main/signing/debsign';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { EventHub } from '../../src/main/bridge/event-outbox';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService } from '../../src/main/service';
+import { createService } from '../../src/main/composition-root';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { completionSocket, tableClient } from '../support/table-debusine';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { EventHub } from '../../src/main/bridge/event-outbox';
-import { createService } from '../../src/main/service';
+import { createService } from '../../src/main/composition-root';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { StagedFiles } from '../../src/main/service/staged-files';

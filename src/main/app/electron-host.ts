@@ -1,6 +1,6 @@
 /** What only Electron can do for the service: dialogs and the system browser. */
 import { dialog, shell, type BrowserWindow } from 'electron';
-import type { HostCapabilities } from '../service';
+import type { HostCapabilities } from '../composition-root';
 import { isExternalHttpUrl } from './window';
 
 export function electronHost(window: () => BrowserWindow | undefined): HostCapabilities {

@@ -10,7 +10,7 @@ import { app, dialog, ipcMain, net, screen, session } from 'electron';
 import { createDispatcher } from '../bridge/dispatch';
 import { CallerScope } from '../bridge/caller';
 import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
-import { createService } from '../service';
+import { createService } from '../composition-root';
 import { StagedFiles } from '../service/staged-files';
 import { ElectronNotifier } from './electron-notifier';
 import { SafeStorageTokenStore } from './safe-storage-token-store';

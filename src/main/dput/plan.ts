@@ -14,7 +14,7 @@ import { DebusineError } from '../../shared/errors';
 import { changesFieldsOf } from '../artifacts/changes-set';
 import { fieldString } from '../artifacts/debian-files';
 import type { LocalArtifact } from '../artifacts/local-artifact';
-import type { SessionProvider } from '../service/session';
+import type { SessionProvider } from '../api/session-provider';
 import { readJsonFile, writeJsonFile } from '../settings/json-file';
 import { chooseWorkflow, DputProfiles } from './profiles';
 

@@ -6,7 +6,7 @@
 import { lineNumber } from '../../shared/results/failure';
 import { ABORTED, endOf, isUnsuccessfulEnd } from '../../shared/results/end';
 import type { FailureReason } from '../results/failure-reason';
-import { completionKey } from '../watch/messages';
+import { completionKey } from './completion-key';
 import type {
   CompletionNotification,
   DesktopNotification,

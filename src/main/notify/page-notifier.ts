@@ -9,7 +9,13 @@
  * only to notifications a service worker shows), so supportsActions is false and the
  * click opens the page where Retry is, as on Linux with Electron.
  */
-import type { EmitEvent } from '../bridge/event-outbox';
+import type { EventPayload } from '../../shared/contract';
+
+/** How the page's notifications leave main: to the renderers, as an event. */
+type EmitDesktop = (
+  event: 'notification.desktop',
+  payload: EventPayload<'notification.desktop'>,
+) => void;
 import type { DesktopNotification, NotificationHandlers, Notifier } from './notifier';
 
 /**
@@ -20,11 +26,11 @@ export const KEPT_NOTIFICATIONS = 200;
 
 export class PageNotifier implements Notifier {
   readonly supportsActions = false;
-  readonly #emit: EmitEvent;
+  readonly #emit: EmitDesktop;
   /** By key, oldest first (a Map keeps insertion order; showing a key again moves it last). */
   readonly #handlers = new Map<string, NotificationHandlers>();
 
-  constructor(emit: EmitEvent) {
+  constructor(emit: EmitDesktop) {
     this.#emit = emit;
   }
 

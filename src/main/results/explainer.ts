@@ -7,7 +7,7 @@ import type { DebusineClient } from '../api/client';
 import type { LogSource } from '../logs/log-file';
 import type { LogStore } from '../logs/log-store';
 import type { WorkRequestResponse } from '../../shared/models';
-import { endedUnsuccessfully } from '../../shared/results/end';
+import { endedUnsuccessfully, failedByItself } from '../../shared/results/end';
 import { explainFailure, type FailureReason } from './failure-reason';
 
 export type Explain = (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
@@ -54,8 +54,7 @@ export async function explainWorkRequest(
     if (step.id < id || ++seen > SCAN_LIMIT) break;
     // The list is asked for worker tasks; a sub-workflow that failed with its step says
     // nothing of its own, so one that comes through all the same is passed over.
-    const broke =
-      step.task_type === 'Worker' && (step.result === 'failure' || step.result === 'error');
+    const broke = step.task_type === 'Worker' && failedByItself(step);
     if (broke && step.workflow_root === id && (!first || step.id < first.id)) first = step;
   }
   return first ? explain(first) : null;

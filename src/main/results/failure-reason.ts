@@ -6,6 +6,7 @@
  */
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
 import type { SbuildLogAnalysis } from '../../shared/log-types';
+import { failedByItself } from '../../shared/results/end';
 import type { FailureReason } from '../../shared/results/failure';
 import { autopkgtestResults, failedTests } from '../../shared/results/autopkgtest';
 import { text } from '../../shared/results/binary-packages';
@@ -108,7 +109,7 @@ export async function explainFailure(
   sources: FailureSources,
 ): Promise<FailureReason | null> {
   if (workRequest.task_type !== 'Worker') return null;
-  if (workRequest.result !== 'failure' && workRequest.result !== 'error') return null;
+  if (!failedByItself(workRequest)) return null;
   const artifacts = await artifactsOf(workRequest, sources);
   switch (workRequest.task_name) {
     case 'sbuild':

@@ -8,13 +8,9 @@ import { DebusineClient } from '../api/client';
 import type { ServerSummary } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 
-export interface SessionProvider {
-  /** The active server, or null when none is configured. */
-  active(): ServerSummary | null;
-  /** The active server's client; DebusineError('auth') when there is none. */
-  client(): DebusineClient;
-  close(): Promise<void>;
-}
+import type { SessionProvider } from '../api/session-provider';
+
+export type { SessionProvider };
 
 export interface EnvServer {
   apiUrl: string;

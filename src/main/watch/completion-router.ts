@@ -22,7 +22,7 @@ import type { NotificationHandlers } from '../notify/notifier';
 import { runCommandHook } from './command-hook';
 import { NeedsInputWatch } from './needs-input';
 import { EndChecks } from './end-checks';
-import { failed, FailureReasons } from './failure-reasons';
+import { FailureReasons } from './failure-reasons';
 import { canonicalTimestamp } from './messages';
 import { ReadAhead } from './read-ahead';
 import { reportProblem } from './report';
@@ -255,7 +255,7 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
       item?.taskType != null &&
       item.workspace !== null &&
       item.label !== null &&
-      !failed(event.result)
+      !isUnsuccessfulEnd(event.result)
     ) {
       const about = { taskName: item.label, taskType: item.taskType, workspace: item.workspace };
       await this.#notify(event, about, item.rootId);
@@ -289,17 +289,17 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     let concerns = Boolean(item ?? rootItem);
     // Steps of workflows nobody watches are only looked at when they failed, to explain
     // their workflow's failure.
-    if (!concerns && (!isStep || failed(event.result))) {
+    if (!concerns && (!isStep || isUnsuccessfulEnd(event.result))) {
       concerns = await this.#concerns(workRequest);
     }
-    if (concerns && failed(event.result))
+    if (concerns && isUnsuccessfulEnd(event.result))
       this.#reasons?.explain({ ...workRequest, result: event.result });
     // Its workflow may have ended with it, without a message of its own: aborted, when this
     // step failed and others needed it (or were aborted before). Watched workflows are read
     // after each step; others the mode notifies for, after a step that did not succeed,
     // which is what aborts a workflow (a step aborted by hand and then a success also end
     // one aborted; only the watched ones are read for that).
-    if (isStep && (rootItem || (concerns && failed(event.result)))) {
+    if (isStep && (rootItem || (concerns && isUnsuccessfulEnd(event.result)))) {
       this.#ends.afterStep(rootId);
     } else if (item) {
       this.#ends.activity();

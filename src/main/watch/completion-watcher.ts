@@ -13,9 +13,9 @@ import WebSocket from 'ws';
 import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
 import { APP_NAME, APP_VERSION } from '../version';
 import { BoundedSet } from '../bounded';
+import { completionKey } from '../notify/completion-key';
 import {
   compareTimestamps,
-  completionKey,
   processMessage,
   rejectionOf,
   textOf,

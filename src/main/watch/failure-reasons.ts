@@ -16,11 +16,6 @@ const REASONS_LIMIT = 500;
  */
 const REASON_WAIT_MS = 4000;
 
-/** Whether a result is a failure (failure, error, temporary failure, or anything unknown). */
-export function failed(result: string): boolean {
-  return result !== 'success' && result !== 'skipped';
-}
-
 export class FailureReasons {
   readonly #explain: (workRequest: WorkRequestResponse) => Promise<FailureReason | null>;
   readonly #onError: (error: unknown) => void;

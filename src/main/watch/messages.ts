@@ -60,14 +60,6 @@ function redactReason(reason: string): string {
   return reason.replace(/"[0-9a-f]{16,}"/g, '"…"');
 }
 
-/**
- * One completion of one work request: its id and the server's `completed_at`, as the
- * server sent it. A work request that is retried in place (a workflow) completes again
- * with another `completed_at`, which is another completion.
- */
-export function completionKey(workRequestId: number, completedAt: string): string {
-  return `${String(workRequestId)}@${completedAt}`;
-}
 
 /**
  * Orders two server timestamps (`2026-11-21T11:36:10.441960Z`, the fraction is left out

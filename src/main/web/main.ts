@@ -12,7 +12,7 @@ import { dataDirFrom } from './data-dir';
 import { createDispatcher } from '../bridge/dispatch';
 import { EventHub } from '../bridge/event-outbox';
 import { PageNotifier } from '../notify/page-notifier';
-import { createService } from '../service';
+import { createService } from '../composition-root';
 import { StagedFiles } from '../service/staged-files';
 import { FileTokenStore } from '../settings/token-store';
 import { logUnhandledRejections } from '../unhandled';

@@ -66,6 +66,19 @@ export function failedByItself(wr: StatusAndResult): boolean {
 }
 
 /**
+ * The results after which the server lets a work request be retried (with `aborted`):
+ * its own rule, narrower than unsuccessful (an unknown result is not retried).
+ */
+const RETRIABLE_RESULTS: readonly string[] = ['failure', 'error', 'temporary failure'];
+
+/** Whether the server will retry it: aborted, or completed with a retriable result. */
+export function isRetriable(wr: StatusAndResult): boolean {
+  return (
+    wr.status === 'aborted' || (wr.status === 'completed' && RETRIABLE_RESULTS.includes(wr.result))
+  );
+}
+
+/**
  * The `result` a notification of a step that waits for the user is recorded with, in place
  * of an end (NotificationRecord).
  */

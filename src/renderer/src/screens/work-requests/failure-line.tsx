@@ -1,7 +1,7 @@
 import type { WorkRequestResponse } from '@shared/contract';
 import { lineNumber } from '@shared/results/failure';
 import { useFailureReason } from '@renderer/queries/results';
-import { endedBadly, isFailed } from './model';
+import { endedUnsuccessfully, failedByItself } from '@shared/results/end';
 import { useOpen } from '@renderer/kit/navigation';
 
 /**
@@ -21,7 +21,7 @@ export function FailureLine(props: {
   // aborted did not run to a failure of its own, and has none.
   const reason = useFailureReason(
     wr.id,
-    wr.task_type === 'Workflow' ? endedBadly(wr) : isFailed(wr),
+    wr.task_type === 'Workflow' ? endedUnsuccessfully(wr) : failedByItself(wr),
   );
   const { openLog } = useOpen();
   if (!reason.data) return null;

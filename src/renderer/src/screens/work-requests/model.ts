@@ -1,32 +1,12 @@
 import type { WorkRequestResponse } from '@shared/contract';
-import {
-  endedUnsuccessfully,
-  failedByItself,
-  isActive as isActiveStatus,
-} from '@shared/results/end';
+import { isActive as isActiveStatus, isRetriable } from '@shared/results/end';
 import type { ListFilters } from './views-store';
 
 /** Pure helpers over work requests: what can be done with one, how to describe it. */
 
-/**
- * Completed unsuccessfully (failure, error, temporary failure…): it failed by itself, and
- * its own output says why. An aborted step did not fail: see endedBadly.
- */
-export function isFailed(wr: Pick<WorkRequestResponse, 'status' | 'result'>): boolean {
-  return failedByItself(wr);
-}
-
-/** Ended, and not well: failed by itself, or aborted (a workflow whose step failed is). */
-export function endedBadly(wr: Pick<WorkRequestResponse, 'status' | 'result'>): boolean {
-  return endedUnsuccessfully(wr);
-}
-
-/** The results the server names as unsuccessful when it decides what may be retried. */
-const RETRIABLE_RESULTS = new Set(['failure', 'error', 'temporary failure']);
-
 /** The server retries only work requests that were aborted or completed unsuccessfully. */
 export function canRetry(wr: Pick<WorkRequestResponse, 'status' | 'result'>): boolean {
-  return wr.status === 'aborted' || (wr.status === 'completed' && RETRIABLE_RESULTS.has(wr.result));
+  return isRetriable(wr);
 }
 
 /** The server aborts only work requests that are pending, blocked or running. */

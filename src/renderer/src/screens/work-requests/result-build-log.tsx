@@ -4,7 +4,7 @@ import { lineNumber } from '@shared/results/failure';
 import { formatDuration } from '@renderer/components/format';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { useFailureReason } from '@renderer/queries/results';
-import { isFailed } from './model';
+import { failedByItself } from '@shared/results/end';
 import { useOpen } from '@renderer/kit/navigation';
 
 function text(value: unknown): string | null {
@@ -25,7 +25,7 @@ export function BuildLogResult(props: {
   artifact: ArtifactResponse;
 }): React.JSX.Element {
   const { wr, artifact } = props;
-  const failed = isFailed(wr);
+  const failed = failedByItself(wr);
   const reason = useFailureReason(wr.id, failed);
   const { openLog } = useOpen();
   const path = buildLogPath(artifact);

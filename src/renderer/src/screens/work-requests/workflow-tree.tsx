@@ -9,7 +9,8 @@ import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { FailureLine } from './failure-line';
 import { hasEnded } from '@shared/results/end';
-import { isFailed, rootOf, taskSummary } from './model';
+import { failedByItself } from '@shared/results/end';
+import { rootOf, taskSummary } from './model';
 import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
 
 type Children = Map<number, WorkRequestResponse[]>;
@@ -41,7 +42,7 @@ function hasUnder(
 
 /** A branch starts open where something broke, or where something runs now. */
 function startsOpen(wr: WorkRequestResponse): boolean {
-  return isFailed(wr) || wr.status === 'running';
+  return failedByItself(wr) || wr.status === 'running';
 }
 
 /**
@@ -137,7 +138,7 @@ function StepNode(props: {
   const { wr, depth, childMap } = props;
   // A step is never drawn under itself, however the server links it.
   const kids = (childMap.get(wr.id) ?? []).filter((k) => k.id !== wr.id && depth < 20);
-  const failed = isFailed(wr);
+  const failed = failedByItself(wr);
   // Until the user opens or closes it, a branch follows the tree as it changes: it opens
   // when a step under it starts running or fails (steps come and go while the root runs).
   const [chosen, setOpen] = useState<boolean | null>(null);

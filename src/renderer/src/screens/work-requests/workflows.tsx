@@ -7,7 +7,7 @@ import { formatDuration } from '@renderer/components/format';
 import { LoadingState } from '@renderer/components/loading-state';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { FailureLine } from './failure-line';
-import { endedBadly } from './model';
+import { endedUnsuccessfully } from '@shared/results/end';
 import { useWorkRequestPages } from '@renderer/queries/work-requests';
 import { NodeLead, WorkflowSteps } from './workflow-tree';
 
@@ -28,7 +28,11 @@ export function WorkflowList(): React.JSX.Element {
     <div className="wr-tree" data-testid="workflow-list">
       <ul className="wr-tree-list" aria-label="Workflows">
         {roots.map((root, index) => (
-          <WorkflowRoot key={root.id} root={root} initiallyOpen={index === 0 || endedBadly(root)} />
+          <WorkflowRoot
+            key={root.id}
+            root={root}
+            initiallyOpen={index === 0 || endedUnsuccessfully(root)}
+          />
         ))}
       </ul>
       {query.hasNextPage ? (

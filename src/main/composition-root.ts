@@ -12,15 +12,14 @@ import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
 import { signingService, type SigningDeps } from './service/signing';
 import { CallerScope, type Caller } from './bridge/caller';
-import { readDeepLink } from './service/deep-links';
+import { appHandlers } from './service/app';
+import { fileHandlers } from './service/files';
+import type { HostCapabilities } from './service/host';
+import { resultHandlers } from './service/results';
 import { DraftStore } from './service/drafts';
 import { DputPlanner } from './dput/plan';
 import { defaultDputDirs } from './dput/profiles';
-import {
-  notificationHandlers,
-  type ActivateNotification,
-  type ChooseProgram,
-} from './service/notification-handlers';
+import { notificationHandlers } from './service/notification-handlers';
 import { Downloads } from './service/downloads';
 import { seedFromEnv } from './service/env-seed';
 import type { PresetSources } from './service/presets';
@@ -32,45 +31,14 @@ import { UploadManager } from './service/uploads';
 import { WatchService } from './service/watching';
 import { createNavigation, type Destination, type NavigationOutcome } from './service/navigation';
 import { UserDirectory } from './identity/user-directory';
-import { logHandlers } from './logs/handlers';
-import { lintianTags } from './results/lintian-tags';
+import { logHandlers } from './service/logs';
 import { LogCache } from './logs/log-cache';
 import { LogStore } from './logs/log-store';
-import { explainWorkRequest, failureExplainer } from './results/explainer';
+import { failureExplainer } from './results/explainer';
 import { workRequestStarts } from './service/work-request-starts';
 import { workRequestHandlers } from './service/work-requests';
-import type { RequestChannel, StagedFile } from '../shared/contract';
-import { DebusineError } from '../shared/errors';
-import { APP_NAME, APP_VERSION } from './version';
 
-/** What only the host process can do (Electron dialogs and shell); the web host has less. */
-export interface HostCapabilities {
-  transport: 'electron' | 'web';
-  platform: string;
-  openExternal?: (url: string) => Promise<void>;
-  /** Shows an open dialog; absolute paths of the chosen files, empty when cancelled. */
-  pickFiles?: (options: { multiple: boolean; title?: string | undefined }) => Promise<string[]>;
-  /** Shows a save (or folder) dialog; the chosen path, or null when cancelled. */
-  chooseDestination?: (options: {
-    kind: 'file' | 'directory';
-    suggestedName?: string | undefined;
-  }) => Promise<string | null>;
-  /**
-   * Shows an open dialog for the program to run on completion; its path, or null when
-   * cancelled. Without it, that program is only ever set by editing its file.
-   */
-  chooseProgram?: ChooseProgram;
-  /**
-   * Where the page shows the desktop notifications (the web host's PageNotifier): runs
-   * what a click the page reports does.
-   */
-  activateNotification?: ActivateNotification;
-  /**
-   * Tells the user why a link or a notification opened nothing (its server is not one of
-   * the app's); without it, the reason goes to the log.
-   */
-  tell?: (title: string, detail: string) => void;
-}
+export type { HostCapabilities };
 
 export interface ServiceDeps {
   /** Profiles, watch lists, notification settings, upload jobs and drafts live here. */
@@ -126,12 +94,6 @@ export interface AppService {
   close(): Promise<void>;
 }
 
-function notOnThisHost(channel: RequestChannel, hint: string): DebusineError {
-  return new DebusineError('unsupported', `${channel} is not available in the browser: ${hint}`, {
-    operation: channel,
-  });
-}
-
 function dputDirsFromEnv(env: NodeJS.ProcessEnv): readonly string[] {
   const value = env.DEBUSINE_DESKTOP_DPUT_DIRS;
   return value ? value.split(':').filter(Boolean) : defaultDputDirs();
@@ -146,7 +108,7 @@ export function createService(deps: ServiceDeps): AppService {
   const own = new CallerScope((event, payload) => {
     emit(event, payload);
   });
-  // Each handle's progress goes to the renderer that opened it (logs/handlers.ts); main's
+  // Each handle's progress goes to the renderer that opened it (service/logs.ts); main's
   // own handles (the failure explainer's) tell no renderer.
   const logs = new LogStore({
     cache: new LogCache(deps.cacheDir ?? join(deps.dataDir, 'log-cache')),
@@ -208,19 +170,9 @@ export function createService(deps: ServiceDeps): AppService {
     dataDir: deps.dataDir,
   });
 
+  // One module per namespace (service/*): each says which entries of the contract it takes.
   const handlers: ServiceHandlers = {
-    'app.info': () =>
-      Promise.resolve({
-        name: APP_NAME,
-        version: APP_VERSION,
-        transport: host.transport,
-        platform: host.platform,
-      }),
-    'app.openExternal': async ({ url }) => {
-      if (!host.openExternal) throw notOnThisHost('app.openExternal', 'open the link yourself');
-      await host.openExternal(url);
-      return undefined;
-    },
+    ...appHandlers(host, navigation),
     ...serverHandlers({
       session,
       users,
@@ -233,45 +185,12 @@ export function createService(deps: ServiceDeps): AppService {
     ...notificationHandlers(watch, host.chooseProgram, host.activateNotification),
     ...workRequestHandlers({ session, emit, users, starts }),
     ...resourceHandlers(session),
-    'links.open': async ({ text }) => {
-      // A pasted address is told in the page it was pasted in, not in a dialog.
-      const reading = readDeepLink(text);
-      return reading.ok ? navigation.go(reading.destination) : { refused: reading.reason };
-    },
-    'files.pick': async ({ multiple, title }, caller) => {
-      if (!host.pickFiles) throw notOnThisHost('files.pick', 'drop the files or use a file input');
-      const paths = await host.pickFiles({ multiple, title });
-      const staged: StagedFile[] = [];
-      for (const path of paths) staged.push(await files.add(path, { caller }));
-      return staged;
-    },
-    'files.release': async ({ ids }, caller) => {
-      await files.releaseFor(caller, ids);
-      return undefined;
-    },
+    ...fileHandlers(files, host),
     ...drafts.handlers(),
     ...uploads.handlers(),
-    'downloads.chooseDestination': async ({ kind, suggestedName }) => {
-      if (!host.chooseDestination) {
-        throw notOnThisHost('downloads.chooseDestination', 'use downloads.link instead');
-      }
-      const path = await host.chooseDestination({ kind, suggestedName });
-      return path === null ? null : files.addDestination(path, kind);
-    },
     ...downloads.handlers(),
     ...logHandlers(logs, session),
-    'workRequests.explainFailure': async ({ id }) => {
-      const server = session.active();
-      if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
-      const client = session.client();
-      return explainWorkRequest(client, failureExplainer(logs, server.apiUrl, client), id);
-    },
-    'results.lintianTags': ({ artifactId }) => {
-      if (!session.active()) {
-        return Promise.reject(new DebusineError('auth', 'No Debusine server is configured yet.'));
-      }
-      return lintianTags(session.client(), artifactId);
-    },
+    ...resultHandlers(session, logs),
     ...signing.handlers(),
   };
 

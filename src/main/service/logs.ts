@@ -6,9 +6,9 @@
  */
 import type { Caller } from '../bridge/caller';
 import type { ServiceHandlers } from '../bridge/dispatch';
-import type { SessionProvider } from '../service/session';
+import type { SessionProvider } from './session';
 import { DebusineError } from '../../shared/errors';
-import type { LogStore } from './log-store';
+import type { LogStore } from '../logs/log-store';
 
 type Handlers = Pick<
   ServiceHandlers,

@@ -1,0 +1,42 @@
+/**
+ * What differs between the hosts (Electron, the web host): the host process's own dialogs
+ * and shell. A request a host cannot offer answers `unsupported`, saying what to do instead.
+ */
+import type { RequestChannel } from '../../shared/contract';
+import { DebusineError } from '../../shared/errors';
+import type { ActivateNotification, ChooseProgram } from './notification-handlers';
+
+/** What only the host process can do (Electron dialogs and shell); the web host has less. */
+export interface HostCapabilities {
+  transport: 'electron' | 'web';
+  platform: string;
+  openExternal?: (url: string) => Promise<void>;
+  /** Shows an open dialog; absolute paths of the chosen files, empty when cancelled. */
+  pickFiles?: (options: { multiple: boolean; title?: string | undefined }) => Promise<string[]>;
+  /** Shows a save (or folder) dialog; the chosen path, or null when cancelled. */
+  chooseDestination?: (options: {
+    kind: 'file' | 'directory';
+    suggestedName?: string | undefined;
+  }) => Promise<string | null>;
+  /**
+   * Shows an open dialog for the program to run on completion; its path, or null when
+   * cancelled. Without it, that program is only ever set by editing its file.
+   */
+  chooseProgram?: ChooseProgram;
+  /**
+   * Where the page shows the desktop notifications (the web host's PageNotifier): runs
+   * what a click the page reports does.
+   */
+  activateNotification?: ActivateNotification;
+  /**
+   * Tells the user why a link or a notification opened nothing (its server is not one of
+   * the app's); without it, the reason goes to the log.
+   */
+  tell?: (title: string, detail: string) => void;
+}
+
+export function notOnThisHost(channel: RequestChannel, hint: string): DebusineError {
+  return new DebusineError('unsupported', `${channel} is not available in the browser: ${hint}`, {
+    operation: channel,
+  });
+}
