@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOCAL_METHODS, REQUEST_CHANNELS, splitChannel } from '../../src/shared/contract-names';
 import { testCaller } from '../support/caller';
@@ -177,6 +180,37 @@ describe('the IPC sender check', () => {
       error: { code: 'validation' },
     });
     await expect(stage?.(event(1, APP), '/etc/passwd')).resolves.toMatchObject({ ok: false });
+
+    // A dropped folder stands for its files, walked as the browser host's page walks one:
+    // regular files, three levels down, no symbolic link followed. Each is the page's.
+    const dir = await mkdtemp(join(tmpdir(), 'electron-drop-'));
+    try {
+      await mkdir(join(dir, 'upload', 'a', 'b', 'c', 'd'), { recursive: true });
+      await writeFile(join(dir, 'upload', 'hello_1.0.dsc'), 'dsc');
+      await writeFile(join(dir, 'upload', 'hello_1.0.tar.xz'), 'tar');
+      await writeFile(join(dir, 'upload', 'a', 'b', 'three-down.log'), 'x');
+      await writeFile(join(dir, 'upload', 'a', 'b', 'c', 'four-down.log'), 'x');
+      await symlink('/etc', join(dir, 'upload', 'etc-link'));
+      await symlink('/etc/hostname', join(dir, 'upload', 'hostname-link'));
+      const held = page.size;
+      const folder = await stage?.(event(1, APP), [join(dir, 'upload')]);
+      expect(folder).toMatchObject({ ok: true });
+      const names = (folder as { result: { name: string }[] }).result.map((f) => f.name);
+      expect(names).toEqual(['three-down.log', 'hello_1.0.dsc', 'hello_1.0.tar.xz']);
+      expect(page.size).toBe(held + 3);
+      // Past the limit, nothing is staged and the drop says why.
+      await mkdir(join(dir, 'many'));
+      await Promise.all(
+        Array.from({ length: 10_001 }, (_, n) => writeFile(join(dir, 'many', `f${String(n)}`), '')),
+      );
+      await expect(stage?.(event(1, APP), [join(dir, 'many')])).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'validation', message: expect.stringContaining('more than 10000 files') },
+      });
+      expect(page.size).toBe(held + 3);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -13,7 +13,7 @@ import {
 import { DebusineError, serializeError } from '../../shared/errors';
 import type { Caller } from '../bridge/caller';
 import type { Dispatch } from '../bridge/dispatch';
-import type { StagedFiles } from '../service/staged-files';
+import { expandDropped, type StagedFiles } from '../service/staged-files';
 import { isTrustedSender, type TrustPolicy } from './sender';
 
 export interface IpcDeps {
@@ -63,8 +63,11 @@ export function registerIpc(deps: IpcDeps): () => void {
         ) {
           throw new DebusineError('validation', 'Dropped files arrived in an unknown shape');
         }
+        // A dropped folder stands for its files, as in the browser host, whose page walks it.
         const staged: StagedFile[] = [];
-        for (const path of paths) staged.push(await deps.files.add(path, { caller }));
+        for (const path of await expandDropped(paths, MAX_STAGED_PATHS)) {
+          staged.push(await deps.files.add(path, { caller }));
+        }
         return { ok: true, result: staged };
       } catch (error) {
         return { ok: false, error: serializeError(error) };

@@ -4,8 +4,8 @@
  * a real drop, the web host's staging directory), and main resolves ids back to paths.
  */
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { basename, isAbsolute } from 'node:path';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join } from 'node:path';
 import type { Caller } from '../bridge/caller';
 import type { DownloadDestination, StagedFile } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
@@ -17,6 +17,47 @@ interface Entry {
   owned: boolean;
   /** The renderer that staged it, when one did (the web host's uploads have none). */
   holder: Caller | undefined;
+}
+
+/**
+ * How deep a dropped folder is walked: its files, and those of its subfolders down to
+ * three levels below it, as the browser host's page walks one (a build's folder holds an
+ * upload's files; a whole tree under it is not what was meant).
+ */
+const DROP_DEPTH = 3;
+
+/**
+ * The files a drop of these paths means: a file is itself, a folder its regular files
+ * (walked as the browser host walks one, in name order, not following symbolic links),
+ * anything else is left to `add` to refuse with its name. At most `limit` files.
+ */
+export async function expandDropped(paths: readonly string[], limit: number): Promise<string[]> {
+  const out: string[] = [];
+  const push = (path: string): void => {
+    if (out.length >= limit) {
+      throw new DebusineError(
+        'validation',
+        `The drop holds more than ${String(limit)} files: drop the folder that holds the upload`,
+        { rule: 'drop-size' },
+      );
+    }
+    out.push(path);
+  };
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isFile()) push(path);
+      else if (entry.isDirectory() && depth < DROP_DEPTH) await walk(path, depth + 1);
+    }
+  };
+  for (const path of paths) {
+    const info = isAbsolute(path) ? await lstat(path).catch(() => null) : null;
+    if (info?.isDirectory()) await walk(path, 1);
+    else push(path);
+  }
+  return out;
 }
 
 /** The key under which a renderer holds a staged file. */
