@@ -93,6 +93,26 @@ export class LineIndex {
   }
 
   /**
+   * The line that byte `offset` belongs to (an end of line belongs to the line it ends);
+   * `offset` must be inside the lines whose end is known. A binary search over the
+   * offsets: about 23 steps at 10 M lines, and nothing kept for it.
+   */
+  lineOf(offset: number): number {
+    const lines = this.lines;
+    if (!Number.isFinite(offset) || offset < 0 || lines === 0 || offset >= this.next(lines - 1)) {
+      throw new RangeError(`LineIndex: byte ${String(offset)} is in no known line`);
+    }
+    const starts = this.#starts;
+    let [lo, hi] = [0, lines - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
    * Where a run of short lines from `from` (before `to`) ends: lines are taken while each
    * is at most `limit` bytes (end of line included) and the run at most `span` (its first
    * line always, if short). Returns `from` when line `from` itself is long.
