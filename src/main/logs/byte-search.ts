@@ -12,10 +12,13 @@
  * to it as well (`byteNeedle` answers null).
  *
  * How the needle is found depends on the file: its rarest byte (counted in the first
- * chunk) is looked for alone, with memchr, and the rest compared around each candidate;
- * when every byte of the needle is common, Buffer.indexOf takes the whole needle (or, the
- * case ignored, a regular expression over the chunk read as Latin-1). Lines are whole here, however long: a hit
- * past the part of a line the viewer shows still makes the line match, as in grep.
+ * chunk) leads. Case-sensitive, Buffer.indexOf looks for the few bytes from there (its
+ * search of a short pattern runs memchr on the pattern's first byte), and the rest of the
+ * needle is compared around each hit. Case ignored, a rare byte is looked for alone, in
+ * both cases, and the whole needle compared around each candidate; when every byte of the
+ * needle is common, a regular expression ignoring case runs over the chunk read as
+ * Latin-1. Lines are whole here, however long: a hit past the part of a line the viewer
+ * shows still makes the line match, as in grep.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { nextInvisible } from '../../shared/visible-text';
@@ -27,12 +30,18 @@ export const CHUNK = 2 ** 20;
 /** Bytes of the first chunk counted to find which byte of the needle is rarest. */
 const SAMPLE = 256 * 1024;
 /**
- * Above these shares of the file's bytes, a candidate per pivot byte (a native call and a
- * comparison, about 70 ns) costs more than the whole-needle search (about 0.6 ns a byte
- * case-sensitive, about as much by a regular expression ignoring case); measured on
- * sbuild logs.
+ * Case ignored, above this share of the file's bytes a candidate per pivot byte (two
+ * native calls and a comparison in JavaScript, about 70 ns) costs more than the regular
+ * expression over the whole chunk (about 0.8 ns a byte); measured on sbuild logs.
  */
-const PIVOT_SHARE = { exact: 0.006, folded: 0.004 };
+const PIVOT_SHARE = 0.004;
+/**
+ * Bytes of a case-sensitive needle given to Buffer.indexOf: Node searches patterns shorter
+ * than 7 bytes by memchr on their first byte, and longer ones by Boyer-Moore-Horspool,
+ * which on sbuild logs was about twice as slow (dpkg-source: 280 ms for 200 MB, against
+ * 80 ms for "kg-sou").
+ */
+const WINDOW = 6;
 
 const LF = 10;
 const CR = 13;
@@ -72,9 +81,24 @@ function isLetter(byte: number): boolean {
 
 type Find = (chunk: Buffer, from: number) => number;
 
-/** The whole needle, case-sensitive: Buffer.indexOf. */
-function exactFinder(needle: ByteNeedle): Find {
-  return (chunk, from) => chunk.indexOf(needle.bytes, from);
+/**
+ * Case-sensitive: the WINDOW bytes from the needle's rarest byte (or fewer, at its end) by
+ * Buffer.indexOf, the rest of the needle compared around each hit of them.
+ */
+function windowFinder(needle: ByteNeedle, pivot: number): Find {
+  const bytes = needle.bytes;
+  const length = bytes.length;
+  const window = bytes.subarray(pivot, Math.min(length, pivot + WINDOW));
+  const whole = window.length === length;
+  return (chunk, from) => {
+    const last = chunk.length - length + pivot;
+    for (let at = chunk.indexOf(window, from + pivot); at !== -1 && at <= last;) {
+      const start = at - pivot;
+      if (whole || chunk.compare(bytes, 0, length, start, start + length) === 0) return start;
+      at = chunk.indexOf(window, at + 1);
+    }
+    return -1;
+  };
 }
 
 /** Text of a chunk made into a string at a time: small enough for V8's young generation. */
@@ -113,19 +137,18 @@ function foldedFinder(needle: ByteNeedle): Find {
 }
 
 /**
- * The needle by its byte at `pivot` (both its cases when ignored), then compared in
- * full. The next place of each pivot byte is kept between calls on the same chunk, so
- * that a chunk is gone through once whatever the number of hits.
+ * Case ignored: the needle by its byte at `pivot` (both cases of a letter), then compared
+ * in full, folded. The next place of each pivot byte is kept between calls on the same
+ * chunk, so that a chunk is gone through once whatever the number of hits.
  */
 function pivotFinder(needle: ByteNeedle, pivot: number): Find {
   const bytes = needle.bytes;
   const length = bytes.length;
   const first = bytes[pivot] ?? 0;
-  const second = !needle.caseSensitive && isLetter(first) ? first & ~0x20 : -1;
+  const second = isLetter(first) ? first & ~0x20 : -1;
   let seen: Buffer | null = null;
   let [a, b] = [-1, -1];
   const matchesAt = (chunk: Buffer, start: number): boolean => {
-    if (needle.caseSensitive) return chunk.compare(bytes, 0, length, start, start + length) === 0;
     for (let k = 0; k < length; k++) if (lower(chunk[start + k] ?? 0) !== bytes[k]) return false;
     return true;
   };
@@ -161,11 +184,9 @@ function finderFor(needle: ByteNeedle, sample: Uint8Array): Find {
       (!needle.caseSensitive && isLetter(byte) ? (counts[byte & ~0x20] ?? 0) : 0);
     if (n < rarest) [pivot, rarest] = [k, n];
   });
+  if (needle.caseSensitive) return windowFinder(needle, pivot);
   const share = rarest / Math.max(1, end);
-  if (share <= (needle.caseSensitive ? PIVOT_SHARE.exact : PIVOT_SHARE.folded)) {
-    return pivotFinder(needle, pivot);
-  }
-  return needle.caseSensitive ? exactFinder(needle) : foldedFinder(needle);
+  return share <= PIVOT_SHARE ? pivotFinder(needle, pivot) : foldedFinder(needle);
 }
 
 export interface ByteSearch {
