@@ -122,8 +122,10 @@ export function useLineScroll(options: {
       moveTo(topRef.current + dy);
     };
     const onKey = (event: KeyboardEvent): void => {
-      // Only the keys of the view itself: a button in a row (a line number) keeps Space.
-      if (event.target !== element || event.altKey || event.metaKey) return;
+      if (event.altKey || event.metaKey) return;
+      // Keys from a line number (a button) too, or the browser would scroll the sizer by
+      // its own pixels; but Space presses the button.
+      if (event.key === ' ' && event.target !== element) return;
       const viewport = element.clientHeight;
       const page = Math.max(rowHeight, viewport - rowHeight);
       const moves: Record<string, number | undefined> = {
