@@ -65,7 +65,12 @@ describe('the line index', () => {
     index.finish();
     let offset = 0;
     expected.forEach((line, n) => {
-      for (let k = 0; k < line.length; k++) expect(index.lineOf(offset + k)).toBe(n);
+      for (let k = 0; k < line.length; k++) {
+        expect(index.lineOf(offset + k)).toBe(n);
+        // From a line before it (as a search going forward passes), or one past it.
+        expect(index.lineOf(offset + k, Math.max(0, n - 1))).toBe(n);
+        expect(index.lineOf(offset + k, n + 2)).toBe(n);
+      }
       offset += line.length;
     });
     expect(() => index.lineOf(bytes.length)).toThrow(RangeError);

@@ -127,8 +127,9 @@ function foldedFinder(needle: ByteNeedle): Find {
         text = chunk.toString('latin1', at, Math.min(chunk.length, at + SLICE));
       }
       pattern.lastIndex = at - start;
-      const hit = pattern.exec(text);
-      if (hit) return start + hit.index;
+      // test() rather than exec(): no match object per hit; the match ends at lastIndex, and
+      // a literal of ASCII letters and bytes is `length` characters long.
+      if (pattern.test(text)) return start + pattern.lastIndex - length;
       if (start + text.length >= chunk.length) return -1;
       at = start + text.length - (length - 1);
     }
@@ -214,6 +215,8 @@ export async function searchBytes(search: ByteSearch): Promise<number> {
   const end = index.next(to - 1);
   const buffer = Buffer.allocUnsafeSlow(Math.min(CHUNK, end - index.start(from)));
   let find: Find | null = null;
+  /** The line of the last hit: the next one is at or after it. */
+  let line = from;
   let position = index.start(from);
   while (end - position >= length) {
     const chunk = await readAt(file, position, Math.min(buffer.length, end - position), buffer);
@@ -222,7 +225,7 @@ export async function searchBytes(search: ByteSearch): Promise<number> {
     let resume = 0;
     let beyond: number | null = null;
     for (let hit = find(chunk, 0); hit !== -1; hit = find(chunk, resume)) {
-      const line = index.lineOf(position + hit);
+      line = index.lineOf(position + hit, line);
       search.found(line);
       const next = index.next(line);
       if (next >= position + chunk.length) {
