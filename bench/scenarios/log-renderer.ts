@@ -129,21 +129,21 @@ interface JumpWalk {
   searchMs: number;
 }
 
-/** Waits until the row of line `n` (from 1) is wholly on screen. */
+/**
+ * Waits until the row of line `n` (from 1) is wholly on screen: asked of the boxes Playwright
+ * reads, a frame apart (the page's CSP allows no script from a string, so no
+ * waitForFunction).
+ */
 async function lineShown(page: Page, n: number): Promise<void> {
-  // A string, evaluated in the page: this file's types have no DOM.
-  const row = `document.querySelector('button[aria-label="Line ${String(n)}"]')`;
-  const body = `document.querySelector('[data-testid="log-body"]')`;
-  await page.waitForFunction(
-    `(() => {
-      const [body, row] = [${body}, ${row}];
-      if (!body || !row) return false;
-      const [b, r] = [body.getBoundingClientRect(), row.getBoundingClientRect()];
-      return r.top >= b.top && r.bottom <= b.bottom;
-    })()`,
-    undefined,
-    { timeout: 60_000 },
-  );
+  const row = page.getByRole('button', { name: `Line ${String(n)}`, exact: true });
+  const body = page.getByRole('region', { name: 'Log lines' });
+  await row.waitFor({ timeout: 60_000 });
+  for (const started = performance.now(); performance.now() - started < 60_000;) {
+    const [r, b] = await Promise.all([row.boundingBox(), body.boundingBox()]);
+    if (r && b && r.y >= b.y && r.y + r.height <= b.y + b.height) return;
+    await page.waitForTimeout(16);
+  }
+  throw new Error(`line ${String(n)} did not come on screen`);
 }
 
 async function jumpWalk(page: Page, artifactId: number, log: HugeLog): Promise<JumpWalk> {
