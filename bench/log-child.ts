@@ -4,7 +4,9 @@
  * is asked for as soon as lines arrive, then the whole file is searched. Prints one JSON
  * line: times from the open, peak RSS (VmHWM) before and after.
  * Usage: jiti bench/log-child.ts <apiUrl> <scope> <artifactId> <path> <cacheDir> <word> <regex>
- * (token in BENCH_TOKEN)
+ * [<more>] (token in BENCH_TOKEN), where <more> is JSON: `queries` searched one after the
+ * other, each timed with its count and first matching line, and `jumps`, lines whose
+ * window (the renderer's 200 lines around them) is read as "go to line" does, each timed.
  */
 import { DebusineClient } from '../src/main/api/client';
 import { LogCache } from '../src/main/logs/log-cache';
@@ -12,7 +14,15 @@ import { LogStore } from '../src/main/logs/log-store';
 import type { LogState } from '../src/shared/log-types';
 import { ownMemory, reportMemory } from './lib/own-memory';
 
-const [apiUrl, scope, artifactId, path, cacheDir, word, regex] = process.argv.slice(2);
+const [apiUrl, scope, artifactId, path, cacheDir, word, regex, moreJson] = process.argv.slice(2);
+
+interface More {
+  queries: { query: string; caseSensitive: boolean }[];
+  jumps: number[];
+}
+const more = moreJson === undefined ? null : (JSON.parse(moreJson) as More);
+/** The renderer's windows (queries/log-window-cache.ts): 200 lines, from a multiple of 200. */
+const WINDOW = 200;
 if (!apiUrl || !scope || !artifactId || !path || !cacheDir || !word || !regex) {
   throw new Error('usage: log-child.ts api scope artifactId path cacheDir word regex');
 }
@@ -61,6 +71,19 @@ const searchPlain = ms(searchStart);
 const regexStart = process.hrtime.bigint();
 const byRegex = await store.search(handle, regex, { regex: true, caseSensitive: true }, 0, 'next');
 const searchRegex = ms(regexStart);
+const searches: { query: string; ms: number; matches: number; line: number | null }[] = [];
+const jumps: number[] = [];
+for (const { query, caseSensitive } of more?.queries ?? []) {
+  const from = process.hrtime.bigint();
+  const found = await store.search(handle, query, { regex: false, caseSensitive }, 0, 'next');
+  searches.push({ query, ms: ms(from), matches: found.matches, line: found.line });
+}
+for (const line of more?.jumps ?? []) {
+  const from = process.hrtime.bigint();
+  const window = await store.lines(handle, Math.floor(line / WINDOW) * WINDOW, WINDOW);
+  if (window.lines.length === 0) throw new Error(`no lines around line ${String(line)}`);
+  jumps.push(ms(from));
+}
 await store.close(handle);
 await client.close();
 reportMemory(before, {
@@ -72,4 +95,6 @@ reportMemory(before, {
   searchRegex,
   matchesPlain: plain.matches,
   matchesRegex: byRegex.matches,
+  searches,
+  jumps,
 });

@@ -18,6 +18,8 @@ export interface Sizes {
   replay: number;
   /** The build log the log viewer opens (bench/scenarios/logs.ts). */
   buildLog: number;
+  /** The huge log of millions of lines, for jumps and searches (bench/lib/huge-log.ts). */
+  hugeLog: number;
 }
 
 export const FULL: Sizes = {
@@ -32,6 +34,7 @@ export const FULL: Sizes = {
   rssUpload: 2 ** 30,
   replay: 1000,
   buildLog: 100 * 2 ** 20,
+  hugeLog: 200_000_000,
 };
 
 export const QUICK: Sizes = {
@@ -46,6 +49,7 @@ export const QUICK: Sizes = {
   rssUpload: 128 * 2 ** 20,
   replay: 200,
   buildLog: 10 * 2 ** 20,
+  hugeLog: 20_000_000,
 };
 
 export class BenchContext {

@@ -8,6 +8,12 @@
  * use and the DOM nodes of the page. Each run is a fresh browser context. The anchor is
  * the small file: what the big one adds is what the renderer keeps per byte of log. The
  * walk is made again with long lines wrapped, whose rows are measured one by one.
+ *
+ * Then the huge log (bench/lib/huge-log.ts, 200 MB and 4.2 million lines, far past the
+ * 1.86 million rows that one tall sizer could hold) and a 1 MB log made the same way: twenty
+ * "go to line" jumps across the file, Ctrl+End and a search whose only hit is the last
+ * line, each timed until its line is on screen; the counters are read after the first
+ * screen and after the walk, with the sbuild outline hidden.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +27,7 @@ import { BENCH_CATEGORY } from '../lib/server';
 import { stats } from '../lib/stats';
 import { checkBuild } from './renderer';
 import { SEARCHED_WORD, writeBuildLog } from './logs';
+import { LAST_NEEDLE, hugeLog, type HugeLog } from '../lib/huge-log';
 
 const SMALL = 2 ** 20;
 /** How many matches the walk steps through after the first (the 1 MiB log has about ten). */
@@ -113,6 +120,179 @@ async function measure(
   }
 }
 
+interface JumpWalk {
+  /** After the first screen, and after the walk. */
+  before: Omit<Counters, 'walkMs'>;
+  after: Omit<Counters, 'walkMs'>;
+  jumpMs: number[];
+  endMs: number;
+  searchMs: number;
+}
+
+/**
+ * Waits until the row of line `n` (from 1) is wholly on screen: asked of the boxes Playwright
+ * reads, a frame apart (the page's CSP allows no script from a string, so no
+ * waitForFunction).
+ */
+async function lineShown(page: Page, n: number): Promise<void> {
+  const row = page.getByRole('button', { name: `Line ${String(n)}`, exact: true });
+  const body = page.getByRole('region', { name: 'Log lines' });
+  await row.waitFor({ timeout: 60_000 });
+  for (const started = performance.now(); performance.now() - started < 60_000;) {
+    const [r, b] = await Promise.all([row.boundingBox(), body.boundingBox()]);
+    if (r && b && r.y >= b.y && r.y + r.height <= b.y + b.height) return;
+    await page.waitForTimeout(16);
+  }
+  throw new Error(`line ${String(n)} did not come on screen`);
+}
+
+async function jumpWalk(page: Page, artifactId: number, log: HugeLog): Promise<JumpWalk> {
+  await page.getByRole('button', { name: 'Artifacts', exact: true }).click();
+  const lookup = page.getByRole('search').getByLabel('Artifact id or URL');
+  await lookup.fill(String(artifactId));
+  await lookup.press('Enter');
+  await page.getByRole('button', { name: `Open ${log.name}` }).click();
+  const progress = page.getByTestId('log-progress');
+  await progress
+    .filter({ hasText: `${log.lines.toLocaleString('en')} lines, ` })
+    .waitFor({ timeout: 600_000 });
+  await lineShown(page, 1);
+  // The sbuild outline (at most 2,000 entries, more for the bigger log) hidden: the
+  // counters are then the body's, what jumping could make grow.
+  const outline = page.getByRole('button', { name: 'Show the outline' });
+  if ((await outline.getAttribute('aria-pressed')) === 'true') await outline.click();
+  await page.waitForTimeout(500);
+  const before = await counters(page);
+  const goto = page.getByRole('textbox', { name: 'Go to line (Ctrl+G)' });
+  const jumpMs: number[] = [];
+  for (let k = 0; k < 20; k++) {
+    const n = 1 + Math.floor(((k + 0.5) * log.lines) / 20);
+    await goto.fill(String(n));
+    const start = performance.now();
+    await goto.press('Enter');
+    await lineShown(page, n);
+    jumpMs.push(performance.now() - start);
+  }
+  const body = page.getByRole('region', { name: 'Log lines' });
+  await body.focus();
+  await page.keyboard.press('Control+Home');
+  await lineShown(page, 1);
+  let start = performance.now();
+  await page.keyboard.press('Control+End');
+  await lineShown(page, log.lines);
+  const endMs = performance.now() - start;
+  await page.keyboard.press('Control+Home');
+  await lineShown(page, 1);
+  const search = page.getByRole('textbox', { name: 'Search the log' });
+  await search.fill(LAST_NEEDLE);
+  start = performance.now();
+  await search.press('Enter');
+  await page.getByText('1 of 1', { exact: true }).waitFor({ timeout: 60_000 });
+  await lineShown(page, log.lines);
+  const searchMs = performance.now() - start;
+  await page.waitForTimeout(500);
+  return { before, after: await counters(page), jumpMs, endMs, searchMs };
+}
+
+async function measureJumps(
+  browser: Browser,
+  app: RunningApp,
+  artifactId: number,
+  log: HugeLog,
+): Promise<JumpWalk> {
+  const { page, errors } = await openPage(browser, app);
+  try {
+    const result = await jumpWalk(page, artifactId, log);
+    if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+    return result;
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** The huge log and a small one made the same way: jumps, the end, a search. */
+async function hugeLogJumps(ctx: BenchContext, browser: Browser, app: RunningApp): Promise<void> {
+  const huge = await hugeLog(ctx.server.root, ctx.sizes.hugeLog);
+  const small = await hugeLog(ctx.server.root, 1_000_000);
+  const artifact = new LocalArtifact(BENCH_CATEGORY);
+  await artifact.addLocalFile(small.path);
+  await artifact.addLocalFile(huge.path);
+  const { id } = await uploadArtifact(ctx.client, artifact, { workspace: ctx.server.workspace });
+  const mb = (log: HugeLog) => `${String(Math.round(log.size / 1e6))} MB`;
+  const scenario = `log viewer, renderer: 20 jumps, Ctrl+End, a search (${mb(small)} and ${mb(huge)} logs)`;
+  const smalls: JumpWalk[] = [];
+  const huges: JumpWalk[] = [];
+  for (let i = 0; i < ctx.runs; i++) {
+    smalls.push(await measureJumps(browser, app, id, small));
+    huges.push(await measureJumps(browser, app, id, huge));
+    ctx.log(
+      `jumps run ${String(i + 1)}: ${JSON.stringify(smalls.at(-1))} ${JSON.stringify(huges.at(-1))}`,
+    );
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+  const counted = (walks: JumpWalk[]) => {
+    const heap = median(walks.map((w) => w.after.heapUsed));
+    const nodes = median(walks.map((w) => w.after.nodes));
+    const heapBefore = median(walks.map((w) => w.before.heapUsed));
+    const nodesBefore = median(walks.map((w) => w.before.nodes));
+    return { heap, nodes, heapBefore, nodesBefore };
+  };
+  for (const [log, walks] of [
+    [small, smalls],
+    [huge, huges],
+  ] as const) {
+    const c = counted(walks);
+    const lines = `${log.lines.toLocaleString('en')} lines`;
+    const note = `JS heap ${(c.heapBefore / 1e6).toFixed(1)} → ${(c.heap / 1e6).toFixed(1)} MB, DOM nodes ${String(c.nodesBefore)} → ${String(c.nodes)} (first screen → after the walk), ${String(Math.max(...walks.map((w) => w.after.rows)))} rows in the DOM at most`;
+    const at = `${mb(log)} log, ${lines}`;
+    ctx.record({
+      scenario,
+      subject: `app, go to line (20 jumps), ${at}`,
+      stats: stats(walks.flatMap((w) => w.jumpMs)),
+      note,
+    });
+    ctx.record({
+      scenario,
+      subject: `app, Ctrl+End from the top, ${at}`,
+      stats: stats(walks.map((w) => w.endMs)),
+    });
+    ctx.record({
+      scenario,
+      subject: `app, search whose only hit is the last line, ${at}`,
+      stats: stats(walks.map((w) => w.searchMs)),
+    });
+  }
+  const s = counted(smalls);
+  const h = counted(huges);
+  ctx.target(
+    scenario,
+    `JS heap after the walk, ${mb(huge)} log ÷ ${mb(small)} log`,
+    h.heap / s.heap,
+    {
+      max: 1.25,
+      text: '≤ 1.25',
+    },
+  );
+  ctx.target(
+    scenario,
+    `DOM nodes after the walk, ${mb(huge)} log ÷ ${mb(small)} log`,
+    h.nodes / s.nodes,
+    {
+      max: 1.25,
+      text: '≤ 1.25',
+    },
+  );
+  ctx.target(
+    scenario,
+    `DOM nodes, ${mb(huge)} log, after the walk ÷ first screen`,
+    h.nodes / h.nodesBefore,
+    {
+      max: 1.1,
+      text: '≤ 1.1 (flat however far it jumps)',
+    },
+  );
+}
+
 export async function logViewerRenderer(ctx: BenchContext): Promise<void> {
   checkBuild(ctx);
   const big = ctx.sizes.buildLog;
@@ -178,6 +358,7 @@ export async function logViewerRenderer(ctx: BenchContext): Promise<void> {
     ctx.notes.push(
       `Log viewer, renderer, lines wrapped: ${(heapSmallWrapped / 1e6).toFixed(1)} MB with the ${mib(SMALL)} log and ${(heapBigWrapped / 1e6).toFixed(1)} MB with the ${mib(big)} log (ratio ${(heapBigWrapped / heapSmallWrapped).toFixed(2)}).`,
     );
+    await hugeLogJumps(ctx, browser, app);
     ctx.notes.push(
       `Log viewer, renderer: after the same walk (indexed to the end, a search and ${String(STEPS)} steps through its matches, the last line, ${String(WHEEL_STEPS)} wheel steps back up) and a forced GC, the page's JS heap was ${(heapSmall / 1e6).toFixed(1)} MB with the ${mib(SMALL)} log and ${(heapBig / 1e6).toFixed(1)} MB with the ${mib(big)} log (${String(nodesSmall)} and ${String(nodesBig)} DOM nodes).`,
     );

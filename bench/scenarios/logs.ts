@@ -4,6 +4,14 @@
  * the whole file. Anchors on the same file, once it is local: `less` showing its first
  * screen in a terminal, and `grep -c` counting a word. Each app run is a fresh process
  * with an empty cache, so its peak RSS is the viewer's own.
+ *
+ * Then the huge log (bench/lib/huge-log.ts, 200 MB and 4.2 million lines): searches, each
+ * beside `grep -c` (`LC_ALL=C grep -c -i` when the case is ignored) on the same file, and
+ * jumps: the window of lines that "go to line" reads, at twenty places across the file
+ * and at its last line, beside `less` starting on the file at that line in a terminal
+ * (`less -N +<n>g`, and `less +G` / `less -N +G` for the end). less keeps no index: to
+ * number the lines it reads the file up to the line, each time; the app built its index
+ * once, while the file arrived (the "download, index and analyse" row).
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
@@ -13,6 +21,7 @@ import type { BenchContext } from '../lib/context';
 import { cleanData, dataDir } from '../lib/data';
 import { BENCH_CATEGORY } from '../lib/server';
 import { stats } from '../lib/stats';
+import { HUGE_QUERIES, LAST_NEEDLE, hugeLog, type HugeLog } from '../lib/huge-log';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURE = join(ROOT, 'test/unit/fixtures/real-work/ddt-hello-success.build');
@@ -31,6 +40,8 @@ interface ChildReport {
   searchPlain: number;
   searchRegex: number;
   matchesPlain: number;
+  searches?: { query: string; ms: number; matches: number; line: number | null }[];
+  jumps?: number[];
 }
 
 /**
@@ -67,7 +78,16 @@ export async function writeBuildLog(path: string, size: number): Promise<void> {
   });
 }
 
-async function runChild(ctx: BenchContext, artifactId: number, cacheDir: string) {
+async function runChild(
+  ctx: BenchContext,
+  artifactId: number,
+  cacheDir: string,
+  file: { name: string; word: string; regex: string; more?: unknown } = {
+    name: NAME,
+    word: WORD,
+    regex: 'module-[0-9]+7\\.cc:[0-9]+:12: warning',
+  },
+) {
   const child = spawn(
     process.execPath,
     [
@@ -76,10 +96,11 @@ async function runChild(ctx: BenchContext, artifactId: number, cacheDir: string)
       ctx.server.apiUrl,
       ctx.server.scope,
       String(artifactId),
-      NAME,
+      file.name,
       cacheDir,
-      WORD,
-      'module-[0-9]+7\\.cc:[0-9]+:12: warning',
+      file.word,
+      file.regex,
+      ...(file.more === undefined ? [] : [JSON.stringify(file.more)]),
     ],
     {
       env: { ...process.env, BENCH_TOKEN: ctx.server.token },
@@ -120,9 +141,140 @@ async function lessFirstScreen(file: string, firstLine: string): Promise<number>
   return ms;
 }
 
-async function grepCount(file: string): Promise<{ ms: number; count: number }> {
+/**
+ * `less` started on `file` in a terminal (script(1) gives it one) with `args`, until the
+ * screen it opens on is written: `mark` is on it, and so is less's prompt.
+ */
+async function lessScreen(file: string, args: string[], mark: string): Promise<number> {
   const start = process.hrtime.bigint();
-  const child = spawn('grep', ['-c', '--', WORD, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('script', ['-qfc', `less -X ${args.join(' ')} ${file}`, '/dev/null'], {
+    // No LESS or LESSOPEN of the machine's: less as it comes.
+    env: { PATH: process.env.PATH ?? '', LINES: '60', COLUMNS: '160', TERM: 'xterm' },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  let seen = '';
+  const ms = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('latin1');
+      const prompt = ['\n:', '(END)', '\u001b[7m'].some((m) => seen.includes(m));
+      if (seen.includes(mark) && prompt) resolve(Number(process.hrtime.bigint() - start) / 1e6);
+    });
+    child.on('close', () => {
+      reject(new Error(`less ${args.join(' ')} exited before its screen`));
+    });
+  });
+  child.stdin.write('q');
+  child.kill('SIGTERM');
+  return ms;
+}
+
+/** The huge log: searches beside grep, jumps beside less (see the top of this file). */
+async function hugeLogPart(ctx: BenchContext): Promise<void> {
+  const huge: HugeLog = await hugeLog(ctx.server.root, ctx.sizes.hugeLog);
+  const mb = `${String(Math.round(huge.size / 1e6))} MB`;
+  const scenario = `log viewer, ${mb} build log of ${huge.lines.toLocaleString('en')} lines`;
+  const artifact = new LocalArtifact(BENCH_CATEGORY);
+  await artifact.addLocalFile(huge.path);
+  const { id } = await uploadArtifact(ctx.client, artifact, { workspace: ctx.server.workspace });
+  const last = huge.lines - 1;
+  const jumps = Array.from({ length: 20 }, (_, k) => Math.floor(((k + 0.5) * huge.lines) / 20));
+  const more = { queries: HUGE_QUERIES, jumps: [...jumps, last] };
+  const dir = dataDir(ctx.server.root).host;
+  const runs: ChildReport[] = [];
+  for (let i = 0; i < ctx.runs; i++) {
+    runs.push(
+      await runChild(ctx, id, join(dir, `huge-cache-${String(i)}`), {
+        name: huge.name,
+        // Not one of HUGE_QUERIES: the child's first search must not answer one of them.
+        word: 'Finished at',
+        regex: `${LAST_NEEDLE}: the end$`,
+        more,
+      }),
+    );
+  }
+  const row = (step: string, subject: string, ms: number[], bytes?: number, note?: string) => {
+    ctx.record({ scenario: `${scenario}: ${step}`, subject, stats: stats(ms), bytes, note });
+  };
+  const median = (values: number[]) => stats(values).medianMs;
+  row(
+    'download, index and analyse',
+    'app',
+    runs.map((r) => r.ready),
+    huge.size,
+  );
+
+  for (const [q, query] of HUGE_QUERIES.entries()) {
+    const app = runs.map((r) => r.searches?.[q]?.ms ?? NaN);
+    const found = runs[0]?.searches?.[q];
+    const grep: number[] = [];
+    let counted = 0;
+    for (let i = 0; i < ctx.runs; i++) {
+      const g = await grepCount(huge.path, query.query, query.caseSensitive);
+      grep.push(g.ms);
+      counted = g.count;
+    }
+    if (found?.matches !== counted) {
+      throw new Error(
+        `the app found ${String(found?.matches)} lines with ${query.query}, grep -c ${String(counted)}`,
+      );
+    }
+    const step = `search "${query.query}"${query.caseSensitive ? '' : ', case ignored'} (${query.what})`;
+    const first = found.line === null ? 'none' : (found.line + 1).toLocaleString('en');
+    row(
+      step,
+      'app (count and first hit)',
+      app,
+      huge.size,
+      `${String(counted)} lines, first ${first}`,
+    );
+    row(step, query.caseSensitive ? 'grep -c' : 'LC_ALL=C grep -c -i', grep, huge.size);
+    ctx.target(scenario, `search "${query.query}", app ÷ grep`, median(app) / median(grep), {
+      max: 1.5,
+      text: '≤ 1.5',
+    });
+  }
+
+  const appJumps = runs.flatMap((r) => r.jumps?.slice(0, jumps.length) ?? []);
+  const appEnd = runs.map((r) => r.jumps?.[jumps.length] ?? NaN);
+  const lessJumps: number[] = [];
+  const lessEnd: number[] = [];
+  const lessEndNumbered: number[] = [];
+  for (let i = 0; i < ctx.runs; i++) {
+    // Four of the twenty places per run: less reads up to each, from a fresh start.
+    for (const line of jumps.filter((_, k) => k % 5 === i % 5)) {
+      lessJumps.push(
+        await lessScreen(huge.path, ['-N', `+${String(line + 1)}g`], String(line + 1)),
+      );
+    }
+    lessEnd.push(await lessScreen(huge.path, ['+G'], LAST_NEEDLE));
+    // less ends lines at LF only (a lone CR too for the app): its numbers differ, its last
+    // line does not.
+    lessEndNumbered.push(await lessScreen(huge.path, ['-N', '+G'], LAST_NEEDLE));
+  }
+  const jumpStep = 'go to a line (20 places across the file)';
+  row(jumpStep, 'app, the window of lines read (index built)', appJumps);
+  row(jumpStep, 'less -N +<line>g (from a fresh start)', lessJumps);
+  const endStep = 'the last line';
+  row(endStep, 'app, the window of lines read (index built)', appEnd);
+  row(endStep, 'less +G (no line numbers)', lessEnd);
+  row(endStep, 'less -N +G (with line numbers)', lessEndNumbered);
+  ctx.notes.push(
+    `Huge log (${mb}, ${huge.lines.toLocaleString('en')} lines, a real sbuild log repeated with hostile bytes): a jump reads one window of 200 lines through the index, ${median(appJumps).toFixed(1)} ms in the median; less, which keeps no index, takes ${median(lessJumps).toFixed(0)} ms to open on a numbered line (${median(lessEndNumbered).toFixed(0)} ms for the last one, ${median(lessEnd).toFixed(0)} ms unnumbered).`,
+  );
+}
+
+async function grepCount(
+  file: string,
+  word = WORD,
+  caseSensitive = true,
+): Promise<{ ms: number; count: number }> {
+  const start = process.hrtime.bigint();
+  const flags = caseSensitive ? ['-c'] : ['-c', '-i'];
+  // The C locale: grep -i then folds ASCII only, as the app does (byte-search.ts).
+  const child = spawn('grep', [...flags, '--', word, file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LC_ALL: 'C' },
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   await new Promise((r) => child.on('close', r));
@@ -195,6 +347,7 @@ export async function logViewer(ctx: BenchContext): Promise<void> {
       max: 200,
       text: '≤ 200 MB',
     });
+    await hugeLogPart(ctx);
     ctx.notes.push(
       `Log viewer: peak RSS ${(hwm / 1e6).toFixed(0)} MB for the whole Node process that opened, indexed and searched the ${mib} MiB log (${((runs[0]?.before.rss ?? 0) / 1e6).toFixed(0)} MB once loaded).`,
     );

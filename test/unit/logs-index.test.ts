@@ -56,6 +56,27 @@ describe('the line index', () => {
     expect(one.lines).toBe(1);
   });
 
+  it('finds the line of any byte, its end of line included, and of no byte past them', () => {
+    const bytes = Buffer.from(text, 'latin1');
+    const index = new LineIndex();
+    index.push(bytes);
+    // Before the end: only lines whose end is known have bytes to look up.
+    expect(() => index.lineOf(bytes.length - 1)).toThrow(RangeError);
+    index.finish();
+    let offset = 0;
+    expected.forEach((line, n) => {
+      for (let k = 0; k < line.length; k++) {
+        expect(index.lineOf(offset + k)).toBe(n);
+        // From a line before it (as a search going forward passes), or one past it.
+        expect(index.lineOf(offset + k, Math.max(0, n - 1))).toBe(n);
+        expect(index.lineOf(offset + k, n + 2)).toBe(n);
+      }
+      offset += line.length;
+    });
+    expect(() => index.lineOf(bytes.length)).toThrow(RangeError);
+    expect(() => index.lineOf(-1)).toThrow(RangeError);
+  });
+
   it('indexes 200 000 lines in 4 bytes a line', () => {
     const index = new LineIndex();
     const line = (n: number) => `line ${String(n)} of a long build log\n`;

@@ -1,7 +1,9 @@
 /**
  * Search over a whole log in main: counts, next and previous with wrapping, regular
- * expressions and their errors, the guard against nested repetitions, and matching the
- * text as the viewer shows it (escapes removed, long lines cut).
+ * expressions and their errors, the guard against nested repetitions, regular expressions
+ * matching the text as the viewer shows it (escapes removed, long lines cut), and plain
+ * text matching the file's bytes, whole lines, as grep does (logs-byte-search.test.ts
+ * compares it with grep).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -58,10 +60,11 @@ describe('searching a log', () => {
     await opened();
     const next = (from: number) => s.store.search(handle, 'error', text, from, 'next');
     const previous = (from: number) => s.store.search(handle, 'error', text, from, 'previous');
-    // Case-insensitive: lines 2, 3 (its escapes removed), 4 and 6; line 5's "error" lies
-    // past the 64 KiB the viewer shows of it.
+    // Case-insensitive: lines 2, 3 (between its escapes), 4, 5 and 6. Line 5's "error" lies
+    // past the 64 KiB the viewer shows of it: plain text is looked for in the whole line,
+    // as grep does, and the line is shown cut, saying so.
     expect(await next(0)).toEqual({
-      matches: 4,
+      matches: 5,
       line: 2,
       ordinal: 1,
       wrapped: false,
@@ -69,10 +72,10 @@ describe('searching a log', () => {
       searchedLines: 8,
     });
     expect(await next(3)).toMatchObject({ line: 3, ordinal: 2 });
-    expect(await next(5)).toMatchObject({ line: 6, ordinal: 4, wrapped: false });
+    expect(await next(5)).toMatchObject({ line: 5, ordinal: 4, wrapped: false });
     expect(await next(7)).toMatchObject({ line: 2, ordinal: 1, wrapped: true });
-    expect(await previous(5)).toMatchObject({ line: 4, ordinal: 3, wrapped: false });
-    expect(await previous(1)).toMatchObject({ line: 6, ordinal: 4, wrapped: true });
+    expect(await previous(5)).toMatchObject({ line: 5, ordinal: 4, wrapped: false });
+    expect(await previous(1)).toMatchObject({ line: 6, ordinal: 5, wrapped: true });
     const exact = await s.store.search(
       handle,
       'Error',
@@ -81,6 +84,15 @@ describe('searching a log', () => {
       'next',
     );
     expect(exact).toMatchObject({ matches: 3, line: 3 });
+    // A regular expression sees the text shown: line 5 only up to where it is cut.
+    const shownOnly = await s.store.search(
+      handle,
+      'error',
+      { regex: true, caseSensitive: false },
+      0,
+      'next',
+    );
+    expect(shownOnly).toMatchObject({ matches: 4 });
     expect(await s.store.search(handle, 'nowhere', text, 0, 'next')).toMatchObject({
       matches: 0,
       line: null,
@@ -141,24 +153,27 @@ describe('a search that takes too long', () => {
   it('stops, says where, and goes on from there next time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ddt-log-search-'));
     const path = join(dir, 'log');
-    const lines = Array.from({ length: 20_000 }, (_, n) => `line ${String(n)} ok`);
+    // More than one read of the byte search (CHUNK), which asks the clock after each.
+    const lines = Array.from({ length: 200_000 }, (_, n) => `line ${String(n)} ok`);
     writeFileSync(path, `${lines.join('\n')}\n`);
     const file = await open(path, 'r');
     try {
       const index = new LineIndex();
       index.push(readFileSync(path));
       index.finish();
-      // A limit already passed: the search stops after its first run of lines.
+      // A limit already passed: the search stops after its first read.
       const searches = new LogSearches(-1);
       const error = await searches.find({ file, index }, 'ok', text, 0, 'next').then(
         () => null,
         (e: unknown) => e,
       );
       expect(error).toMatchObject({ code: 'timeout', details: { rule: 'search-time' } });
-      expect((error as Error).message).toMatch(/^The search stopped after .* at line \d+ of 20000/);
+      expect((error as Error).message).toMatch(
+        /^The search stopped after .* at line \d+ of 200000/,
+      );
       const patient = new LogSearches();
       await expect(patient.find({ file, index }, 'ok', text, 0, 'next')).resolves.toMatchObject({
-        matches: 20_000,
+        matches: 200_000,
         complete: true,
       });
     } finally {

@@ -93,6 +93,39 @@ export class LineIndex {
   }
 
   /**
+   * The line that byte `offset` belongs to (an end of line belongs to the line it ends);
+   * `offset` must be inside the lines whose end is known. `after`, when given, is a line
+   * known to start at or before `offset` (a search going forward passes the last line it
+   * found): the search gallops from there, a few steps for a hit near the last one, and
+   * is a binary search over the offsets otherwise (about 23 steps at 10 M lines). Nothing
+   * is kept for it.
+   */
+  lineOf(offset: number, after = 0): number {
+    const lines = this.lines;
+    if (!Number.isFinite(offset) || offset < 0 || lines === 0 || offset >= this.next(lines - 1)) {
+      throw new RangeError(`LineIndex: byte ${String(offset)} is in no known line`);
+    }
+    const starts = this.#starts;
+    let lo = Math.min(Math.max(0, Math.floor(after)), lines - 1);
+    if ((starts[lo] ?? 0) > offset) lo = 0;
+    // Galloping: the first step past `offset` bounds the binary search.
+    let hi = lines - 1;
+    for (let step = 1; lo + step < lines; step *= 2) {
+      if ((starts[lo + step] ?? 0) > offset) {
+        hi = lo + step - 1;
+        break;
+      }
+      lo += step;
+    }
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
    * Where a run of short lines from `from` (before `to`) ends: lines are taken while each
    * is at most `limit` bytes (end of line included) and the run at most `span` (its first
    * line always, if short). Returns `from` when line `from` itself is long.

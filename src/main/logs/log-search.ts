@@ -1,7 +1,9 @@
 /**
- * Search over a whole log in main, streaming: a run of lines at a time is read, decoded
- * and tested (never the whole file as one string; see line-reader.ts), and the event loop
- * gets a turn between runs. The numbers of the matching lines are kept per query (a compact array, a few of
+ * Search over a whole log in main, streaming. Plain text is looked for in the file's bytes
+ * (byte-search.ts, at about grep's speed); a regular expression, or text that only the
+ * decoded lines can answer, is tested on a run of lines at a time, read and decoded (never
+ * the whole file as one string; see line-reader.ts). The event loop gets a turn between
+ * reads. The numbers of the matching lines are kept per query (a compact array, a few of
  * the latest queries per file), so "next", "previous" and the count are answered without
  * reading the file again, and a file still arriving is searched only in its new lines.
  */
@@ -9,6 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { DebusineError } from '../../shared/errors';
 import type { LogSearchResult } from '../../shared/log-types';
 import type { LineIndex } from './line-index';
+import { byteNeedle, searchBytes, type ByteNeedle } from './byte-search';
 import { readRuns } from './line-reader';
 import { compileQuery, type QueryOptions, type RunScan } from './log-query';
 
@@ -27,7 +30,11 @@ class Matches {
   searched = 0;
   running: Promise<void> | undefined;
 
-  constructor(readonly scan: RunScan) {}
+  /** Exactly one of the two: the bytes looked for, or the test of a decoded run. */
+  constructor(
+    readonly needle: ByteNeedle | null,
+    readonly scan: RunScan | null,
+  ) {}
 
   add(line: number): void {
     if (this.count === this.lines.length) {
@@ -93,7 +100,10 @@ export class LogSearches {
     const key = `${options.regex ? 'r' : 't'}${options.caseSensitive ? 'c' : 'i'}:${query}`;
     let matches = this.#kept.get(key);
     if (matches) this.#kept.delete(key);
-    else matches = new Matches(compileQuery(query, options));
+    else {
+      const needle = options.regex ? null : byteNeedle(query, options.caseSensitive);
+      matches = new Matches(needle, needle ? null : compileQuery(query, options));
+    }
     this.#kept.set(key, matches);
     for (const old of this.#kept.keys()) {
       if (this.#kept.size <= KEPT_QUERIES) break;
@@ -118,13 +128,29 @@ export class LogSearches {
   async #run(matches: Matches, { file, index }: SearchSource): Promise<void> {
     const started = Date.now();
     const to = index.lines;
-    await readRuns(file, index, matches.searched, to, (run) => {
-      matches.scan(run.text, (k) => {
-        matches.add(run.first + k);
+    const late = (): boolean => Date.now() - started > this.#timeLimit;
+    const { needle, scan } = matches;
+    if (needle) {
+      matches.searched = await searchBytes({
+        file,
+        index,
+        needle,
+        from: matches.searched,
+        to,
+        found: (line) => {
+          matches.add(line);
+        },
+        stop: late,
       });
-      matches.searched = run.first + run.count;
-      return Date.now() - started > this.#timeLimit ? false : undefined;
-    });
+    } else if (scan) {
+      await readRuns(file, index, matches.searched, to, (run) => {
+        scan(run.text, (k) => {
+          matches.add(run.first + k);
+        });
+        matches.searched = run.first + run.count;
+        return late() ? false : undefined;
+      });
+    }
     // Stopped before the end: only the time limit stops it.
     if (matches.searched < to) {
       throw new DebusineError(

@@ -292,6 +292,35 @@ describe('the viewer', () => {
     expect(fake.calls.at(-1)?.args).toMatchObject({ regex: true, caseSensitive: true });
   });
 
+  it('goes one match on per Enter, however quickly they come', async () => {
+    const froms: number[] = [];
+    const lines = [40, 90, 700];
+    const fake = fakeLog(1000, undefined, {
+      'logs.search': async (args) => {
+        const fromLine = args.fromLine ?? 0;
+        froms.push(fromLine);
+        // Main takes its time: the next Enter comes before this answer.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const at = lines.findIndex((line) => line >= fromLine);
+        return {
+          matches: 3,
+          line: lines[at] ?? null,
+          ordinal: at + 1,
+          wrapped: false,
+          complete: true,
+          searchedLines: 1000,
+        };
+      },
+    });
+    renderViewer(fake);
+    await screen.findByText('line 0');
+    const box = screen.getByRole('textbox', { name: 'Search the log' });
+    fireEvent.change(box, { target: { value: 'warning' } });
+    for (let i = 0; i < 3; i++) fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('3 of 3')).toBeTruthy();
+    expect(froms).toEqual([0, 41, 91]);
+  });
+
   it('jumps to where the build broke, not to the summary at the end', async () => {
     const analysis: SbuildLogAnalysis = {
       kind: 'sbuild',

@@ -1,23 +1,34 @@
 /**
  * The lines of a log, virtualised: only the rows on screen (and a few around them) exist,
- * and only their windows of lines are held (queries/logs.ts). Line numbers are buttons
- * that select a line (Shift extends the selection); a line shows as text, with its http(s)
- * addresses as links.
+ * and only their windows of lines are held (queries/logs.ts). Unwrapped, the rows are a
+ * pool scrolled by line position (line-scroll.ts), so that every line of any log can be
+ * reached; wrapped, they are measured one by one by TanStack Virtual. Line numbers are
+ * buttons that select a line (Shift extends the selection), in a gutter as wide as the
+ * largest number needs; a line shows as text, with its http(s) addresses as links.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import { formatBytes } from '@renderer/components/format';
 import { useLogLines } from '@renderer/queries/logs';
 import type { LogWindowCache } from '@renderer/queries/log-window-cache';
-import { useFixedRows } from './fixed-rows';
+import { useLineScroll } from './line-scroll';
 import { LineText } from './line-text';
 
 /** The height of an unwrapped row, in pixels (the CSS sets the same line height). */
 export const ROW_HEIGHT = 18;
 
-/** Rows rendered above and below the screen, and lines read around them. */
-const OVERSCAN = 20;
+/**
+ * Rows rendered above and below the screen: unwrapped, the position moves with the wheel
+ * and keys and the rows are drawn in the same frame, so a few suffice; wrapped, the
+ * browser scrolls before the virtualiser hears of it.
+ */
+const OVERSCAN = 4;
+const WRAPPED_OVERSCAN = 20;
+/** Lines read around those on screen. */
 const READ_AROUND = 100;
+
+/** Shows a line (in the middle of the view), or the end of the log, whenever `seq` changes. */
+export type ScrollRequest = { line: number; seq: number } | { end: true; seq: number };
 
 export interface LineRange {
   from: number;
@@ -34,8 +45,11 @@ export interface LogBodyProps {
   errorLines: ReadonlySet<number>;
   /** Where the build broke, or the line asked for when the log was opened. */
   marked: number | null;
-  /** Scrolls to `line` whenever `seq` changes. */
-  scrollRequest: { line: number; seq: number } | null;
+  scrollRequest: ScrollRequest | null;
+  /** At the end when the log grows, the view stays at the end. */
+  follow?: boolean;
+  /** Whether the view shows the end of the log, as it changes. */
+  onAtEnd?: (atEnd: boolean) => void;
   onSelect: (line: number, extend: boolean) => void;
   onVisible: (first: number, last: number) => void;
   onOpenUrl: (url: string) => void;
@@ -45,28 +59,30 @@ export interface LogBodyProps {
 
 export function LogBody(props: LogBodyProps): React.JSX.Element {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { totalLines, wrap, onVisible } = props;
-  // Unwrapped rows are one height: placed by arithmetic, with nothing kept per line. Wrapped
-  // rows are measured, by TanStack Virtual, which keeps an offset per line (so its count is
-  // 0 while unwrapped).
-  const fixed = useFixedRows({
+  const { totalLines, wrap, onVisible, onAtEnd } = props;
+  const scroll = useLineScroll({
     scrollRef,
     count: totalLines,
     rowHeight: ROW_HEIGHT,
     overscan: OVERSCAN,
     enabled: !wrap,
+    follow: props.follow ?? false,
   });
+  // Wrapped rows are measured, by TanStack Virtual, which keeps an offset per line (so its
+  // count is 0 while unwrapped).
   // TanStack Virtual re-renders on scroll by design; the compiler just skips memoising here.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: wrap ? totalLines : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: OVERSCAN,
+    overscan: WRAPPED_OVERSCAN,
   });
   const items = wrap
-    ? virtualizer.getVirtualItems().map((item) => ({ index: item.index, start: item.start }))
-    : fixed.rows;
+    ? virtualizer
+        .getVirtualItems()
+        .map((item) => ({ index: item.index, y: item.start, slot: item.index }))
+    : scroll.rows;
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
   const lines = useLogLines(
@@ -78,19 +94,26 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
   );
 
   // What is on screen, without the rows rendered around it.
-  const range = wrap ? virtualizer.range : fixed.range;
+  const range = wrap ? virtualizer.range : scroll.range;
   const shownFirst = range?.startIndex ?? first;
   const shownLast = range?.endIndex ?? last;
   useEffect(() => {
     onVisible(shownFirst, shownLast);
   }, [shownFirst, shownLast, onVisible]);
 
+  const atEnd = wrap ? false : scroll.atEnd;
+  useEffect(() => {
+    onAtEnd?.(atEnd);
+  }, [atEnd, onAtEnd]);
+
   const request = props.scrollRequest;
   useEffect(() => {
-    if (request === null) return;
-    const line = Math.min(request.line, Math.max(0, totalLines - 1));
-    if (wrap) virtualizer.scrollToIndex(line, { align: 'center' });
-    else fixed.scrollToIndex(line);
+    if (request === null || totalLines === 0) return;
+    const lastLine = totalLines - 1;
+    const line = 'end' in request ? lastLine : Math.min(request.line, lastLine);
+    if (wrap) virtualizer.scrollToIndex(line, { align: 'end' in request ? 'end' : 'center' });
+    else if ('end' in request) scroll.scrollToEnd();
+    else scroll.scrollToLine(line);
     // Only a new request scrolls: the file growing must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [request?.seq]);
@@ -102,70 +125,81 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
   const selected = (line: number): boolean =>
     props.selection !== null && line >= props.selection.from && line <= props.selection.to;
 
+  const row = (item: { index: number; y: number; slot: number }): React.JSX.Element => {
+    const line = lines.line(item.index);
+    const classes = ['log-row'];
+    if (selected(item.index)) classes.push('selected');
+    if (props.errorLines.has(item.index)) classes.push('error');
+    if (props.marked === item.index) classes.push('marked');
+    if (props.match === item.index) classes.push('match');
+    return (
+      <div
+        key={item.slot}
+        ref={wrap ? virtualizer.measureElement : undefined}
+        data-index={item.index}
+        data-testid="log-row"
+        className={classes.join(' ')}
+        style={{ transform: `translateY(${String(item.y)}px)` }}
+      >
+        <button
+          type="button"
+          className="log-number"
+          aria-label={`Line ${String(item.index + 1)}`}
+          aria-pressed={selected(item.index)}
+          onClick={(event) => {
+            props.onSelect(item.index, event.shiftKey);
+          }}
+        >
+          {item.index + 1}
+        </button>
+        <span className="log-text" data-testid="log-text">
+          {line === undefined ? (
+            <span className="log-pending" aria-hidden="true">
+              …
+            </span>
+          ) : (
+            <>
+              <LineText text={line.text} onOpenUrl={props.onOpenUrl} />
+              {line.cut !== null ? (
+                <span className="log-cut">
+                  {' '}
+                  [line cut: {formatBytes(line.cut)} in all; download the file to see it whole]
+                </span>
+              ) : null}
+            </>
+          )}
+        </span>
+      </div>
+    );
+  };
+
+  // The gutter is as wide as the largest line number: 8 digits at ten million lines.
+  const gutter = { '--log-digits': String(String(Math.max(1, totalLines)).length) };
   return (
     <div
       ref={scrollRef}
       className={`log-body${wrap ? ' wrap' : ''}`}
-      // Scrollable with the keyboard (arrows, Page Up/Down) once focused.
+      style={gutter as CSSProperties}
+      // Scrollable with the keyboard (arrows, Page Up/Down, Home/End) once focused.
       tabIndex={0}
       role="region"
       aria-label="Log lines"
       data-testid="log-body"
       data-lines-version={lines.version}
+      data-at-end={atEnd}
     >
-      <div
-        className="log-sizer"
-        style={{ height: wrap ? virtualizer.getTotalSize() : fixed.totalSize }}
-      >
-        {items.map((item) => {
-          const line = lines.line(item.index);
-          const classes = ['log-row'];
-          if (selected(item.index)) classes.push('selected');
-          if (props.errorLines.has(item.index)) classes.push('error');
-          if (props.marked === item.index) classes.push('marked');
-          if (props.match === item.index) classes.push('match');
-          return (
-            <div
-              key={item.index}
-              ref={wrap ? virtualizer.measureElement : undefined}
-              data-index={item.index}
-              data-testid="log-row"
-              className={classes.join(' ')}
-              style={{ transform: `translateY(${String(item.start)}px)` }}
-            >
-              <button
-                type="button"
-                className="log-number"
-                aria-label={`Line ${String(item.index + 1)}`}
-                aria-pressed={selected(item.index)}
-                onClick={(event) => {
-                  props.onSelect(item.index, event.shiftKey);
-                }}
-              >
-                {item.index + 1}
-              </button>
-              <span className="log-text" data-testid="log-text">
-                {line === undefined ? (
-                  <span className="log-pending" aria-hidden="true">
-                    …
-                  </span>
-                ) : (
-                  <>
-                    <LineText text={line.text} onOpenUrl={props.onOpenUrl} />
-                    {line.cut !== null ? (
-                      <span className="log-cut">
-                        {' '}
-                        [line cut: {formatBytes(line.cut)} in all; download the file to see it
-                        whole]
-                      </span>
-                    ) : null}
-                  </>
-                )}
-              </span>
-            </div>
-          );
-        })}
-      </div>
+      {wrap ? (
+        <div className="log-sizer" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map(row)}
+        </div>
+      ) : (
+        <div className="log-sizer" style={{ height: scroll.sizerHeight }}>
+          {/* The rows stay in the view as the sizer scrolls under them. */}
+          <div className="log-rows" style={{ height: scroll.viewHeight }}>
+            {items.map(row)}
+          </div>
+        </div>
+      )}
     </div>
   );
 }

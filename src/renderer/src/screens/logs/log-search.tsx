@@ -4,7 +4,7 @@
  * Enter / Shift+Enter (F3 / Shift+F3 from anywhere in the viewer).
  */
 import { ArrowDown, ArrowUp, CaseSensitive, Regex, Search } from 'lucide-react';
-import { forwardRef, useCallback, useId, useState } from 'react';
+import { forwardRef, useCallback, useId, useRef, useState } from 'react';
 import type { LogSearchResult } from '@shared/log-types';
 import type { LogSearchQuery } from '@renderer/queries/logs';
 import { messageOf } from './messages';
@@ -36,10 +36,18 @@ export function useSearchState(search: SearchFn, onFound: (line: number) => void
   const [result, setResult] = useState<LogSearchResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Steps run one after the other, each from the match the one before it found: Enter
+  // pressed five times quickly goes five matches on, not one five times.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const shown = useRef<LogSearchResult | null>(null);
+  /** Counts the queries: a step for an older one finds nothing to show. */
+  const generation = useRef(0);
 
   const setQuery = useCallback((next: LogSearchQuery) => {
     setQueryState(next);
     // A new query starts again from where the view is, not from the old match.
+    generation.current++;
+    shown.current = null;
     setResult(null);
     setError(null);
   }, []);
@@ -47,27 +55,36 @@ export function useSearchState(search: SearchFn, onFound: (line: number) => void
   const step = useCallback(
     (direction: 'next' | 'previous', from: number, totalLines: number) => {
       if (query.query === '' || totalLines === 0) return;
-      const current = result?.line ?? null;
-      let start: number;
-      if (current === null) start = from;
-      else if (direction === 'next') start = current + 1 >= totalLines ? 0 : current + 1;
-      else start = current === 0 ? totalLines - 1 : current - 1;
+      const asked = generation.current;
       setBusy(true);
-      search(query, start, direction).then(
-        (found) => {
-          setBusy(false);
+      const run = async (): Promise<void> => {
+        if (asked !== generation.current) return;
+        const current = shown.current?.line ?? null;
+        let start: number;
+        if (current === null) start = from;
+        else if (direction === 'next') start = current + 1 >= totalLines ? 0 : current + 1;
+        else start = current === 0 ? totalLines - 1 : current - 1;
+        try {
+          const found = await search(query, start, direction);
+          if (asked !== generation.current) return;
+          shown.current = found;
           setResult(found);
           setError(null);
           if (found.line !== null) onFound(found.line);
-        },
-        (failure: unknown) => {
-          setBusy(false);
+        } catch (failure) {
+          if (asked !== generation.current) return;
+          shown.current = null;
           setResult(null);
           setError(messageOf(failure));
-        },
-      );
+        }
+      };
+      const next = queue.current.then(run);
+      queue.current = next;
+      void next.finally(() => {
+        if (queue.current === next) setBusy(false);
+      });
     },
-    [query, result, search, onFound],
+    [query, search, onFound],
   );
 
   return { query, setQuery, result, error, busy, step };
