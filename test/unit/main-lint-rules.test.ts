@@ -6,18 +6,14 @@
  * rules are off here, for speed.
  */
 import { resolve } from 'node:path';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
+import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { importProblems as lintImports, probeLinter, root, use } from '../support/lint-probe';
 
-const root = resolve(import.meta.dirname, '../..');
 let eslint: ESLint;
 
 beforeAll(async () => {
-  eslint = new ESLint({
-    cwd: root,
-    overrideConfig: [{ files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }],
-  });
+  eslint = probeLinter();
   await eslint.lintText('', { filePath: resolve(root, 'src/main/probe.ts') });
 }, 120_000);
 
@@ -53,15 +49,8 @@ describe("main's requests own their bodies", { timeout: 30_000 }, () => {
   });
 });
 
-async function importProblems(path: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
-  return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'local/no-import-cycles')
-    .map((m) => m.message);
-}
-
-const use = (specifier: string, name = 'x'): string =>
-  `import { ${name} } from '${specifier}';\nexport const y = ${name};\n`;
+const importProblems = (path: string, code: string): Promise<string[]> =>
+  lintImports(eslint, path, code);
 
 describe("main's layers", { timeout: 30_000 }, () => {
   it('refuses a domain folder importing the service, the bridge, a host or the composition root', async () => {

@@ -5,36 +5,24 @@
  * switched off here, for speed: the layer rules do not need types.
  */
 import { resolve } from 'node:path';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
+import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { importProblems as lintImports, probeLinter, root, use } from '../support/lint-probe';
 
-const root = resolve(import.meta.dirname, '../..');
 const R = 'src/renderer/src';
 
 let eslint: ESLint;
 
 // Loading the configuration and its plugins takes seconds on a busy machine: once, here.
 beforeAll(async () => {
-  eslint = new ESLint({
-    cwd: root,
-    overrideConfig: [{ files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }],
-  });
+  eslint = probeLinter();
   await eslint.lintText('', { filePath: resolve(root, R, 'probe.ts') });
 }, 120_000);
 
 const SLOW = { timeout: 30_000 };
 
 /** The messages of the layer rules for `code` at `path`. */
-async function problems(path: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
-  return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'local/no-import-cycles')
-    .map((m) => m.message);
-}
-
-const use = (specifier: string, name = 'x'): string =>
-  `import { ${name} } from '${specifier}';\nexport const y = ${name};\n`;
+const problems = (path: string, code: string): Promise<string[]> => lintImports(eslint, path, code);
 
 describe("the renderer's import boundaries", SLOW, () => {
   it('refuses a screen importing another screen, and accepts its own folder', async () => {
