@@ -31,6 +31,7 @@ import { WatchService } from './service/watching';
 import { createNavigation, type Destination, type NavigationOutcome } from './service/navigation';
 import { UserDirectory } from './identity/user-directory';
 import { logHandlers } from './logs/handlers';
+import { LiveLogStore } from './logs/live-log-store';
 import { lintianTags } from './results/lintian-tags';
 import { LogCache } from './logs/log-cache';
 import { LogStore } from './logs/log-store';
@@ -140,6 +141,13 @@ export function createService(deps: ServiceDeps): AppService {
       emit('logs.progress', state);
     },
   });
+  const liveLogs = new LiveLogStore({
+    // A folder of its own, emptied at the first live log: only copies of live logs are in it.
+    dir: join(deps.dataDir, 'live-logs'),
+    emit: (state) => {
+      emit('logs.progress', state);
+    },
+  });
   const navigation = createNavigation({
     session,
     activate: (id) => handlers['servers.setActive']({ id }),
@@ -243,7 +251,7 @@ export function createService(deps: ServiceDeps): AppService {
       return path === null ? null : files.addDestination(path, kind);
     },
     ...downloads.handlers(),
-    ...logHandlers(logs, session),
+    ...logHandlers(logs, session, liveLogs),
     'workRequests.explainFailure': async ({ id }) => {
       const server = session.active();
       if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
@@ -283,6 +291,7 @@ export function createService(deps: ServiceDeps): AppService {
     async close() {
       await downloads.close();
       await logs.closeAll();
+      await liveLogs.closeAll();
       await uploads.close();
       await watch.close();
       await session.close();
