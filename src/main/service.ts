@@ -177,6 +177,7 @@ export function createService(deps: ServiceDeps): AppService {
     sign: (profileId, id) => signing.sign(profileId, id),
     openExternal: host.openExternal,
     explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
+    live: liveLogs,
   });
   // One path for what the app starts or retries, from a request or from a notification.
   const starts = workRequestStarts({ session, emit, users, watch: (wr) => watch.started(wr) });
