@@ -31,7 +31,15 @@ export interface OpenLog {
 }
 
 /** Opens `path` of artifact `artifactId` in main while the caller is mounted. */
-export function useOpenLog(artifactId: number, path: string): OpenLog {
+/**
+ * A file of an artifact, or with `liveWorkRequestId`, the live log of that running step
+ * (logs.openLive): the same handle, windows and progress either way.
+ */
+export function useOpenLog(
+  artifactId: number,
+  path: string,
+  liveWorkRequestId: number | null = null,
+): OpenLog {
   const bridge = useBridge();
   const [state, setState] = useState<LogState | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -51,7 +59,11 @@ export function useOpenLog(artifactId: number, path: string): OpenLog {
         setState(next);
       }
     });
-    bridge.logs.open({ artifactId, path }).then(
+    const opening =
+      liveWorkRequestId === null
+        ? bridge.logs.open({ artifactId, path })
+        : bridge.logs.openLive({ workRequestId: liveWorkRequestId });
+    opening.then(
       (opened) => {
         handle = opened.handle;
         if (gone) {
@@ -70,7 +82,7 @@ export function useOpenLog(artifactId: number, path: string): OpenLog {
       off();
       if (handle !== null) void bridge.logs.close({ handle }).catch(() => undefined);
     };
-  }, [bridge, artifactId, path, attempt]);
+  }, [bridge, artifactId, path, liveWorkRequestId, attempt]);
 
   const retry = useCallback(() => {
     setState(null);

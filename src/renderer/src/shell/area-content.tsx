@@ -1,4 +1,4 @@
-import { LogScreen } from '@renderer/screens/logs';
+import { LiveLogScreen, LogScreen } from '@renderer/screens/logs';
 import { useUiStore, type Area } from '@renderer/state/ui-store';
 import { SCREENS } from './screens';
 
@@ -9,6 +9,7 @@ import { SCREENS } from './screens';
 export function AreaContent(props: { area: Area }): React.JSX.Element {
   const detail = useUiStore((s) => s.detail);
   if (detail?.kind === 'log') return <LogScreen target={detail} />;
+  if (detail?.kind === 'live-log') return <LiveLogScreen target={detail} />;
   const Screen = SCREENS[props.area];
   return <Screen />;
 }

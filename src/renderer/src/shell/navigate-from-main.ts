@@ -15,6 +15,7 @@ export function useNavigateFromMain(): void {
         if (target.kind === 'work-request') ui.openWorkRequest(target.id);
         else if (target.kind === 'artifact') ui.openArtifact(target.id);
         else if (target.kind === 'log') ui.openLog(target);
+        else if (target.kind === 'live-log') ui.openLiveLog(target.workRequestId, target.line);
         else ui.setArea('work-requests');
       }),
     [bridge],

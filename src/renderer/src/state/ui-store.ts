@@ -29,7 +29,9 @@ export interface LogTarget {
 export type Detail =
   | { kind: 'work-request'; id: number }
   | { kind: 'artifact'; id: number }
-  | ({ kind: 'log' } & LogTarget);
+  | ({ kind: 'log' } & LogTarget)
+  /** The live log of a running step, at a line (0-based) when one is asked. */
+  | { kind: 'live-log'; workRequestId: number; line: number | null };
 
 interface UiState {
   area: Area;
@@ -43,6 +45,8 @@ interface UiState {
   openArtifact: (id: number) => void;
   /** Opens a file in the log viewer, in the area it was opened from. */
   openLog: (target: LogTarget) => void;
+  /** Opens a running step's live log in the log viewer. */
+  openLiveLog: (workRequestId: number, line?: number | null) => void;
   setArea: (area: Area) => void;
   setTheme: (theme: ThemePreference) => void;
   setPaletteOpen: (open: boolean) => void;
@@ -69,6 +73,11 @@ export const useUiStore = create<UiState>()(
       openLog: (target) => {
         const area = target.workRequestId === null ? 'artifacts' : 'work-requests';
         if (canLeave()) set({ area, detail: { kind: 'log', ...target } });
+      },
+      openLiveLog: (workRequestId, line = null) => {
+        if (canLeave()) {
+          set({ area: 'work-requests', detail: { kind: 'live-log', workRequestId, line } });
+        }
       },
       setArea: (area) => {
         if (canLeave()) set({ area, detail: null });

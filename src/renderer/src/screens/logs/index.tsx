@@ -12,6 +12,8 @@ import { artifactWebPath, webFilePath } from '@shared/web-paths';
 import { LogViewer } from './log-viewer';
 import './logs.css';
 
+export { LiveLogScreen } from './live-log-screen';
+
 export function LogScreen(props: { target: LogTarget }): React.JSX.Element {
   return (
     <RequireServer what="Reading logs">

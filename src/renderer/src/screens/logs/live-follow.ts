@@ -1,0 +1,53 @@
+/**
+ * Following a live log's tail: while `follow` is on, each growth scrolls to the last line;
+ * scrolling up (the last visible line left behind the end the viewer last went to) turns it
+ * off, and the Follow button turns it on again.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export interface Follow {
+  follow: boolean;
+  setFollow: (on: boolean) => void;
+  /** Give it the lines on screen, as the log body reports them. */
+  onVisible: (first: number, last: number) => void;
+}
+
+/** Lines the view may lag behind the end before it counts as the user scrolling up. */
+const SLACK = 2;
+
+export function useFollow(
+  active: boolean,
+  totalLines: number,
+  scrollTo: (line: number) => void,
+): Follow {
+  const [follow, setFollowState] = useState(active);
+  /** The last line the viewer was asked to show by following; -1 before the first. */
+  const target = useRef(-1);
+
+  useEffect(() => {
+    if (!active || !follow || totalLines === 0) return;
+    target.current = totalLines - 1;
+    scrollTo(totalLines - 1);
+  }, [active, follow, totalLines, scrollTo]);
+
+  const setFollow = useCallback(
+    (on: boolean) => {
+      setFollowState(on);
+      if (on && totalLines > 0) {
+        target.current = totalLines - 1;
+        scrollTo(totalLines - 1);
+      }
+    },
+    [totalLines, scrollTo],
+  );
+
+  const onVisible = useCallback(
+    (_first: number, last: number) => {
+      if (!follow || target.current < 0) return;
+      if (last < target.current - SLACK) setFollowState(false);
+    },
+    [follow],
+  );
+
+  return { follow: active && follow, setFollow, onVisible };
+}
