@@ -173,6 +173,32 @@ describe('the live log', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it('ends, not refused, when a reconnect finds the step no longer running', async () => {
+    const fake = await fakeServer((socket, attempt) => {
+      if (attempt === 1) {
+        socket.send(CONNECTED);
+        socket.send(data('built\n'));
+        socket.send(end(2));
+      } else {
+        socket.send(
+          JSON.stringify({ type: 'connection_rejected', reason: 'x', reason_code: 'not_running' }),
+        );
+      }
+      socket.close();
+    });
+    const { store: s } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 8,
+      sbuild: false,
+      // Still uploading its results when the command's stream closes.
+      stillRunning: () => Promise.resolve(true),
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live).toMatchObject({ status: 'ended', exitCode: 2, message: null });
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it('reconnects a bounded number of times to a server that keeps dropping it', async () => {
     const fake = await fakeServer((socket) => {
       socket.send(CONNECTED);

@@ -9,8 +9,8 @@
  * (`data`, `stream`, `timestamp`) read from a Redis stream that keeps about the last
  * thousand chunks, so a late reader starts part-way; `log_data_end` (`exit_code`) ends one
  * command of the task and the server closes the socket, though the task may run another.
- * A refusal is `connection_rejected` with a `reason_code` (`not_found` for a work request
- * the anonymous user may not see, `not_running`). A server without the route (0.11)
+ * A refusal is `connection_rejected` with a `reason_code`: `not_found` for a work request
+ * the anonymous user may not see, `not_running` once it ended (which ends the stream). A server without the route (0.11)
  * refuses the upgrade.
  *
  * Everything it sends is untrusted: each message is bounded (`maxPayload`), its shape
@@ -95,7 +95,6 @@ function refusalOf(code: unknown): string {
   if (code === 'not_found') {
     return 'The server streams live logs only of public workspaces to the app; this one is not.';
   }
-  if (code === 'not_running') return 'The step is not running: there is no live log to follow.';
   return 'The server refused to stream this log.';
 }
 
@@ -109,6 +108,8 @@ export class LiveLogStream {
   /** Chunks seen with exactly #lastTime (two streams may share a microsecond). */
   #atLastTime = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
+  /** The exit code of the last command that ended, on any connection. */
+  #exitCode: number | null = null;
 
   constructor(options: LiveStreamOptions) {
     this.#options = options;
@@ -160,12 +161,15 @@ export class LiveLogStream {
     let connected = false;
     let refused: string | null = null;
     let endedCommand = false;
+    let notRunning = false;
     let exitCode: number | null = null;
 
     socket.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
+      // A server without the route (before 0.16) fails the upgrade: its ASGI router finds no
+      // route, which answers 404 or, as an error of the application, 500.
       refused =
-        status === 404
+        status === 404 || status === 500
           ? 'This server has no live log (it needs Debusine 0.16 or later).'
           : `The server refused the live log (HTTP ${String(status)}).`;
       response.resume();
@@ -188,7 +192,9 @@ export class LiveLogStream {
           }
           return;
         case 'connection_rejected':
-          refused = refusalOf(message.reason_code);
+          // Not running (any more): the step ended, on a reconnect after its last command.
+          if (message.reason_code === 'not_running') notRunning = true;
+          else refused = refusalOf(message.reason_code);
           return;
         case 'log_data':
           if (typeof message.data === 'string') this.#chunk(message.data, message.timestamp);
@@ -199,6 +205,7 @@ export class LiveLogStream {
             typeof message.exit_code === 'number' && Number.isSafeInteger(message.exit_code)
               ? message.exit_code
               : null;
+          this.#exitCode = exitCode;
           return;
         default:
           return;
@@ -212,6 +219,10 @@ export class LiveLogStream {
       this.#socket = undefined;
       if (refused !== null) {
         this.#finish({ kind: 'refused', reason: refused });
+        return;
+      }
+      if (notRunning) {
+        this.#finish({ kind: 'ended', exitCode: this.#exitCode });
         return;
       }
       if (!connected && this.#reconnects === 0 && !endedCommand) {
@@ -236,7 +247,7 @@ export class LiveLogStream {
       (running) => {
         if (this.#ended) return;
         if (!running) {
-          this.#finish({ kind: 'ended', exitCode });
+          this.#finish({ kind: 'ended', exitCode: exitCode ?? this.#exitCode });
           return;
         }
         if (this.#reconnects >= MAX_RECONNECTS) {
