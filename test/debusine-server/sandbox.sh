@@ -194,7 +194,32 @@ stop_all() {
 # ---------------------------------------------------------------------------------------
 # Configuration (rewritten on every `up`, so a changed port takes effect)
 
+# The worker of Debusine 0.16.2 sends a running task's output to the server (which streams
+# it as the work request's live log) only until the first command ends: its sending loop
+# (_drain_outgoing in debusine/client/server_notifications.py) stops at the first
+# `log_data_end` and is started again only when the worker reconnects. So every task after
+# the first of each connection had no live log. The loop carries on here instead (its
+# `break` after "End of log stream" becomes `continue`); a no-op where the loop is already
+# fixed or the file differs. Says "patched" when it changed the file.
+patch_worker_live_log() {
+  in_root python3 - <<'PY'
+import pathlib, re
+import debusine.client.server_notifications as module
+path = pathlib.Path(module.__file__)
+text = path.read_text()
+fixed = re.sub(
+    r'(logger\.debug\("End of log stream"\)\n(\s+)self\._outgoing\.task_done\(\)\n)\s+break\n',
+    r'\1\2continue\n',
+    text,
+)
+if fixed != text:
+    path.write_text(fixed)
+    print("patched")
+PY
+}
+
 configure() {
+  if [[ $FLAVOUR == current ]]; then patch_worker_live_log >/dev/null; fi
   PG_VERSION=$(ls "$ROOT/etc/postgresql")
   # PostgreSQL listens on its socket inside the chroot only: no TCP port to collide with.
   mkdir -p "$ROOT/etc/postgresql/$PG_VERSION/main/conf.d"
@@ -472,7 +497,12 @@ up_one() {
     # started these services did.
     # shellcheck disable=SC1091
     source "$ROOT/var/lib/debusine-sandbox/seed.env"
-    if [[ $FLAVOUR == current ]]; then write_developer_files; fi
+    if [[ $FLAVOUR == current ]]; then
+      write_developer_files
+      if [[ $(patch_worker_live_log) == patched ]]; then
+        log "the worker streams every task's live log from its next start (restart the sandbox)"
+      fi
+    fi
     write_state
     log "already running at http://127.0.0.1:$HTTP_PORT/ ($STATE)"
     return
