@@ -218,8 +218,27 @@ if fixed != text:
 PY
 }
 
+# sbuild writes its build log to stdout as well as to the .build file only when "verbose",
+# which it is by default only on a terminal; the worker runs it on pipes, so a running
+# build's live log held the worker's own lines and sbuild's last one, never the build. The
+# worker's user (whose home sbuild falls back to: the worker runs it without HOME) asks for
+# it in its sbuild configuration. Written on every start.
+configure_sbuild_live_log() {
+  local dir=$ROOT/var/lib/debusine/worker/.config/sbuild
+  mkdir -p "$dir"
+  cat >"$dir/config.pl" <<'EOF'
+# Written by test/debusine-server/sandbox.sh: the build log on stdout too, for the live log.
+$verbose = 1;
+1;
+EOF
+  in_root chown -R debusine-worker:debusine-worker /var/lib/debusine/worker/.config
+}
+
 configure() {
-  if [[ $FLAVOUR == current ]]; then patch_worker_live_log >/dev/null; fi
+  if [[ $FLAVOUR == current ]]; then
+    patch_worker_live_log >/dev/null
+    configure_sbuild_live_log
+  fi
   PG_VERSION=$(ls "$ROOT/etc/postgresql")
   # PostgreSQL listens on its socket inside the chroot only: no TCP port to collide with.
   mkdir -p "$ROOT/etc/postgresql/$PG_VERSION/main/conf.d"
@@ -499,6 +518,7 @@ up_one() {
     source "$ROOT/var/lib/debusine-sandbox/seed.env"
     if [[ $FLAVOUR == current ]]; then
       write_developer_files
+      configure_sbuild_live_log
       if [[ $(patch_worker_live_log) == patched ]]; then
         log "the worker streams every task's live log from its next start (restart the sandbox)"
       fi
