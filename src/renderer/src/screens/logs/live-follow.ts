@@ -20,7 +20,8 @@ export function useFollow(
   totalLines: number,
   scrollTo: (line: number) => void,
 ): Follow {
-  const [follow, setFollowState] = useState(active);
+  // On from the start: `active` is false until the log's first state says it is live.
+  const [follow, setFollowState] = useState(true);
   /** The last line the viewer was asked to show by following; -1 before the first. */
   const target = useRef(-1);
 

@@ -92,7 +92,7 @@ function LiveLogPage(props: { target: LiveLogTarget }): React.JSX.Element {
   return (
     <LogViewer
       artifactId={0}
-      path={`live log of work request #${String(id)}`}
+      path="Live log"
       line={target.line}
       category={null}
       backLabel={`Back to work request #${String(id)}`}

@@ -256,7 +256,8 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
                 }
           }
           onDownload={() => {
-            report(download());
+            if (live === null) report(download());
+            else setStatus('Its stored log can be downloaded once the step has ended.');
           }}
           onOpenInBrowser={openInBrowser}
           status={status}
@@ -272,7 +273,10 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
           onOpenInBrowser={props.onLiveOpenInBrowser ?? (() => undefined)}
         />
       ) : null}
-      {analysis !== null ? <SummaryBar analysis={analysis} onJumpToError={goTo} /> : null}
+      {analysis !== null && (live === null || analysis.summary.status !== null) ? (
+        // A running build has no summary yet: sbuild prints it at the end.
+        <SummaryBar analysis={analysis} onJumpToError={goTo} />
+      ) : null}
       <div className="log-main">
         {analysis !== null && outlineShown ? (
           <OutlinePanel analysis={analysis} onGo={goTo} />
