@@ -227,8 +227,9 @@ export class EarlyWarnings {
       rootId: typeof step.workflow_root === 'number' ? step.workflow_root : null,
       reason: null,
     };
+    // Still followed to its end: "Open log here" then opens this same copy, whose line
+    // numbers are the notification's (a new connection would start where the server's
+    // stream now begins, which drops its oldest chunks on a long build).
     notifier.show(notification, this.#options.handlersFor(step.id, broke.line));
-    // Said once: its place goes to another running build.
-    void this.#unfollow(step.id);
   }
 }
