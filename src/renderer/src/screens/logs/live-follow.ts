@@ -1,7 +1,7 @@
 /**
  * Following a live log's tail: while `follow` is on, each growth scrolls to the last line;
- * scrolling up (the last visible line left behind the end the viewer last went to) turns it
- * off, and the Follow button turns it on again.
+ * scrolling up (the last visible line moving up, away from the end the viewer last went
+ * to) turns it off, and the Follow button turns it on again.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 
@@ -42,9 +42,15 @@ export function useFollow(
     [totalLines, scrollTo],
   );
 
+  /** The last line on screen at the previous report; null before the first. */
+  const seen = useRef<number | null>(null);
   const onVisible = useCallback(
     (_first: number, last: number) => {
-      if (!follow || target.current < 0) return;
+      const before = seen.current;
+      seen.current = last;
+      // Only a move up counts: a report from before the scroll to the end has landed (the
+      // body's first, at the top) or of lines added below the screen is not the user's.
+      if (!follow || target.current < 0 || before === null || last >= before) return;
       if (last < target.current - SLACK) setFollowState(false);
     },
     [follow],
