@@ -69,13 +69,14 @@ const end = (exitCode: number) =>
 const CONNECTED = JSON.stringify({ type: 'connected' });
 
 /** A store whose states are recorded, with a wait on a condition over them. */
-function liveStore(maxBytes?: number) {
+function liveStore(maxBytes?: number, maxLines?: number) {
   const states: LogState[] = [];
   const waiters: { match: (s: LogState) => boolean; resolve: (s: LogState) => void }[] = [];
   store = new LiveLogStore({
     dir: join(mkdtempSync(join(tmpdir(), 'ddt-live-')), 'live'),
     reconnectDelayMs: () => 0,
     ...(maxBytes === undefined ? {} : { maxBytes }),
+    ...(maxLines === undefined ? {} : { maxLines }),
     emit: (state) => {
       states.push(state);
       for (const w of [...waiters]) {
@@ -362,5 +363,33 @@ describe('a hostile live log', () => {
       }
     });
     expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX);
+  });
+
+  it('stops a flood of empty lines at its bound of lines, whatever the bytes', async () => {
+    const MAX_LINES = 100_000;
+    const fake = await fakeServer((socket) => {
+      socket.send(CONNECTED);
+      let sent = 0;
+      // Nothing but line breaks: four bytes of index a line, one byte of disk.
+      const pump = (): void => {
+        if (socket.readyState !== socket.OPEN || sent > 100) return;
+        sent++;
+        socket.send(data('\n'.repeat(60_000)), pump);
+      };
+      pump();
+    });
+    const { store: s } = liveStore(undefined, MAX_LINES);
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 6,
+      sbuild: false,
+      stillRunning: () => Promise.resolve(true),
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live?.status).toBe('stopped');
+    expect(ended.live?.message).toMatch(/stops at 100,000 lines/);
+    // The last chunk may carry it past the bound by at most one message's lines.
+    expect(ended.lines).toBeGreaterThanOrEqual(MAX_LINES);
+    expect(ended.lines).toBeLessThan(MAX_LINES + 60_000 * 2);
   });
 });

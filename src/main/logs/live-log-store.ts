@@ -29,6 +29,7 @@ export class LiveLogStore {
   readonly #dir: string;
   readonly #emit: (state: LogState) => void;
   readonly #maxBytes: number | undefined;
+  readonly #maxLines: number | undefined;
   readonly #reconnectDelayMs: ((n: number) => number) | undefined;
   readonly #handles = new Map<string, LiveLog>();
   readonly #logs = new Map<string, LiveLog>();
@@ -40,11 +41,13 @@ export class LiveLogStore {
     dir: string;
     emit?: (state: LogState) => void;
     maxBytes?: number;
+    maxLines?: number;
     reconnectDelayMs?: (n: number) => number;
   }) {
     this.#dir = options.dir;
     this.#emit = options.emit ?? (() => undefined);
     this.#maxBytes = options.maxBytes;
+    this.#maxLines = options.maxLines;
     this.#reconnectDelayMs = options.reconnectDelayMs;
   }
 
@@ -82,6 +85,7 @@ export class LiveLogStore {
           this.#changed(changed);
         },
         ...(this.#maxBytes === undefined ? {} : { maxBytes: this.#maxBytes }),
+        ...(this.#maxLines === undefined ? {} : { maxLines: this.#maxLines }),
         ...(this.#reconnectDelayMs ? { reconnectDelayMs: this.#reconnectDelayMs } : {}),
       });
       this.#logs.set(key, made);

@@ -22,6 +22,12 @@ import { LiveLogStream, type LiveStreamEnd } from './live-log-stream';
 
 /** What one live log may take on disk by default. */
 export const LIVE_LOG_MAX_BYTES = 128 * 2 ** 20;
+/**
+ * Lines one live log may hold: the index takes 4 bytes a line, so a server sending nothing
+ * but line breaks would otherwise grow it to half a gigabyte within the bound on disk.
+ * Real build logs stay far below (a 100 MB log has about 1.5 million lines).
+ */
+export const LIVE_LOG_MAX_LINES = 5_000_000;
 /** Text received and not yet on disk. */
 const MAX_PENDING = 16 * 2 ** 20;
 const WINDOW_BUDGET = 2 * 2 ** 20;
@@ -40,6 +46,7 @@ export interface LiveLogOptions {
   onLine?: (text: string, line: number) => void;
   onChange: (log: LiveLog) => void;
   maxBytes?: number;
+  maxLines?: number;
   reconnectDelayMs?: (n: number) => number;
 }
 
@@ -58,6 +65,7 @@ export class LiveLog {
   sbuildStart: number | null = null;
   readonly #options: LiveLogOptions;
   readonly #maxBytes: number;
+  readonly #maxLines: number;
   readonly #analyzer: SbuildLogAnalyzer | null;
   readonly #stream: LiveLogStream;
   #fd: FileHandle | undefined;
@@ -81,6 +89,7 @@ export class LiveLog {
     this.file = options.file;
     this.path = `live log of work request #${String(options.workRequestId)}`;
     this.#maxBytes = options.maxBytes ?? LIVE_LOG_MAX_BYTES;
+    this.#maxLines = options.maxLines ?? LIVE_LOG_MAX_LINES;
     this.#analyzer = options.sbuild ? new SbuildLogAnalyzer() : null;
     this.done = new Promise((resolve) => {
       this.#resolveDone = resolve;
@@ -216,7 +225,8 @@ export class LiveLog {
   async #write(chunk: Buffer): Promise<void> {
     const fd = this.#fd;
     try {
-      if (!fd || this.#failure || chunk.length === 0) return;
+      // Chunks queued behind the one that reached the bound of lines are dropped.
+      if (!fd || this.#failure || chunk.length === 0 || this.index.lines >= this.#maxLines) return;
       let offset = 0;
       while (offset < chunk.length) {
         const { bytesWritten } = await fd.write(
@@ -229,6 +239,11 @@ export class LiveLog {
         this.#written += bytesWritten;
       }
       this.index.push(chunk);
+      if (this.index.lines >= this.#maxLines) {
+        this.#stopWith(
+          `The live copy stops at ${this.#maxLines.toLocaleString('en')} lines; the stored log has all of it once the step ends.`,
+        );
+      }
       await this.#analyse();
       this.#notify(false);
     } catch (error) {
