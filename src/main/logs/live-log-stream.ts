@@ -18,6 +18,7 @@
  * still runs, or a dropped connection) is bounded, and skips the chunks already seen by
  * their timestamps, since every connection reads the stream from its start.
  */
+import { createHash } from 'node:crypto';
 import WebSocket from 'ws';
 import { normaliseApiUrl } from '../api/http';
 import { APP_NAME, APP_VERSION } from '../version';
@@ -27,6 +28,8 @@ export const MAX_LIVE_MESSAGE_BYTES = 512 * 1024;
 /** Connections after the first, over the whole life of one stream. */
 export const MAX_RECONNECTS = 5;
 const HANDSHAKE_MS = 15_000;
+/** Chunks of one timestamp remembered (a worker's two streams may share a microsecond). */
+const MAX_SAME_TIME = 256;
 
 export type LiveStreamEnd =
   /** The task ended (the server closed and the work request no longer runs). */
@@ -105,7 +108,7 @@ export class LiveLogStream {
   #ended = false;
   /** The newest chunk's time: chunks at or before it were seen on an earlier connection. */
   #lastTime: number | null = null;
-  /** Chunks seen with exactly #lastTime (two streams may share a microsecond). */
+  /** Digests of the chunks seen with exactly #lastTime. */
   #atLastTime = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   /** The exit code of the last command that ended, on any connection. */
@@ -270,16 +273,19 @@ export class LiveLogStream {
 
   #chunk(data: string, timestamp: unknown): void {
     const time = timeOf(timestamp);
+    // Digests, not the chunks: a server sending endless chunks of one timestamp must not
+    // make this hold them all.
+    const digest = time === null ? '' : createHash('sha256').update(data).digest('base64');
     if (time !== null && this.#lastTime !== null) {
       if (time < this.#lastTime) return;
       if (time === this.#lastTime) {
-        if (this.#atLastTime.has(data)) return;
-        this.#atLastTime.add(data);
+        if (this.#atLastTime.has(digest)) return;
+        if (this.#atLastTime.size < MAX_SAME_TIME) this.#atLastTime.add(digest);
       }
     }
     if (time !== null && (this.#lastTime === null || time > this.#lastTime)) {
       this.#lastTime = time;
-      this.#atLastTime = new Set([data]);
+      this.#atLastTime = new Set([digest]);
     }
     this.#options.onText(data);
   }
