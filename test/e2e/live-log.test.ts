@@ -106,6 +106,7 @@ describe.runIf(root !== null && template !== null)('the live log of a running bu
       await liveButton.waitFor({ timeout: BUILD_MINUTES * 60_000 });
       const label = (await liveButton.getAttribute('aria-label')) ?? '';
       const stepId = Number(/#(\d+)$/.exec(label)?.[1]);
+      await screenshotsInBothThemes(page, 'live-log-step-row');
       await liveButton.click();
 
       // Lines of the build while it runs: the stream is still live when they show.
