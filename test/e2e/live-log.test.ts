@@ -8,7 +8,7 @@
  * build log.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ownerClient } from '../support/clients';
@@ -71,6 +71,8 @@ function startBuild(chroot: string, workspace: string, pkg: SourcePackage, name:
     `${dir}/input.yaml`,
     '--yaml',
   ]);
+  // The server holds the files now.
+  rmSync(join(chroot, dir), { recursive: true, force: true });
   const id = Number(/^id: (\d+)$/m.exec(started)?.[1]);
   expect(id).toBeGreaterThan(0);
   return id;
