@@ -32,6 +32,7 @@ import { WatchService } from './service/watching';
 import { createNavigation, type Destination, type NavigationOutcome } from './service/navigation';
 import { UserDirectory } from './identity/user-directory';
 import { logHandlers } from './service/logs';
+import { LiveLogStore } from './logs/live-log-store';
 import { LogCache } from './logs/log-cache';
 import { LogStore } from './logs/log-store';
 import { failureExplainer } from './results/explainer';
@@ -113,6 +114,12 @@ export function createService(deps: ServiceDeps): AppService {
   const logs = new LogStore({
     cache: new LogCache(deps.cacheDir ?? join(deps.dataDir, 'log-cache')),
   });
+  // As the stored logs: each handle's progress goes to the page that opened it, and the
+  // early warnings' own handles tell no page.
+  const liveLogs = new LiveLogStore({
+    // A folder of its own, emptied at the first live log: only copies of live logs are in it.
+    dir: join(deps.dataDir, 'live-logs'),
+  });
   const navigation = createNavigation({
     session,
     activate: (id) => handlers['servers.setActive']({ id }, own),
@@ -142,6 +149,7 @@ export function createService(deps: ServiceDeps): AppService {
     sign: (profileId, id) => signing.sign(profileId, id),
     openExternal: host.openExternal,
     explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
+    live: liveLogs,
   });
   // One path for what the app starts or retries, from a request or from a notification.
   const starts = workRequestStarts({ session, emit, users, watch: (wr) => watch.started(wr) });
@@ -189,7 +197,7 @@ export function createService(deps: ServiceDeps): AppService {
     ...drafts.handlers(),
     ...uploads.handlers(),
     ...downloads.handlers(),
-    ...logHandlers(logs, session),
+    ...logHandlers(logs, session, liveLogs),
     ...resultHandlers(session, logs),
     ...signing.handlers(),
   };
@@ -228,6 +236,7 @@ export function createService(deps: ServiceDeps): AppService {
       await own.close();
       await downloads.close();
       await logs.closeAll();
+      await liveLogs.closeAll();
       await uploads.close();
       await watch.close();
       await session.close();

@@ -96,6 +96,7 @@ export const REQUEST_CHANNELS = [
   'downloads.link',
   'downloads.cancel',
   'logs.open',
+  'logs.openLive',
   'logs.info',
   'logs.lines',
   'logs.search',

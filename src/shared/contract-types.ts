@@ -448,6 +448,8 @@ export type NavigateTarget =
    * why (a failure notification's click, with its work request), or a link to a line.
    */
   | { kind: 'log'; workRequestId: number | null; artifactId: number; path: string; line: number }
+  /** The live log of a running step, at a line (0-based) when one is named. */
+  | { kind: 'live-log'; workRequestId: number; line: number | null }
   | { kind: 'artifact'; id: number }
   | { kind: 'work-requests' };
 

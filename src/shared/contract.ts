@@ -451,6 +451,20 @@ export const requests = {
       path: z.string().min(1).max(4096),
     }),
   ),
+  /**
+   * Follows the live log of a running step of the active server (Debusine 0.16 and later,
+   * public workspaces) into main, behind a handle that logs.lines, logs.search, logs.info,
+   * logs.cancel (stop following) and logs.close take as a stored log's; `logs.progress`
+   * tells its growth and its end (`live.status`). A server that will not stream it ends it
+   * at once as `refused`, with one line saying why.
+   */
+  'logs.openLive': request<T.LogState>()(
+    z.strictObject({
+      /** The server profile the step's page is on: main refuses it on any other. */
+      server: z.string().min(1).max(200),
+      workRequestId: id,
+    }),
+  ),
   'logs.info': request<T.LogState>()(byHandle),
   /** A window of lines as plain text (at most 2000, and 2 MiB of text; long lines cut). */
   'logs.lines': request<T.LogWindow>()(

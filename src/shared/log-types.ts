@@ -24,8 +24,37 @@ export interface LogState {
   fromCache: boolean;
   /** Why it failed; the lines read so far were never verified and cannot be read. */
   error: SerializedError | null;
-  /** For an sbuild log, once `ready`; null otherwise. */
+  /** For an sbuild log, once `ready`; null otherwise. A live log's grows as it arrives. */
   analysis: SbuildLogAnalysis | null;
+  /** Only for the live log of a running step (logs.openLive). */
+  live?: LiveLogInfo;
+}
+
+/**
+ * A running step's log as the server streams it, copied into a growing local file: `state`
+ * is `loading` while it streams, `ready` once the stream ended (for whatever reason, said
+ * by `status` and `message`).
+ */
+export interface LiveLogInfo {
+  workRequestId: number;
+  /** The API URL of the server it streams from: a live log is never shown for another. */
+  server: string;
+  /**
+   * connecting, streaming; then ended (the step ended), refused (the server will not
+   * stream it), lost (the connection broke beyond the bounded reconnects), stopped
+   * (closed, or the local copy reached its bound).
+   */
+  status: 'connecting' | 'streaming' | 'ended' | 'refused' | 'lost' | 'stopped';
+  /** One line for the user when it did not end normally; null otherwise. */
+  message: string | null;
+  /** The exit code the stream's end carried, when it did. */
+  exitCode: number | null;
+  /**
+   * The live line where sbuild's own log begins (`sbuild (Debian sbuild) …`), whose line 0
+   * of the stored build log it is; null until seen. The stream adds the worker's lines
+   * before it, and may begin part-way when it was joined late.
+   */
+  sbuildStart: number | null;
 }
 
 export interface LogLine {

@@ -194,7 +194,51 @@ stop_all() {
 # ---------------------------------------------------------------------------------------
 # Configuration (rewritten on every `up`, so a changed port takes effect)
 
+# The worker of Debusine 0.16.2 sends a running task's output to the server (which streams
+# it as the work request's live log) only until the first command ends: its sending loop
+# (_drain_outgoing in debusine/client/server_notifications.py) stops at the first
+# `log_data_end` and is started again only when the worker reconnects. So every task after
+# the first of each connection had no live log. The loop carries on here instead (its
+# `break` after "End of log stream" becomes `continue`); a no-op where the loop is already
+# fixed or the file differs. Says "patched" when it changed the file.
+patch_worker_live_log() {
+  in_root python3 - <<'PY'
+import pathlib, re
+import debusine.client.server_notifications as module
+path = pathlib.Path(module.__file__)
+text = path.read_text()
+fixed = re.sub(
+    r'(logger\.debug\("End of log stream"\)\n(\s+)self\._outgoing\.task_done\(\)\n)\s+break\n',
+    r'\1\2continue\n',
+    text,
+)
+if fixed != text:
+    path.write_text(fixed)
+    print("patched")
+PY
+}
+
+# sbuild writes its build log to stdout as well as to the .build file only when "verbose",
+# which it is by default only on a terminal; the worker runs it on pipes, so a running
+# build's live log held the worker's own lines and sbuild's last one, never the build. The
+# worker's user (whose home sbuild falls back to: the worker runs it without HOME) asks for
+# it in its sbuild configuration. Written on every start.
+configure_sbuild_live_log() {
+  local dir=$ROOT/var/lib/debusine/worker/.config/sbuild
+  mkdir -p "$dir"
+  cat >"$dir/config.pl" <<'EOF'
+# Written by test/debusine-server/sandbox.sh: the build log on stdout too, for the live log.
+$verbose = 1;
+1;
+EOF
+  in_root chown -R debusine-worker:debusine-worker /var/lib/debusine/worker/.config
+}
+
 configure() {
+  if [[ $FLAVOUR == current ]]; then
+    patch_worker_live_log >/dev/null
+    configure_sbuild_live_log
+  fi
   PG_VERSION=$(ls "$ROOT/etc/postgresql")
   # PostgreSQL listens on its socket inside the chroot only: no TCP port to collide with.
   mkdir -p "$ROOT/etc/postgresql/$PG_VERSION/main/conf.d"
@@ -472,7 +516,13 @@ up_one() {
     # started these services did.
     # shellcheck disable=SC1091
     source "$ROOT/var/lib/debusine-sandbox/seed.env"
-    if [[ $FLAVOUR == current ]]; then write_developer_files; fi
+    if [[ $FLAVOUR == current ]]; then
+      write_developer_files
+      configure_sbuild_live_log
+      if [[ $(patch_worker_live_log) == patched ]]; then
+        log "the worker streams every task's live log from its next start (restart the sandbox)"
+      fi
+    fi
     write_state
     log "already running at http://127.0.0.1:$HTTP_PORT/ ($STATE)"
     return

@@ -241,3 +241,47 @@ export function realPackages(): RealPackages {
   };
   return cached;
 }
+
+/**
+ * A package whose build prints a line a second for LINES seconds and then fails in a
+ * sub-make, so that the top-level make of debian/rules fails too: a build running long
+ * enough to be followed live, whose failure is known before its step ends.
+ */
+function slowFailingFiles(name: string, greeting: string, lines: number): Record<string, string> {
+  const files = failingFiles(name, greeting);
+  return {
+    ...files,
+    'debian/rules': `#!/usr/bin/make -f
+build build-arch build-indep:
+\t@for i in $$(seq 1 ${String(lines)}); do echo "${name}: step $$i of ${String(lines)}"; sleep 1; done
+\t$(MAKE) -f debian/rules fail
+
+fail:
+\t@echo "${name}: this build fails on purpose"
+\texit 1
+
+binary binary-arch binary-indep: build-arch
+\t@true
+
+clean:
+\t@true
+`,
+  };
+}
+
+let slow: SourcePackage | undefined;
+
+/** The slow failing package (see slowFailingFiles), made once per run. */
+export function slowFailingPackage(lines = 40): SourcePackage {
+  if (slow) return slow;
+  const dir = mkdtempSync(join(tmpdir(), 'ddt-slow-'));
+  const greeting = `This package fails slowly ${randomBytes(6).toString('hex')}`;
+  slow = sourcePackage(
+    dir,
+    'ddt-slow',
+    '1.0',
+    greeting,
+    slowFailingFiles('ddt-slow', greeting, lines),
+  );
+  return slow;
+}

@@ -109,6 +109,7 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'downloads.link': { artifactId: 5, path: 'hello.dsc' },
   'downloads.cancel': { jobId: '8e3c7f6a-2f0d-4a52-9d3e-3f1e2b7c9a10' },
   'logs.open': { server: 'env', artifactId: 5, path: 'hello_1.0_amd64.build' },
+  'logs.openLive': { server: 'env', workRequestId: 31 },
   'logs.info': { handle: 'h1' },
   'logs.lines': { handle: 'h1', from: 0, count: 200 },
   'logs.search': { handle: 'h1', query: 'error:', fromLine: 10, direction: 'previous' },

@@ -123,6 +123,7 @@ export function actionFailedNotification(
     retry: `Could not retry work request #${id}`,
     'open-in-browser': `Could not open work request #${id} in the browser`,
     sign: `Could not sign work request #${id}`,
+    abort: `Could not abort work request #${id}`,
   };
   return {
     key: `${action}-failed-${id}`,

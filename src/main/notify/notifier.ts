@@ -8,9 +8,9 @@ import { visibleText } from '../../shared/visible-text';
 
 /**
  * Retry it; open its page in the browser; open the log at the line that says why it failed;
- * sign the upload a step waits for.
+ * sign the upload a step waits for; abort a step whose build is failing.
  */
-export type NotificationActionId = 'retry' | 'open-in-browser' | 'open-log' | 'sign';
+export type NotificationActionId = 'retry' | 'open-in-browser' | 'open-log' | 'sign' | 'abort';
 
 export interface NotificationAction {
   id: NotificationActionId;

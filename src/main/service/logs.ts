@@ -1,52 +1,74 @@
 /**
  * The log viewer's entries of the bridge, on the active server: logs.open takes an
- * artifact id and a path inside the artifact (checked there), and everything after goes
- * by the handle it answers with. A handle is its renderer's: another renderer cannot use
- * it, its progress goes to that renderer alone, and it is closed when the renderer goes.
+ * artifact id and a path inside the artifact (checked there), logs.openLive a running
+ * work request, and everything after goes by the handle they answer with: a live log's
+ * handle to the live logs, any other to the stored ones. A handle is its page's: another
+ * page cannot use it, its progress goes to that page alone, and it is closed when the page
+ * goes.
  */
 import type { Caller } from '../bridge/caller';
 import type { ServiceHandlers } from '../bridge/dispatch';
-import type { SessionProvider } from './session';
-import { DebusineError } from '../../shared/errors';
+import type { LiveLogStore } from '../logs/live-log-store';
 import type { LogStore } from '../logs/log-store';
+import type { ServerSummary } from '../../shared/contract';
+import { DebusineError } from '../../shared/errors';
+import type { SessionProvider } from './session';
 
 type Handlers = Pick<
   ServiceHandlers,
-  'logs.open' | 'logs.info' | 'logs.lines' | 'logs.search' | 'logs.close' | 'logs.cancel'
+  | 'logs.open'
+  | 'logs.openLive'
+  | 'logs.info'
+  | 'logs.lines'
+  | 'logs.search'
+  | 'logs.close'
+  | 'logs.cancel'
 >;
 
 function logKey(handle: string): string {
   return `log:${handle}`;
 }
 
-/** The handle, when this renderer opened it; the same refusal as for a closed one otherwise. */
+/** The handle, when this page opened it; the same refusal as for a closed one otherwise. */
 function own(caller: Caller, handle: string): string {
   if (!caller.holds(logKey(handle))) {
     throw new DebusineError(
       'not-found',
       'This log is not open (it was closed, or the app restarted)',
-      {
-        rule: 'log-handle',
-      },
+      { rule: 'log-handle' },
     );
   }
   return handle;
 }
 
-export function logHandlers(store: LogStore, session: SessionProvider): Handlers {
+/**
+ * The active server, when it is the one the page names. Ids mean other things on another
+ * server: a page of one server's log that outlived a switch must not open the other's.
+ */
+function activeAs(session: SessionProvider, profileId: string): ServerSummary {
+  const server = session.active();
+  if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
+  if (server.id !== profileId) {
+    throw new DebusineError(
+      'conflict',
+      `This log is on another server than the active one (${server.name}): switch back to open it.`,
+      { rule: 'log-server' },
+    );
+  }
+  return server;
+}
+
+export function logHandlers(
+  store: LogStore,
+  session: SessionProvider,
+  live?: LiveLogStore,
+): Handlers {
+  const activeUrl = (): string | null => session.active()?.apiUrl ?? null;
+  const liveOf = (handle: string): LiveLogStore | undefined =>
+    live?.has(handle) ? live : undefined;
   return {
     'logs.open': async ({ server: profileId, artifactId, path }, caller) => {
-      const server = session.active();
-      if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
-      // Artifact ids mean other artifacts on another server: a page of one server's log
-      // that outlived a switch must not open the other's.
-      if (server.id !== profileId) {
-        throw new DebusineError(
-          'conflict',
-          `This log is on another server than the active one (${server.name}): switch back to open it.`,
-          { rule: 'log-server' },
-        );
-      }
+      const server = activeAs(session, profileId);
       const state = await store.open(
         { apiUrl: server.apiUrl, client: () => session.client() },
         artifactId,
@@ -58,13 +80,50 @@ export function logHandlers(store: LogStore, session: SessionProvider): Handlers
       caller.hold(logKey(state.handle), () => store.close(state.handle));
       return state;
     },
+    'logs.openLive': async ({ server: profileId, workRequestId }, caller) => {
+      const server = activeAs(session, profileId);
+      if (!live) throw new DebusineError('unsupported', 'Live logs are not available here.');
+      const workRequest = await session.client().workRequestGet(workRequestId);
+      const state = await live.open(
+        {
+          apiUrl: server.apiUrl,
+          workRequestId,
+          sbuild: workRequest.task_type === 'Worker' && workRequest.task_name === 'sbuild',
+          // Asked of this server only: once the app works with another, following stops.
+          stillRunning: async () =>
+            activeUrl() === server.apiUrl &&
+            (await session.client().workRequestGet(workRequestId)).status === 'running',
+        },
+        (changed) => {
+          caller.emit('logs.progress', changed);
+        },
+      );
+      caller.hold(logKey(state.handle), () => live.close(state.handle));
+      return state;
+    },
     // Async, so that an unknown handle rejects rather than throws.
-    'logs.info': async ({ handle }, caller) => Promise.resolve(store.state(own(caller, handle))),
-    'logs.lines': async ({ handle, from, count }, caller) =>
-      store.lines(own(caller, handle), from, count),
-    'logs.search': async ({ handle, query, regex, caseSensitive, fromLine, direction }, caller) =>
-      store.search(own(caller, handle), query, { regex, caseSensitive }, fromLine, direction),
-    'logs.cancel': async ({ handle }, caller) => store.cancel(own(caller, handle)),
+    'logs.info': async ({ handle }, caller) => {
+      own(caller, handle);
+      return Promise.resolve(liveOf(handle)?.state(handle, activeUrl()) ?? store.state(handle));
+    },
+    'logs.lines': async ({ handle, from, count }, caller) => {
+      own(caller, handle);
+      return (
+        liveOf(handle)?.lines(handle, activeUrl(), from, count) ?? store.lines(handle, from, count)
+      );
+    },
+    'logs.search': async ({ handle, query, regex, caseSensitive, fromLine, direction }, caller) => {
+      own(caller, handle);
+      const options = { regex, caseSensitive };
+      return (
+        liveOf(handle)?.search(handle, activeUrl(), query, options, fromLine, direction) ??
+        store.search(handle, query, options, fromLine, direction)
+      );
+    },
+    'logs.cancel': async ({ handle }, caller) => {
+      own(caller, handle);
+      return liveOf(handle)?.cancel(handle, activeUrl()) ?? store.cancel(handle);
+    },
     'logs.close': async ({ handle }, caller) => {
       await caller.release(logKey(own(caller, handle)));
       return undefined;

@@ -15,6 +15,8 @@ import { visibleNotification, type NotificationActionId, type Notifier } from '.
 import { explainWorkRequest, type Explain } from '../results/explainer';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
+import { EarlyWarnings } from '../watch/early-warning';
+import type { LiveLogStore } from '../logs/live-log-store';
 import { ResumeFile } from '../watch/resume-state';
 import { WatchList, type WatchItem } from '../watch/watch-list';
 import { workRequestWebPage } from '../watch/web-page';
@@ -45,6 +47,8 @@ interface Stack {
   watcher: CompletionWatcher;
   router: CompletionRouter;
   list: WatchList;
+  /** Follows the live logs of watched running builds (absent without live logs). */
+  early: EarlyWarnings | undefined;
   /** What the router reads with: the stack's own, closed once the stack has stopped. */
   client: DebusineClient;
 }
@@ -87,6 +91,7 @@ export class WatchService {
   readonly #sign: ((profileId: string, id: number) => Promise<SigningResult>) | undefined;
   readonly #explainer: ((apiUrl: string, client: DebusineClient) => Explain) | undefined;
   readonly #openExternal: (url: string) => Promise<void>;
+  readonly #live: LiveLogStore | undefined;
   #stack: Stack | undefined;
   #switching: Promise<void> = Promise.resolve();
   #online = true;
@@ -117,6 +122,8 @@ export class WatchService {
     openExternal?: ((url: string) => Promise<void>) | undefined;
     /** Explains failures on a server, for their notifications (results/explainer.ts). */
     explainer?: (apiUrl: string, client: DebusineClient) => Explain;
+    /** The live logs, for early warnings of failing builds (early-warning.ts). */
+    live?: LiveLogStore;
   }) {
     this.#session = options.session;
     this.#users = options.users;
@@ -128,6 +135,7 @@ export class WatchService {
     this.#sign = options.sign;
     this.#explainer = options.explainer;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
+    this.#live = options.live;
     this.settings = new NotificationSettingsStore(options.dataDir);
     this.commands = new CompletionCommandFile(options.dataDir);
     this.gate = new NotificationGate({
@@ -287,9 +295,40 @@ export class WatchService {
       const { next, since } = connectionStateOf(profileId, state);
       this.#setState(next, since);
     });
-    this.#stack = { key, profileId, watcher, router, list, client };
+    const early = this.#live
+      ? new EarlyWarnings({
+          apiUrl: profile.apiUrl,
+          client,
+          watchList: list,
+          live: this.#live,
+          notifier: this.gate.forSource(profileId),
+          listFilters: async () => (await client.serverRevision()).features.workRequestFilters,
+          handlersFor: (id, line) => {
+            const openLive = (): void => {
+              this.#navigate({ target: { kind: 'live-log', workRequestId: id, line }, server });
+            };
+            return {
+              onClick: openLive,
+              onAction: (action) => {
+                if (action === 'abort') void this.#abortFromNotification(id, profileId);
+                else openLive();
+              },
+            };
+          },
+          onError: (error) => {
+            console.warn(
+              `Early warnings from ${profile.apiUrl}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          },
+        })
+      : undefined;
+    // A step that completes may let the next build start; a new watch may name a running one.
+    router.on('changed', () => void early?.check());
+    list.on('changed', () => void early?.check());
+    this.#stack = { key, profileId, watcher, router, list, early, client };
     watcher.setNetworkAvailable(this.#online);
     await watcher.start();
+    early?.start();
   }
 
   async #completed(
@@ -332,6 +371,26 @@ export class WatchService {
       await this.#retry(id);
     } catch (error) {
       this.#tellActionFailed('retry', id, profileId, error);
+    }
+  }
+
+  /**
+   * "Abort" on a failing build's early warning: on the server that showed it, which must
+   * be the active one (as for Retry); a refusal is told by a notification of its own.
+   */
+  async #abortFromNotification(id: number, profileId: string): Promise<void> {
+    try {
+      const stack = this.#stack;
+      if (stack?.profileId !== profileId) {
+        throw new DebusineError(
+          'conflict',
+          `It is on ${this.#profileName(profileId)}, and the app now works with another server.`,
+        );
+      }
+      await stack.client.workRequestAbort(id);
+      this.#emit('workRequests.changed', { ids: [id] });
+    } catch (error) {
+      this.#tellActionFailed('abort', id, profileId, error);
     }
   }
 
@@ -412,6 +471,7 @@ export class WatchService {
     const stack = this.#stack;
     if (!stack) return;
     this.#stack = undefined;
+    await stack.early?.close();
     await stack.router.close();
     // Notifications it showed stay on the desktop after watching moves to another server;
     // their clicks and buttons still answer, on the server that showed them.

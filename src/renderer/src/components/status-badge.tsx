@@ -33,6 +33,9 @@ function lookFor(status: string, result: string): Look {
         return { label: 'Skipped', icon: CircleSlash, tone: 'muted' };
       case 'temporary failure':
         return { label: 'Temporary failure', icon: TriangleAlert, tone: 'attention' };
+      // An early warning's: the build still runs, and cannot succeed any more.
+      case 'failing':
+        return { label: 'Failing', icon: CircleX, tone: 'danger' };
       default:
         return { label: result || 'Completed', icon: CircleDot, tone: 'muted' };
     }

@@ -14,6 +14,7 @@ export interface Open {
   openWorkRequest: (id: number) => void;
   openArtifact: (id: number) => void;
   openLog: (target: Omit<LogTarget, 'server'>) => void;
+  openLiveLog: (workRequestId: number, line?: number | null) => void;
 }
 
 /** Opens pages on the active server: the one whose data the caller shows. */
@@ -31,6 +32,9 @@ export function useOpen(): Open {
       },
       openLog: (target) => {
         store.openLog({ ...target, server });
+      },
+      openLiveLog: (workRequestId, line) => {
+        store.openLiveLog(server, workRequestId, line);
       },
     };
   }, [server]);

@@ -30,8 +30,17 @@ export interface OpenLog {
   cancel: () => void;
 }
 
-/** Opens `path` of artifact `artifactId` of `server` in main while the caller is mounted. */
-export function useOpenLog(server: string, artifactId: number, path: string): OpenLog {
+/**
+ * `path` of artifact `artifactId` of `server`, or with `liveWorkRequestId`, the live log of
+ * that running step (logs.openLive), opened in main while the caller is mounted: the same
+ * handle, windows and progress either way.
+ */
+export function useOpenLog(
+  server: string,
+  artifactId: number,
+  path: string,
+  liveWorkRequestId: number | null = null,
+): OpenLog {
   const bridge = useBridge();
   const [state, setState] = useState<LogState | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -51,7 +60,11 @@ export function useOpenLog(server: string, artifactId: number, path: string): Op
         setState(next);
       }
     });
-    bridge.logs.open({ server, artifactId, path }).then(
+    const opening =
+      liveWorkRequestId === null
+        ? bridge.logs.open({ server, artifactId, path })
+        : bridge.logs.openLive({ server, workRequestId: liveWorkRequestId });
+    opening.then(
       (opened) => {
         handle = opened.handle;
         if (gone) {
@@ -70,7 +83,7 @@ export function useOpenLog(server: string, artifactId: number, path: string): Op
       off();
       if (handle !== null) void bridge.logs.close({ handle }).catch(() => undefined);
     };
-  }, [bridge, server, artifactId, path, attempt]);
+  }, [bridge, server, artifactId, path, liveWorkRequestId, attempt]);
 
   const retry = useCallback(() => {
     setState(null);

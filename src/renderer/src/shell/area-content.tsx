@@ -1,4 +1,4 @@
-import { LogScreen } from '@renderer/screens/logs';
+import { LiveLogScreen, LogScreen } from '@renderer/screens/logs';
 import { useDetail } from '@renderer/kit/navigation';
 import type { Area } from '@renderer/state/ui-store';
 import { SCREENS } from './screens';
@@ -10,6 +10,7 @@ import { SCREENS } from './screens';
 export function AreaContent(props: { area: Area }): React.JSX.Element {
   const detail = useDetail();
   if (detail?.kind === 'log') return <LogScreen target={detail} />;
+  if (detail?.kind === 'live-log') return <LiveLogScreen target={detail} />;
   const Screen = SCREENS[props.area];
   return <Screen />;
 }

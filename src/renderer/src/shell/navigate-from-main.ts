@@ -20,6 +20,8 @@ export function useNavigateFromMain(): void {
         else if (target.kind === 'log') {
           const { artifactId, path, line, workRequestId } = target;
           ui.openLog({ server, artifactId, path, line, workRequestId });
+        } else if (target.kind === 'live-log') {
+          ui.openLiveLog(server, target.workRequestId, target.line);
         } else ui.setArea('work-requests');
       }),
     [bridge],

@@ -54,7 +54,7 @@ export function useUnreadFailuresTitle(): void {
   const shownId =
     detail?.kind === 'work-request'
       ? detail.id
-      : detail?.kind === 'log'
+      : detail?.kind === 'log' || detail?.kind === 'live-log'
         ? detail.workRequestId
         : null;
 

@@ -37,7 +37,9 @@ export interface LogTarget {
 export type Detail =
   | { kind: 'work-request'; server: ServerId; id: number }
   | { kind: 'artifact'; server: ServerId; id: number }
-  | ({ kind: 'log' } & LogTarget);
+  | ({ kind: 'log' } & LogTarget)
+  /** The live log of a running step, at a line (0-based) when one is asked. */
+  | { kind: 'live-log'; server: ServerId; workRequestId: number; line: number | null };
 
 interface UiState {
   area: Area;
@@ -51,6 +53,8 @@ interface UiState {
   openArtifact: (server: ServerId, id: number) => void;
   /** Opens a file in the log viewer, in the area it was opened from. */
   openLog: (target: LogTarget) => void;
+  /** Opens a running step's live log in the log viewer. */
+  openLiveLog: (server: ServerId, workRequestId: number, line?: number | null) => void;
   setArea: (area: Area) => void;
   setTheme: (theme: ThemePreference) => void;
   setPaletteOpen: (open: boolean) => void;
@@ -79,6 +83,11 @@ export const useUiStore = create<UiState>()(
       openLog: (target) => {
         const area = target.workRequestId === null ? 'artifacts' : 'work-requests';
         if (canLeave()) set({ area, detail: { kind: 'log', ...target } });
+      },
+      openLiveLog: (server, workRequestId, line = null) => {
+        if (canLeave()) {
+          set({ area: 'work-requests', detail: { kind: 'live-log', server, workRequestId, line } });
+        }
       },
       setArea: (area) => {
         if (canLeave()) set({ area, detail: null });

@@ -13,6 +13,8 @@ import { LogViewer } from './log-viewer';
 import './logs.css';
 import { useOpen } from '@renderer/kit/navigation';
 
+export { LiveLogScreen } from './live-log-screen';
+
 export function LogScreen(props: { target: LogTarget }): React.JSX.Element {
   return (
     <RequireServer what="Reading logs">

@@ -7,6 +7,9 @@ import { formatBytes } from '@renderer/components/format';
 /** "412,000 lines so far, 27 MiB of 100 MiB" while loading; "1,500,000 lines, 100 MiB" after. */
 export function progressLabel(state: LogState): string {
   const lines = `${state.lines.toLocaleString('en')} line${state.lines === 1 ? '' : 's'}`;
+  // A live log has no size to reach: it grows until its step ends.
+  if (state.live && state.state === 'loading')
+    return `${lines} so far, ${formatBytes(state.bytes)}`;
   if (state.state === 'ready') return `${lines}, ${formatBytes(state.size)}`;
   if (state.state === 'failed') {
     const how = state.error?.code === 'cancelled' ? 'Stopped' : 'Failed';
@@ -36,17 +39,24 @@ export function LogHeader(props: {
         <h2 id="log-title" className="mono">
           {visibleText(props.path)}
         </h2>
-        <span className="muted">
-          artifact <span className="mono">#{props.artifactId}</span>
-          {props.category ? ` · ${props.category}` : ''}
-        </span>
+        {state?.live ? (
+          <span className="muted">
+            work request <span className="mono">#{state.live.workRequestId}</span> · streamed as it
+            runs
+          </span>
+        ) : (
+          <span className="muted">
+            artifact <span className="mono">#{props.artifactId}</span>
+            {props.category ? ` · ${props.category}` : ''}
+          </span>
+        )}
       </div>
       <div className="log-progress" aria-live="polite">
         {state === null ? (
           <span className="muted">Opening…</span>
         ) : (
           <>
-            {state.state === 'loading' ? (
+            {state.state === 'loading' && !state.live ? (
               <progress
                 max={Math.max(1, state.size)}
                 value={state.bytes}

@@ -10,6 +10,7 @@ import { LoadingState } from '@renderer/components/loading-state';
 import type { LogWindowCache } from '@renderer/queries/log-window-cache';
 import { useLogSearch, useOpenLog } from '@renderer/queries/logs';
 import { logLink } from '@shared/log-link';
+import type { LogState } from '@shared/log-types';
 import { visibleText } from '@shared/visible-text';
 import { LogBody, type LineRange } from './log-body';
 import { LogHeader } from './log-header';
@@ -19,6 +20,8 @@ import { OutlinePanel, SummaryBar } from './log-outline';
 import { readLines, useDownloadFile } from './log-actions';
 import { copyText } from '@renderer/components/clipboard';
 import { messageOf } from './messages';
+import { LiveBar } from './live-bar';
+import { useFollow } from './live-follow';
 
 export interface LogViewerProps {
   artifactId: number;
@@ -37,11 +40,22 @@ export interface LogViewerProps {
   /** Keeps the selected line in the app's state, so that coming back shows it again. */
   onLineChange: (line: number) => void;
   cache?: LogWindowCache;
+  /** Shows the live log of this running step instead of the artifact's file. */
+  liveWorkRequestId?: number;
+  /** The live log ended with its step; `line` is the first line on screen. */
+  onLiveEnded?: (state: LogState, line: number) => void;
+  /** Where a live log that cannot be streamed sends the user. */
+  onLiveOpenInBrowser?: () => void;
 }
 
 export function LogViewer(props: LogViewerProps): React.JSX.Element {
   const bridge = useBridge();
-  const open = useOpenLog(props.profile, props.artifactId, props.path);
+  const open = useOpenLog(
+    props.profile,
+    props.artifactId,
+    props.path,
+    props.liveWorkRequestId ?? null,
+  );
   const state = open.state;
   const handle = state?.handle ?? null;
   const totalLines = state?.state === 'failed' ? 0 : (state?.lines ?? 0);
@@ -90,9 +104,25 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
     [anchor, onLineChange],
   );
 
-  const onVisible = useCallback((first: number, last: number) => {
-    visible.current = { first, last };
-  }, []);
+  // A live log follows its tail unless it was opened at a line.
+  const live = state?.live ?? null;
+  const follow = useFollow(live !== null && props.line === null, totalLines, scrollTo);
+  const followVisible = follow.onVisible;
+  const onVisible = useCallback(
+    (first: number, last: number) => {
+      visible.current = { first, last };
+      followVisible(first, last);
+    },
+    [followVisible],
+  );
+
+  const { onLiveEnded } = props;
+  const endedTold = useRef(false);
+  useEffect(() => {
+    if (state?.live?.status !== 'ended' || endedTold.current) return;
+    endedTold.current = true;
+    onLiveEnded?.(state, visible.current.first);
+  }, [state, onLiveEnded]);
 
   const goTo = (line: number): void => {
     setMarked(line);
@@ -233,13 +263,27 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
                 }
           }
           onDownload={() => {
-            report(download());
+            if (live === null) report(download());
+            else setStatus('Its stored log can be downloaded once the step has ended.');
           }}
           onOpenInBrowser={openInBrowser}
           status={status}
         />
       </div>
-      {analysis !== null ? <SummaryBar analysis={analysis} onJumpToError={goTo} /> : null}
+      {live !== null ? (
+        <LiveBar
+          live={live}
+          follow={follow.follow}
+          onFollow={() => {
+            follow.setFollow(!follow.follow);
+          }}
+          onOpenInBrowser={props.onLiveOpenInBrowser ?? (() => undefined)}
+        />
+      ) : null}
+      {analysis !== null && (live === null || analysis.summary.status !== null) ? (
+        // A running build has no summary yet: sbuild prints it at the end.
+        <SummaryBar analysis={analysis} onJumpToError={goTo} />
+      ) : null}
       <div className="log-main">
         {analysis !== null && outlineShown ? (
           <OutlinePanel analysis={analysis} onGo={goTo} />

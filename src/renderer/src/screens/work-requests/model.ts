@@ -142,3 +142,8 @@ export function taskSummary(wr: Pick<WorkRequestResponse, 'task_data'>): string 
 export function rootOf(wr: Pick<WorkRequestResponse, 'id' | 'workflow_root'>): number | null {
   return wr.workflow_root != null && wr.workflow_root !== wr.id ? wr.workflow_root : null;
 }
+
+/** A running task streams its output (Debusine 0.16 and later): its live log can be followed. */
+export function hasLiveLog(wr: Pick<WorkRequestResponse, 'status' | 'task_type'>): boolean {
+  return wr.status === 'running' && wr.task_type === 'Worker';
+}

@@ -1,0 +1,150 @@
+/**
+ * The live log of a running build, on the current sandbox with real builds: a package whose
+ * build prints a line a second for 40 seconds and then fails is started with the sandbox's
+ * Debusine client (as a developer would, outside the app); its workflow is watched in the
+ * app. The running sbuild step's "Live log" shows its lines while it runs; the early
+ * warning "sbuild ddt-slow 1.0 amd64 is failing" comes before the step completes and quotes
+ * the line where the build broke; when the step ends, the viewer gives way to the stored
+ * build log.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ownerClient } from '../support/clients';
+import { chownToAlice } from '../support/dput-ng';
+import { openPage } from '../support/app';
+import { appSession, goTo, screenshotsInBothThemes } from '../support/e2e';
+import { slowFailingPackage, type SourcePackage } from '../support/real-packages';
+import { hasServer, testServer } from '../support/sandbox';
+
+const BUILD_MINUTES = 15;
+const server = hasServer('current') ? testServer('current') : null;
+const root = server?.sandbox ? (server.root ?? null) : null;
+const template = server?.realWork?.sbuildTemplate ?? null;
+
+/** Runs the sandbox's Debusine client as alice in the chroot; its output. */
+function debusineAsAlice(chroot: string, args: string[]): string {
+  return execFileSync(
+    'chroot',
+    [
+      '--userspec=alice:alice',
+      chroot,
+      'env',
+      '-i',
+      'PATH=/usr/bin:/bin',
+      'HOME=/home/alice',
+      'debusine',
+      ...args,
+    ],
+    { encoding: 'utf8' },
+  );
+}
+
+/** Uploads the package with the client in the chroot and starts `sbuild` on it; the root. */
+function startBuild(chroot: string, workspace: string, pkg: SourcePackage, name: string): number {
+  const dir = `/home/alice/live-${String(process.pid)}`;
+  mkdirSync(join(chroot, dir), { recursive: true });
+  for (const file of [pkg.dsc, pkg.tarball]) copyFileSync(file, join(chroot, dir, basename(file)));
+  chownToAlice(chroot, dir);
+  const imported = debusineAsAlice(chroot, [
+    'artifact',
+    'import-debian',
+    '--workspace',
+    workspace,
+    `${dir}/${basename(pkg.dsc)}`,
+  ]);
+  const artifact = Number(/artifact_id: (\d+)/.exec(imported)?.[1]);
+  expect(artifact).toBeGreaterThan(0);
+  writeFileSync(
+    join(chroot, dir, 'input.yaml'),
+    `input:\n  source_artifact: ${String(artifact)}\n`,
+  );
+  chownToAlice(chroot, dir);
+  const started = debusineAsAlice(chroot, [
+    'workflow',
+    'start',
+    name,
+    '--workspace',
+    workspace,
+    '--data',
+    `${dir}/input.yaml`,
+    '--yaml',
+  ]);
+  // The server holds the files now.
+  rmSync(join(chroot, dir), { recursive: true, force: true });
+  const id = Number(/^id: (\d+)$/m.exec(started)?.[1]);
+  expect(id).toBeGreaterThan(0);
+  return id;
+}
+
+describe.runIf(root !== null && template !== null)('the live log of a running build', () => {
+  const session = appSession('current');
+
+  it(
+    'shows the lines as they come, warns before the step ends, then shows the stored log',
+    async () => {
+      if (root === null || template === null || server === null) return;
+      const workspace = server.workspaces.default;
+      const rootId = startBuild(root, workspace, slowFailingPackage(), template);
+      const { page, errors } = await openPage(session.browser, session.app);
+
+      // The workflow's page, watched: its running builds are followed for early warnings.
+      await goTo(page, 'Work requests');
+      await page.getByRole('search').getByRole('searchbox').fill(String(rootId));
+      await page
+        .getByTestId(`wr-row-${String(rootId)}`)
+        .getByRole('button')
+        .dispatchEvent('click');
+      await page.getByTestId('work-request-page').waitFor();
+      await page
+        .getByRole('toolbar', { name: 'Work request actions' })
+        .getByRole('button', {
+          name: 'Watch',
+        })
+        .click();
+      // The tree's row of the running sbuild step offers its live log.
+      const liveButton = page.getByRole('button', { name: /^Live log of sbuild #\d+$/ });
+      await liveButton.waitFor({ timeout: BUILD_MINUTES * 60_000 });
+      const label = (await liveButton.getAttribute('aria-label')) ?? '';
+      const stepId = Number(/#(\d+)$/.exec(label)?.[1]);
+      await screenshotsInBothThemes(page, 'live-log-step-row');
+      await liveButton.click();
+
+      // Lines of the build while it runs: the stream is still live when they show.
+      const bar = page.getByTestId('live-bar');
+      await page
+        .locator('.log-row')
+        .filter({ hasText: 'ddt-slow: step 8 of 40' })
+        .waitFor({ timeout: BUILD_MINUTES * 60_000 });
+      expect(await bar.getAttribute('data-status')).toBe('streaming');
+      await screenshotsInBothThemes(page, 'live-log-running');
+
+      // The early warning, in a second window's list of notifications.
+      const second = await openPage(session.browser, session.app);
+      await goTo(second.page, 'Work requests');
+      await second.page.getByRole('tab', { name: 'Notifications' }).click();
+      const warning = second.page.getByTestId(`notification-${String(stepId)}`);
+      await warning.waitFor({ timeout: BUILD_MINUTES * 60_000 });
+      await expect(warning.textContent()).resolves.toMatch(
+        /sbuild ddt-slow 1\.0 amd64 is failing.*make\[1\]: \*\*\* \[debian\/rules:\d+: fail\] Error 1/,
+      );
+      const shownAt = (await warning.locator('time').getAttribute('datetime')) ?? '';
+      await screenshotsInBothThemes(second.page, 'live-log-early-warning');
+
+      // The step ends: the viewer shows its stored build log instead.
+      await page
+        .getByRole('heading', { name: /^ddt-slow_1\.0_amd64-.*\.build$/ })
+        .waitFor({ timeout: BUILD_MINUTES * 60_000 });
+      const step = await ownerClient('current').workRequestGet(stepId);
+      expect(step).toMatchObject({ status: 'completed', result: 'failure' });
+      // The warning came first.
+      expect(Date.parse(shownAt)).toBeLessThan(Date.parse(step.completed_at ?? ''));
+      expect(errors).toEqual([]);
+      expect(second.errors).toEqual([]);
+      await second.page.context().close();
+      await page.context().close();
+    },
+    (BUILD_MINUTES * 3 + 5) * 60_000,
+  );
+});

@@ -1,0 +1,395 @@
+/**
+ * The live log of a running step against a local WebSocket server standing in for
+ * Debusine's WorkRequestLogsConsumer: what it reads, how it reconnects (bounded, without
+ * repeating what it saw), how a refusal reads, and what a hostile server cannot do (no
+ * credentials leave, memory and disk stay bounded, main keeps running).
+ */
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { LiveLogStore } from '../../src/main/logs/live-log-store';
+import { MAX_RECONNECTS } from '../../src/main/logs/live-log-stream';
+import type { LogState } from '../../src/shared/log-types';
+
+let wss: WebSocketServer | undefined;
+let store: LiveLogStore | undefined;
+afterEach(async () => {
+  await store?.closeAll();
+  for (const client of wss?.clients ?? []) client.terminate();
+  await new Promise((r) => wss?.close(r));
+  wss = undefined;
+});
+
+interface Fake {
+  apiUrl: string;
+  requests: IncomingMessage[];
+}
+
+async function fakeServer(
+  onConnection: (socket: WebSocket, attempt: number, request: IncomingMessage) => void,
+  options: { refuseUpgrade?: number } = {},
+): Promise<Fake> {
+  const requests: IncomingMessage[] = [];
+  wss = new WebSocketServer({
+    port: 0,
+    host: '127.0.0.1',
+    verifyClient: (_info, done) => {
+      if (options.refuseUpgrade) done(false, options.refuseUpgrade);
+      else done(true);
+    },
+  });
+  await once(wss, 'listening');
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    requests.push(request);
+    onConnection(socket, requests.length, request);
+  });
+  const { port } = wss.address() as AddressInfo;
+  return { apiUrl: `http://127.0.0.1:${String(port)}/api`, requests };
+}
+
+let stamp = Date.UTC(2026, 0, 1);
+const data = (text: string, at = stamp++) =>
+  JSON.stringify({
+    type: 'log_data',
+    data: text,
+    stream: 'stdout',
+    timestamp: new Date(at).toISOString().replace('Z', '+00:00'),
+  });
+const end = (exitCode: number) =>
+  JSON.stringify({
+    type: 'log_data_end',
+    exit_code: exitCode,
+    timestamp: new Date().toISOString(),
+  });
+const CONNECTED = JSON.stringify({ type: 'connected' });
+
+/** A store whose states are recorded, with a wait on a condition over them. */
+function liveStore(maxBytes?: number, maxLines?: number) {
+  const states: LogState[] = [];
+  const waiters: { match: (s: LogState) => boolean; resolve: (s: LogState) => void }[] = [];
+  store = new LiveLogStore({
+    dir: join(mkdtempSync(join(tmpdir(), 'ddt-live-')), 'live'),
+    reconnectDelayMs: () => 0,
+    ...(maxBytes === undefined ? {} : { maxBytes }),
+    ...(maxLines === undefined ? {} : { maxLines }),
+    emit: (state) => {
+      states.push(state);
+      for (const w of [...waiters]) {
+        if (w.match(state)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(state);
+        }
+      }
+    },
+  });
+  const until = (match: (s: LogState) => boolean): Promise<LogState> => {
+    const seen = states.find(match);
+    return seen
+      ? Promise.resolve(seen)
+      : new Promise((resolve) => waiters.push({ match, resolve }));
+  };
+  return { store, states, until };
+}
+
+async function lineTexts(s: LiveLogStore, handle: string, apiUrl: string): Promise<string[]> {
+  const window = await s.lines(handle, apiUrl, 0, 2000);
+  return window.lines.map((l) => l.text);
+}
+
+describe('the live log', () => {
+  it('shows lines as they arrive, sends no credentials, and ends with the exit code', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    const fake = await fakeServer((socket) => {
+      socket.send(CONNECTED);
+      socket.send(data('sbuild (Debian sbuild) 0.89\nfirst line\nsecond '));
+      socket.send(data('line\n'));
+      void released.then(() => {
+        socket.send(data('make: *** [debian/rules:4: build] Error 1\n'));
+        socket.send(end(2));
+        socket.close();
+      });
+    });
+    const { store: s, until } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 31,
+      sbuild: true,
+      stillRunning: () => Promise.resolve(false),
+    });
+    const growing = await until((state) => state.lines >= 3);
+    expect(growing.state).toBe('loading');
+    expect(growing.live?.status).toBe('streaming');
+    expect(await lineTexts(s, opened.handle, fake.apiUrl)).toEqual([
+      'sbuild (Debian sbuild) 0.89',
+      'first line',
+      'second line',
+    ]);
+    release();
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended).toMatchObject({ state: 'ready', lines: 4 });
+    expect(ended.live).toMatchObject({ status: 'ended', exitCode: 2, sbuildStart: 0 });
+    expect(ended.analysis?.errorLines).toEqual([3]);
+    const request = fake.requests[0];
+    expect(request?.url).toBe('/api/ws/1.0/work-request/31/logs/');
+    expect(request?.headers.token).toBeUndefined();
+    expect(request?.headers.cookie).toBeUndefined();
+    expect(request?.headers.authorization).toBeUndefined();
+  });
+
+  it('reconnects while the step runs, without repeating what the stream sends again', async () => {
+    const first = data('one\n');
+    const second = data('two\n');
+    let running = true;
+    const fake = await fakeServer((socket, attempt) => {
+      socket.send(CONNECTED);
+      // Every connection reads the stream from its start, as the server's does.
+      socket.send(first);
+      socket.send(second);
+      if (attempt === 1) {
+        socket.send(end(0));
+        socket.close();
+      } else {
+        socket.send(data('three\n'));
+        running = false;
+        socket.send(end(1));
+        socket.close();
+      }
+    });
+    const { store: s } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 7,
+      sbuild: false,
+      stillRunning: () => Promise.resolve(running),
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live).toMatchObject({ status: 'ended', exitCode: 1 });
+    expect(await lineTexts(s, opened.handle, fake.apiUrl)).toEqual(['one', 'two', 'three']);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('ends, not refused, when a reconnect finds the step no longer running', async () => {
+    const fake = await fakeServer((socket, attempt) => {
+      if (attempt === 1) {
+        socket.send(CONNECTED);
+        socket.send(data('built\n'));
+        socket.send(end(2));
+      } else {
+        socket.send(
+          JSON.stringify({ type: 'connection_rejected', reason: 'x', reason_code: 'not_running' }),
+        );
+      }
+      socket.close();
+    });
+    const { store: s } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 8,
+      sbuild: false,
+      // Still uploading its results when the command's stream closes.
+      stillRunning: () => Promise.resolve(true),
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live).toMatchObject({ status: 'ended', exitCode: 2, message: null });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('reconnects a bounded number of times to a server that keeps dropping it', async () => {
+    const fake = await fakeServer((socket) => {
+      socket.send(CONNECTED);
+      socket.terminate();
+    });
+    const { store: s } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 7,
+      sbuild: false,
+      stillRunning: () => Promise.resolve(true),
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live?.status).toBe('lost');
+    expect(ended.live?.message).toMatch(/stopped arriving/);
+    expect(fake.requests).toHaveLength(MAX_RECONNECTS + 1);
+  });
+
+  it('says in one line why a private step or an older server has no live log', async () => {
+    const fake = await fakeServer((socket) => {
+      socket.send(
+        JSON.stringify({
+          type: 'connection_rejected',
+          reason: '<script>alert(1)</script>',
+          reason_code: 'not_found',
+        }),
+      );
+      socket.close();
+    });
+    const { store: s } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 9,
+      sbuild: false,
+      stillRunning: () => Promise.resolve(true),
+    });
+    const refused = await s.ended(opened.handle, fake.apiUrl);
+    expect(refused.live?.status).toBe('refused');
+    expect(refused.live?.message).toBe(
+      'The server streams live logs only of public workspaces to the app; this one is not.',
+    );
+    // Refused is final: no second attempt.
+    expect(fake.requests).toHaveLength(1);
+    await s.closeAll();
+    await new Promise((r) => wss?.close(r));
+
+    const older = await fakeServer(() => undefined, { refuseUpgrade: 404 });
+    const again = await s.open({
+      apiUrl: older.apiUrl,
+      workRequestId: 9,
+      sbuild: false,
+      stillRunning: () => Promise.resolve(true),
+    });
+    const none = await s.ended(again.handle, older.apiUrl);
+    expect(none.live).toMatchObject({ status: 'refused' });
+    expect(none.live?.message).toMatch(/no live log \(it needs Debusine 0\.16/);
+  });
+
+  it('keeps a handle to its own server: asked for on another, it answers nothing', async () => {
+    const fake = await fakeServer((socket) => {
+      socket.send(CONNECTED);
+      socket.send(data('secret of server A\n'));
+    });
+    const { store: s, until } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 5,
+      sbuild: false,
+      stillRunning: () => Promise.resolve(true),
+    });
+    await until((state) => state.lines === 1);
+    await expect(s.lines(opened.handle, 'https://b.example/api', 0, 10)).rejects.toMatchObject({
+      code: 'not-found',
+    });
+    expect(() => s.state(opened.handle, null)).toThrow(/another server/);
+  });
+});
+
+describe('a hostile live log', () => {
+  it('survives garbage, binary frames, wrong types and an oversized message', async () => {
+    const fake = await fakeServer((socket, attempt) => {
+      socket.send(CONNECTED);
+      if (attempt > 1) {
+        socket.send(data('after\n'));
+        socket.send(end(0));
+        socket.close();
+        return;
+      }
+      socket.send('not json {');
+      socket.send(Buffer.from([0, 1, 2, 3]), { binary: true });
+      socket.send(JSON.stringify([1, 2, 3]));
+      socket.send(JSON.stringify({ type: 'log_data', data: { nested: true } }));
+      socket.send(JSON.stringify({ type: 'log_data_end', exit_code: 'x'.repeat(100) }));
+      socket.send(JSON.stringify({ type: '__proto__', data: 'x' }));
+      socket.send(data('\u001b[31mred\u001b[0m bell\u0007 nul\u0000 bidi\u202e end\n'));
+      // More than the 512 KiB a message may be: the client closes the connection.
+      socket.send(data('y'.repeat(600 * 1024)));
+    });
+    let running = true;
+    const { store: s } = liveStore();
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 3,
+      sbuild: true,
+      stillRunning: () => {
+        const answer = running;
+        running = false;
+        return Promise.resolve(answer);
+      },
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live?.status).toBe('ended');
+    const texts = await lineTexts(s, opened.handle, fake.apiUrl);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toContain('red');
+    // Shown as text: no escape, bell, NUL or reordering character survives as itself.
+    for (const code of [0x00, 0x07, 0x1b, 0x202e]) {
+      expect(texts[0]).not.toContain(String.fromCharCode(code));
+    }
+    expect(texts[1]).toBe('after');
+  });
+
+  it('stops an endless log at its bound on disk, in one huge line or many', async () => {
+    const MAX = 256 * 1024;
+    const chunk = 'z'.repeat(60 * 1024);
+    const fake = await fakeServer((socket) => {
+      socket.send(CONNECTED);
+      let sent = 0;
+      // Endless, one line with no line break, until the client goes away.
+      const pump = (): void => {
+        if (socket.readyState !== socket.OPEN || sent > 400) return;
+        sent++;
+        socket.send(data(chunk), pump);
+      };
+      pump();
+    });
+    const { store: s } = liveStore(MAX);
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 4,
+      sbuild: true,
+      stillRunning: () => Promise.resolve(true),
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live?.status).toBe('stopped');
+    expect(ended.live?.message).toMatch(/stops at/);
+    expect(ended.bytes).toBe(MAX);
+    expect(fake.requests).toHaveLength(1);
+    const window = await s.lines(opened.handle, fake.apiUrl, 0, 10);
+    expect(window.lines).toHaveLength(1);
+    // A line this long is read by its start only.
+    expect(window.lines[0]?.cut).toBe(MAX);
+    const dir = readdirSync(join(tmpdir()))
+      .filter((name) => name.startsWith('ddt-live-'))
+      .map((name) => join(tmpdir(), name, 'live'));
+    const sizes = dir.flatMap((d) => {
+      try {
+        return readdirSync(d).map((f) => statSync(join(d, f)).size);
+      } catch {
+        return [];
+      }
+    });
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX);
+  });
+
+  it('stops a flood of empty lines at its bound of lines, whatever the bytes', async () => {
+    const MAX_LINES = 100_000;
+    const fake = await fakeServer((socket) => {
+      socket.send(CONNECTED);
+      let sent = 0;
+      // Nothing but line breaks: four bytes of index a line, one byte of disk.
+      const pump = (): void => {
+        if (socket.readyState !== socket.OPEN || sent > 100) return;
+        sent++;
+        socket.send(data('\n'.repeat(60_000)), pump);
+      };
+      pump();
+    });
+    const { store: s } = liveStore(undefined, MAX_LINES);
+    const opened = await s.open({
+      apiUrl: fake.apiUrl,
+      workRequestId: 6,
+      sbuild: false,
+      stillRunning: () => Promise.resolve(true),
+    });
+    const ended = await s.ended(opened.handle, fake.apiUrl);
+    expect(ended.live?.status).toBe('stopped');
+    expect(ended.live?.message).toMatch(/stops at 100,000 lines/);
+    // The last chunk may carry it past the bound by at most one message's lines.
+    expect(ended.lines).toBeGreaterThanOrEqual(MAX_LINES);
+    expect(ended.lines).toBeLessThan(MAX_LINES + 60_000 * 2);
+  });
+});
