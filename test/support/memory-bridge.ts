@@ -8,7 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService, type HostCapabilities, type ServiceDeps } from '../../src/main/composition-root';
+import {
+  createService,
+  type HostCapabilities,
+  type ServiceDeps,
+} from '../../src/main/composition-root';
 import type { PresetSources } from '../../src/main/service/presets';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';

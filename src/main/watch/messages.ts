@@ -60,7 +60,6 @@ function redactReason(reason: string): string {
   return reason.replace(/"[0-9a-f]{16,}"/g, '"…"');
 }
 
-
 /**
  * Orders two server timestamps (`2026-11-21T11:36:10.441960Z`, the fraction is left out
  * when zero) to the microsecond, which Date alone cannot.

@@ -24,7 +24,10 @@ export interface LiveLogTarget {
 export function LiveLogScreen(props: { target: LiveLogTarget }): React.JSX.Element {
   return (
     <RequireServer what="Reading logs">
-      <LiveLogPage key={`${props.target.server}:${String(props.target.workRequestId)}`} {...props} />
+      <LiveLogPage
+        key={`${props.target.server}:${String(props.target.workRequestId)}`}
+        {...props}
+      />
     </RequireServer>
   );
 }
