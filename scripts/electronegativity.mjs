@@ -19,7 +19,7 @@ export const REVIEWED = {
     'the preload exposes only the contract (test/unit/electron-shell.test.ts checks it)',
   'OPEN_EXTERNAL_JS_CHECK main/app/window.ts': 'only after isExternalHttpUrl (http/https)',
   'OPEN_EXTERNAL_JS_CHECK main/app/electron-host.ts': 'only after isExternalHttpUrl (http/https)',
-  'OPEN_EXTERNAL_JS_CHECK main/service.ts':
+  'OPEN_EXTERNAL_JS_CHECK main/service/app.ts':
     "the contract's schema admits only http(s) URLs, and the host checks again",
   'OPEN_EXTERNAL_JS_CHECK main/enroll/enroll.ts':
     "the confirmation page is built from the profile's http(s) API URL (normaliseApiUrl); the host checks again",
@@ -33,8 +33,10 @@ export const REVIEWED = {
     'a bridge request (app.openExternal): http(s) only by schema, checked again in main',
   'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/logs/log-viewer.tsx':
     "a bridge request (app.openExternal) for a link new URL() read as http(s) in the log's text, or the file's page: http(s) only by schema, checked again in main",
+  'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/logs/live-log-screen.tsx':
+    "a bridge request (app.openExternal) for the step's page, which links.webui builds on the active server: http(s) only by schema, checked again in main",
   'PROTOCOL_HANDLER_JS_CHECK main/app/main.ts':
-    'debusine-desktop: links are parsed into {kind, id} only (src/main/app/deep-links.ts)',
+    'debusine-desktop: links are parsed into {kind, id} only (src/main/service/deep-links.ts)',
 };
 
 /** Splits findings into reviewed and open ones; informational findings are neither. */
