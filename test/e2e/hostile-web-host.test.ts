@@ -206,7 +206,13 @@ describe('a hostile server cannot take the web host down', () => {
   it.each(HOSTILE_FILES)('the log viewer: %s', async (_name, file) => {
     const id = nextId++;
     fake.artifact(id, [file]);
-    const opened = await bridge.ask('logs.open', { artifactId: id, path: file.path });
+    // A log is opened on the server its page names: the active one.
+    const active = (await bridge.ask('servers.active')).result as { id: string };
+    const opened = await bridge.ask('logs.open', {
+      server: active.id,
+      artifactId: id,
+      path: file.path,
+    });
     if (opened.ok) {
       const { handle } = opened.result as { handle: string };
       await expect
