@@ -19,6 +19,7 @@ import type { LiveLogStore } from '../logs/live-log-store';
 import type { CompletionNotification, NotificationHandlers, Notifier } from '../notify/notifier';
 import { marksBuildFailing } from './failing-line';
 import type { WatchList } from './watch-list';
+import { CoalescedRead } from './coalesced-read';
 
 /** Live logs followed at once for early warnings. */
 export const MAX_FOLLOWED = 3;
@@ -67,13 +68,20 @@ export class EarlyWarnings {
   /** Steps warned about, or whose live log was followed to its end: never again. */
   readonly #done = new BoundedSet<number>(REMEMBERED);
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #again = false;
   #closed = false;
   #idle: (() => void)[] = [];
 
+  /** One read of the running steps at a time (coalesced-read.ts). */
+  readonly #reads: CoalescedRead;
+
   constructor(options: EarlyWarningOptions) {
     this.#options = options;
+    this.#reads = new CoalescedRead(
+      () => this.#checkOnce(),
+      (error) => {
+        options.onError(error);
+      },
+    );
   }
 
   start(): void {
@@ -86,24 +94,7 @@ export class EarlyWarnings {
 
   /** Reads the running steps and follows the sbuild ones of watched workflows. */
   check(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return this.#running;
-    }
-    const run = async (): Promise<void> => {
-      do {
-        this.#again = false;
-        try {
-          await this.#checkOnce();
-        } catch (error) {
-          this.#options.onError(error);
-        }
-      } while (this.#readAgain());
-    };
-    this.#running = run().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    return this.#reads.run();
   }
 
   /** Resolves once no live log is followed (every followed one ended or warned). */
@@ -115,13 +106,8 @@ export class EarlyWarnings {
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
-    await this.#running;
+    await this.#reads.stop();
     await Promise.all([...this.#followed.keys()].map((id) => this.#unfollow(id)));
-  }
-
-  /** Methods, not fields: they change while a check awaits the server. */
-  #readAgain(): boolean {
-    return this.#again && !this.#closed;
   }
 
   #isClosed(): boolean {

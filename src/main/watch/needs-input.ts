@@ -24,6 +24,7 @@ import {
 } from '../notify/needs-input-notification';
 import type { CompletionNotification, NotificationHandlers, Notifier } from '../notify/notifier';
 import type { WatchList } from './watch-list';
+import { CoalescedRead } from './coalesced-read';
 
 /** How long a check waits for more completions to come with the first one. */
 export const NEEDS_INPUT_DEBOUNCE_MS = 300;
@@ -72,13 +73,19 @@ export class NeedsInputWatch {
   readonly #later = new Set<NodeJS.Timeout>();
   /** The follow-up checks of the last step completion (afterStep). */
   readonly #followUps = new Set<NodeJS.Timeout>();
-  /** The check under way, if any; `#again` asks it for one more read when it ends. */
-  #running: Promise<void> | undefined;
-  #again = false;
   #closed = false;
+
+  /** One read of the running steps at a time (coalesced-read.ts). */
+  readonly #reads: CoalescedRead;
 
   constructor(options: NeedsInputOptions) {
     this.#options = options;
+    this.#reads = new CoalescedRead(
+      () => this.#checkOnce(),
+      (error) => {
+        options.onError(error);
+      },
+    );
   }
 
   /**
@@ -130,29 +137,7 @@ export class NeedsInputWatch {
    * that completed meanwhile may have let another one wait).
    */
   check(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return this.#running;
-    }
-    const run = async (): Promise<void> => {
-      do {
-        this.#again = false;
-        try {
-          await this.#checkOnce();
-        } catch (error) {
-          this.#options.onError(error);
-        }
-      } while (this.#readAgain());
-    };
-    this.#running = run().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
-  }
-
-  /** Whether another read was asked for during the last one (a method: it changes meanwhile). */
-  #readAgain(): boolean {
-    return this.#again && !this.#closed;
+    return this.#reads.run();
   }
 
   #isClosed(): boolean {
@@ -170,7 +155,7 @@ export class NeedsInputWatch {
     for (const timer of [...this.#later, ...this.#followUps]) clearTimeout(timer);
     this.#later.clear();
     this.#followUps.clear();
-    await this.#running;
+    await this.#reads.stop();
   }
 
   async #checkOnce(): Promise<void> {
