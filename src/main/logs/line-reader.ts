@@ -11,6 +11,7 @@
  * sbuild analysis read them through here too, so they see what the user sees.
  */
 import type { FileHandle } from 'node:fs/promises';
+import type { LogLine } from '../../shared/log-types';
 import type { LineIndex } from './line-index';
 import { LINE_LIMIT, cleanText, cutPoint, decode } from './line-text';
 
@@ -133,4 +134,27 @@ export async function readLines(
     return undefined;
   });
   return given;
+}
+
+/** The most text one window carries, whatever the number of lines asked for. */
+const WINDOW_BUDGET = 2 * 2 ** 20;
+
+/**
+ * A window of lines `from` to `to` (excluded) for the viewer, as shown: it stops early
+ * once WINDOW_BUDGET of text is in it, so a window of long lines stays small.
+ */
+export async function readWindow(
+  file: FileHandle,
+  index: LineIndex,
+  from: number,
+  to: number,
+): Promise<LogLine[]> {
+  const lines: LogLine[] = [];
+  let budget = WINDOW_BUDGET;
+  await readLines(file, index, from, to, (text, _line, cut) => {
+    lines.push({ text, cut });
+    budget -= text.length;
+    return budget > 0;
+  });
+  return lines;
 }

@@ -14,7 +14,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { DebusineError, serializeError } from '../../shared/errors';
 import type { LiveLogInfo, LogLine, LogState } from '../../shared/log-types';
 import { LineIndex } from './line-index';
-import { readLines } from './line-reader';
+import { readLines, readWindow } from './line-reader';
 import { LogSearches } from './log-search';
 import type { QueryOptions } from './log-query';
 import { SbuildLogAnalyzer } from './sbuild-log';
@@ -30,7 +30,6 @@ export const LIVE_LOG_MAX_BYTES = 128 * 2 ** 20;
 export const LIVE_LOG_MAX_LINES = 5_000_000;
 /** Text received and not yet on disk. */
 const MAX_PENDING = 16 * 2 ** 20;
-const WINDOW_BUDGET = 2 * 2 ** 20;
 const NOTIFY_MS = 100;
 const SBUILD_FIRST_LINE = 'sbuild (Debian sbuild)';
 
@@ -161,14 +160,7 @@ export class LiveLog {
     const fd = this.#fd;
     const to = Math.min(this.index.lines, from + count);
     if (!fd || from >= to || this.#closed) return [];
-    const lines: LogLine[] = [];
-    let budget = WINDOW_BUDGET;
-    await readLines(fd, this.index, from, to, (text, _line, cut) => {
-      lines.push({ text, cut });
-      budget -= text.length;
-      return budget > 0;
-    });
-    return lines;
+    return readWindow(fd, this.index, from, to);
   }
 
   async search(

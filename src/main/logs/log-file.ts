@@ -15,12 +15,10 @@ import { DebusineError } from '../../shared/errors';
 import type { LogLine, SbuildLogAnalysis } from '../../shared/log-types';
 import type { LogCache } from './log-cache';
 import { LineIndex } from './line-index';
-import { readLines } from './line-reader';
+import { readLines, readWindow } from './line-reader';
 import { LogSearches } from './log-search';
 import { isSbuildLog, SbuildLogAnalyzer } from './sbuild-log';
 
-/** The most text one window carries, whatever the number of lines asked for. */
-const WINDOW_BUDGET = 2 * 2 ** 20;
 const READ_CHUNK = 2 ** 20;
 const NOTIFY_MS = 100;
 
@@ -136,13 +134,7 @@ export class LogFile {
     const to = Math.min(this.index.lines, from + count);
     const fd = this.#fd;
     if (!fd || from >= to) return [];
-    const lines: LogLine[] = [];
-    let budget = WINDOW_BUDGET;
-    await readLines(fd, this.index, from, to, (text, _line, cut) => {
-      lines.push({ text, cut });
-      budget -= text.length;
-      return budget > 0;
-    });
+    const lines = await readWindow(fd, this.index, from, to);
     // It may have failed while the lines were read: they were never verified then.
     this.#throwIfFailed();
     return lines;
