@@ -1,4 +1,4 @@
-import { Ban, Eye, EyeOff, ExternalLink, Radio, RotateCcw } from 'lucide-react';
+import { Ban, Eye, EyeOff, ExternalLink, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
 import { linkHref } from '@shared/models';
@@ -6,7 +6,8 @@ import { MutateButton } from '@renderer/components/mutate-button';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { CopyButton } from '@renderer/components/copy-button';
 import { useMutationOf } from '@renderer/queries/hooks';
-import { canAbort, canRetry, cliCommand, hasLiveLog } from './model';
+import { LiveLogButton } from './live-log-button';
+import { canAbort, canRetry, cliCommand } from './model';
 import { useWatchList, workRequestMutations } from '@renderer/queries/work-requests';
 import { useOpen } from '@renderer/kit/navigation';
 
@@ -17,7 +18,7 @@ function errorText(error: unknown): string {
 /** The page's action bar: retry, abort, priority, watch, browser, CLI. */
 export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JSX.Element {
   const { wr } = props;
-  const { openWorkRequest, openLiveLog } = useOpen();
+  const { openWorkRequest } = useOpen();
   const [confirmAbort, setConfirmAbort] = useState(false);
   const retry = useMutationOf(workRequestMutations.retry, {
     onSuccess: (fresh) => {
@@ -59,18 +60,7 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
           <Ban size={14} aria-hidden="true" />
           {abort.isPending ? 'Aborting…' : 'Abort…'}
         </button>
-        {hasLiveLog(wr) ? (
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              openLiveLog(wr.id);
-            }}
-          >
-            <Radio size={14} aria-hidden="true" />
-            Live log
-          </button>
-        ) : null}
+        <LiveLogButton wr={wr} />
         <PriorityControl wr={wr} />
         <span className="sep" aria-hidden="true" />
         <MutateButton

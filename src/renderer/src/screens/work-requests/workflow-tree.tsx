@@ -1,4 +1,4 @@
-import { ChevronDown, ChevronRight, Radio } from 'lucide-react';
+import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
 import { OpenButton } from '@renderer/kit/open-button';
@@ -9,8 +9,8 @@ import { StatusBadge } from '@renderer/components/status-badge';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { FailureLine } from './failure-line';
 import { failedByItself, hasEnded } from '@shared/results/end';
-import { useOpen } from '@renderer/kit/navigation';
-import { hasLiveLog, rootOf, taskSummary } from './model';
+import { LiveLogButton } from './live-log-button';
+import { rootOf, taskSummary } from './model';
 import { STEP_SCAN_MAX_PAGES, useWorkflowSteps } from '@renderer/queries/work-requests';
 
 type Children = Map<number, WorkRequestResponse[]>;
@@ -144,7 +144,6 @@ function StepNode(props: {
   const [chosen, setOpen] = useState<boolean | null>(null);
   const open = chosen ?? (kids.length > 0 ? hasUnder(wr.id, childMap, startsOpen) : failed);
   const summary = taskSummary(wr);
-  const { openLiveLog } = useOpen();
   return (
     <li data-testid={`step-${String(wr.id)}`}>
       <div className="wr-node" style={{ paddingLeft: 10 + (depth - 1) * 20 }}>
@@ -165,19 +164,7 @@ function StepNode(props: {
           <span className="wr-type">{wr.task_type}</span>{' '}
           {summary ? <span className="wr-sub">{summary}</span> : null}
         </span>
-        {hasLiveLog(wr) ? (
-          <button
-            type="button"
-            className="button small"
-            aria-label={`Live log of ${wr.task_name} #${String(wr.id)}`}
-            onClick={() => {
-              openLiveLog(wr.id);
-            }}
-          >
-            <Radio size={13} aria-hidden="true" />
-            Live log
-          </button>
-        ) : null}
+        <LiveLogButton wr={wr} small />
         <span className="wr-num wr-node-duration">{formatDuration(wr.duration)}</span>
       </div>
       {failed && kids.length === 0 ? (
