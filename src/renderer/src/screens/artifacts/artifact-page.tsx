@@ -64,8 +64,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   const justUploaded = useUploadDrafts((s) =>
     s.uploadedArtifacts.some((u) => u.artifactId === artifact.id),
   );
-  const { openWorkRequest } = useOpen();
-  const { openLog } = useOpen();
+  const { openWorkRequest, openLog } = useOpen();
   // The palette's copy has no button to say it failed: the page says it, by the command.
   const [copyProblem, setCopyProblem] = useState<string | null>(null);
 

@@ -42,8 +42,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
     { enabled: page !== null },
   );
   const server = active?.apiUrl ?? null;
-  const { openWorkRequest } = useOpen();
-  const { openArtifact } = useOpen();
+  const { openWorkRequest, openArtifact } = useOpen();
   const area = useUiStore((s) => s.area);
 
   const back =
