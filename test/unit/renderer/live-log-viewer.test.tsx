@@ -7,11 +7,12 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { LogViewer } from '@renderer/screens/logs/log-viewer';
 import type { LiveLogInfo, LogState } from '@shared/log-types';
 import { fakeBridge, type FakeBridge } from './support/fake-bridge';
+import { useFakeLayout } from './support/fake-layout';
 
 const HANDLE = 'live-1';
 
@@ -82,54 +83,9 @@ function renderLive(
   );
 }
 
-const saved = ['clientHeight', 'clientWidth', 'scrollTop', 'scrollHeight', 'scrollTo'].map(
-  (name) => [name, Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)] as const,
-);
+useFakeLayout();
 
-beforeEach(() => {
-  // happy-dom lays nothing out: every box gets a screen's size, and scrolls as a browser's.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get: () => 540,
-  });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
-    configurable: true,
-    get: () => 800,
-  });
-  const tops = new WeakMap<Element, number>();
-  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      const inner = this.firstElementChild;
-      const height = inner instanceof HTMLElement ? parseFloat(inner.style.height) : NaN;
-      return Number.isNaN(height) ? 540 : Math.max(540, height);
-    },
-  });
-  Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
-    configurable: true,
-    get(this: Element) {
-      return tops.get(this) ?? 0;
-    },
-    set(this: Element, top: number) {
-      tops.set(this, top);
-    },
-  });
-  Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
-    configurable: true,
-    value(this: HTMLElement, options: ScrollToOptions) {
-      this.scrollTop = options.top ?? 0;
-      this.dispatchEvent(new Event('scroll'));
-    },
-  });
-});
-
-afterEach(() => {
-  for (const [name, descriptor] of saved) {
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor);
-    else Reflect.deleteProperty(HTMLElement.prototype, name);
-  }
-  cleanup();
-});
+afterEach(cleanup);
 
 describe('the live log in the viewer', () => {
   it('follows the newest line, stops when scrolled up, and follows again on Follow', async () => {

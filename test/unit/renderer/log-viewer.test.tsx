@@ -16,7 +16,7 @@ import {
   waitFor,
 } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { useLogLines } from '@renderer/queries/logs';
 import { LogWindowCache, MAX_WINDOWS, WINDOW_LINES } from '@renderer/queries/log-window-cache';
@@ -24,6 +24,7 @@ import { LogViewer } from '@renderer/screens/logs/log-viewer';
 import { splitLinks } from '@renderer/screens/logs/line-text';
 import type { LogSearchResult, LogState, SbuildLogAnalysis } from '@shared/log-types';
 import { fakeBridge, type FakeBridge, type FakeHandlers } from './support/fake-bridge';
+import { useFakeLayout } from './support/fake-layout';
 
 const HANDLE = 'h1';
 
@@ -86,62 +87,9 @@ function renderViewer(fake: FakeBridge, line: number | null = null) {
   );
 }
 
-const realSize = {
-  clientHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight'),
-  clientWidth: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth'),
-  scrollTop: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollTop'),
-  scrollHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollHeight'),
-  scrollTo: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollTo'),
-};
+useFakeLayout();
 
-beforeEach(() => {
-  // happy-dom lays nothing out: every box gets a screen's size, so that the virtualiser
-  // renders the rows a list this tall would show.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get: () => 540,
-  });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
-    configurable: true,
-    get: () => 800,
-  });
-  // …and scrolls as a browser does (happy-dom keeps scrollTop within a height of 0): the
-  // position moves, and a scroll event says so.
-  const tops = new WeakMap<Element, number>();
-  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      // The list's content is one box as tall as all the rows.
-      const inner = this.firstElementChild;
-      const height = inner instanceof HTMLElement ? parseFloat(inner.style.height) : NaN;
-      return Number.isNaN(height) ? 540 : Math.max(540, height);
-    },
-  });
-  Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
-    configurable: true,
-    get(this: Element) {
-      return tops.get(this) ?? 0;
-    },
-    set(this: Element, top: number) {
-      tops.set(this, top);
-    },
-  });
-  Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
-    configurable: true,
-    value(this: HTMLElement, options: ScrollToOptions) {
-      this.scrollTop = options.top ?? 0;
-      this.dispatchEvent(new Event('scroll'));
-    },
-  });
-});
-
-afterEach(() => {
-  for (const [name, descriptor] of Object.entries(realSize)) {
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor);
-    else Reflect.deleteProperty(HTMLElement.prototype, name);
-  }
-  cleanup();
-});
+afterEach(cleanup);
 
 function lineRequests(fake: FakeBridge): { from: number; count: number }[] {
   return fake.calls
