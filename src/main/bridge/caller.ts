@@ -47,12 +47,12 @@ export class CallerScope implements Caller {
   hold(key: string, release: () => Promise<void>): void {
     if (this.#closed) {
       // The request that opened it finished after its renderer went.
-      this.#run(key, release);
+      void this.#settle(key, release);
       return;
     }
     const previous = this.#held.get(key);
     this.#held.set(key, release);
-    if (previous) this.#run(key, previous);
+    if (previous) void this.#settle(key, previous);
   }
 
   holds(key: string): boolean {
@@ -82,10 +82,6 @@ export class CallerScope implements Caller {
     const held = [...this.#held];
     this.#held.clear();
     await Promise.all(held.map(([key, release]) => this.#settle(key, release)));
-  }
-
-  #run(key: string, release: () => Promise<void>): void {
-    void this.#settle(key, release);
   }
 
   async #settle(key: string, release: () => Promise<void>): Promise<void> {
