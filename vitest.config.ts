@@ -37,6 +37,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          setupFiles: ['test/unit/setup-dom.ts'],
         },
       },
       {
