@@ -81,6 +81,7 @@ export const REQUEST_CHANNELS = [
   'localArtifacts.detect',
   'localArtifacts.update',
   'localArtifacts.discard',
+  'localArtifacts.list',
   'localArtifacts.kinds',
   'uploads.start',
   'uploads.list',

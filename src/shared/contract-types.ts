@@ -262,6 +262,10 @@ export interface LocalArtifactDraft {
   files: { fileId: string; pathInArtifact: string; size: number }[];
   /** Dropped files the artifact does not take (or the user excluded). */
   excludedFileIds: string[];
+  /** Those of them the user left out (the others no kind takes, or this kind does not). */
+  userExcludedFileIds: string[];
+  /** Every file the draft was made of, as staged: names and sizes for its file list. */
+  dropped: StagedFile[];
   data: JsonObject;
   problems: LocalArtifactProblem[];
   allowRemote: boolean;

@@ -387,6 +387,8 @@ export const requests = {
   'localArtifacts.discard': request<undefined>()(
     z.strictObject({ draftId: z.string().min(1).max(100) }),
   ),
+  /** The drafts this page made and still holds, oldest first (a reload holds none). */
+  'localArtifacts.list': request<T.LocalArtifactDraft[]>()(noArgs),
   /** The kinds a draft can be set to. */
   'localArtifacts.kinds': request<T.ArtifactKindInfo[]>()(noArgs),
   'uploads.start': request<T.UploadJob>()(

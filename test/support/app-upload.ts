@@ -44,8 +44,11 @@ export async function uploadThroughApp(
     workspace: options.workspace,
     startWorkflow: options.startWorkflow ?? false,
   });
+  // The upload reads the draft's own links: main lets the staged files go once it starts.
+  const kept = fileIds.filter((id) => s.made.files.get(id) !== undefined);
+  if (kept.length > 0)
+    throw new Error(`staged files not released after the start: ${kept.join(', ')}`);
   const done = await s.waitEvent('upload.finished', (j) => j.jobId === job.jobId, 600_000);
-  await s.api.files.release({ ids: fileIds });
   if (done.state !== 'completed') {
     throw new Error(`the upload ended ${done.state}: ${done.error?.message ?? ''}`);
   }

@@ -94,6 +94,7 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'localArtifacts.detect': { fileIds: ['f1', 'f2'] },
   'localArtifacts.update': { draftId: 'd1', kind: 'source-package', excludeFiles: ['f2'] },
   'localArtifacts.discard': { draftId: 'd1' },
+  'localArtifacts.list': undefined,
   'localArtifacts.kinds': undefined,
   'uploads.start': { draftId: 'd1', workspace: 'System' },
   'uploads.list': undefined,

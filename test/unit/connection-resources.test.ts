@@ -133,8 +133,45 @@ describe('what a page opens goes with it', () => {
 
       await first.client.localArtifacts.discard({ draftId });
       expect(await entries(join(made.dataDir, 'drafts'))).toEqual([]);
-      await first.client.files.release({ ids: [id] });
+      // The staged copy went with the draft, the only one made of it.
       expect(made.files.get(id)).toBeUndefined();
+    } finally {
+      await first.close();
+      await second.close();
+      await made.close();
+    }
+  });
+
+  it("lists a page's own drafts, and releases a draft's files when no other draft of the page uses them", async () => {
+    const made = await service();
+    const first = page(made);
+    const second = page(made);
+    try {
+      const shared = await stageCopy(made, 'notes.log', 'shared\n');
+      const own = await stageCopy(made, 'other.log', 'own\n');
+      const [one] = await first.client.localArtifacts.detect({ fileIds: [shared] });
+      const [two] = await first.client.localArtifacts.detect({ fileIds: [shared, own] });
+      const ids = (drafts: { draftId: string }[]): string[] => drafts.map((d) => d.draftId);
+      expect(ids(await first.client.localArtifacts.list())).toEqual([one?.draftId, two?.draftId]);
+      expect(await second.client.localArtifacts.list()).toEqual([]);
+      // What the upload screen shows of each file comes with the draft.
+      expect(two?.dropped.map((f) => f.name)).toEqual(['notes.log', 'other.log']);
+      const left = await first.client.localArtifacts.update({
+        draftId: two?.draftId ?? '',
+        excludeFiles: [own],
+      });
+      expect(left.userExcludedFileIds).toEqual([own]);
+      expect((await first.client.localArtifacts.list())[1]).toEqual(left);
+
+      await first.client.localArtifacts.discard({ draftId: two?.draftId ?? '' });
+      // `own` was that draft's alone; `shared` is still the first draft's.
+      expect(made.files.get(own)).toBeUndefined();
+      expect(made.files.get(shared)).toBeDefined();
+      expect(ids(await first.client.localArtifacts.list())).toEqual([one?.draftId]);
+      await first.client.localArtifacts.discard({ draftId: one?.draftId ?? '' });
+      expect(made.files.get(shared)).toBeUndefined();
+      expect(await first.client.localArtifacts.list()).toEqual([]);
+      expect(await entries(join(made.dataDir, 'drafts'))).toEqual([]);
     } finally {
       await first.close();
       await second.close();

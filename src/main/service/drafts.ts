@@ -36,6 +36,7 @@ type Handlers = Pick<
   | 'localArtifacts.detect'
   | 'localArtifacts.update'
   | 'localArtifacts.discard'
+  | 'localArtifacts.list'
   | 'localArtifacts.kinds'
 >;
 
@@ -164,6 +165,11 @@ export class DraftStore {
         reason: '',
         files: [],
         excludedFileIds: [],
+        userExcludedFileIds: [],
+        dropped: fileIds.flatMap((id) => {
+          const file = this.#files.get(id);
+          return file ? [{ id, name: file.name, size: file.size }] : [];
+        }),
         data: {},
         problems: [],
         allowRemote,
@@ -344,10 +350,28 @@ export class DraftStore {
       reason,
       files,
       excludedFileIds: draft.fileIds.filter((id) => excluded.includes(id) || !taken.has(id)),
+      userExcludedFileIds: draft.fileIds.filter((id) => excluded.includes(id)),
       data: artifact?.data ?? {},
       problems,
       ready: problems.length === 0 && draft.artifact !== null && files.length > 0,
     };
+  }
+
+  /**
+   * Releases those of these staged files that no draft this page still holds is made of:
+   * a discarded draft's, or one an upload took (which reads the draft's own links). The web
+   * host's copies are deleted then.
+   */
+  async releaseUnusedFiles(caller: Caller, fileIds: readonly string[]): Promise<void> {
+    const used = new Set(
+      [...this.#drafts.values()]
+        .filter((d) => caller.holds(draftKey(d.view.draftId)))
+        .flatMap((d) => d.fileIds),
+    );
+    await this.#files.releaseFor(
+      caller,
+      fileIds.filter((id) => !used.has(id)),
+    );
   }
 
   /** Forgets a draft; its link directory goes unless an upload still reads from it. */
@@ -408,9 +432,17 @@ export class DraftStore {
         return this.update(draftId, changes);
       },
       'localArtifacts.discard': async ({ draftId }, caller) => {
+        const fileIds = caller.holds(draftKey(draftId)) ? this.get(draftId).fileIds : [];
         await caller.release(draftKey(draftId));
+        await this.releaseUnusedFiles(caller, fileIds);
         return undefined;
       },
+      'localArtifacts.list': (_args, caller) =>
+        Promise.resolve(
+          [...this.#drafts.values()]
+            .filter((d) => caller.holds(draftKey(d.view.draftId)))
+            .map((d) => d.view),
+        ),
       'localArtifacts.kinds': () =>
         Promise.resolve(
           Object.entries(CATEGORIES).map(([kind, category]): ArtifactKindInfo => ({

@@ -389,13 +389,18 @@ export class UploadManager {
         // The upload owns the draft from here (it discards it when it ends), so the page
         // that made it no longer releases it; if the start fails, the page holds it again.
         const key = draftKey(args.draftId);
+        // Read now: a quick upload may end, and discard the draft, before start returns.
+        const fileIds = this.#drafts.get(args.draftId).fileIds;
         caller.forget(key);
+        let job: UploadJob;
         try {
-          return await this.start(args);
+          job = await this.start(args);
         } catch (error) {
           caller.hold(key, () => this.#drafts.discard(args.draftId));
           throw error;
         }
+        await this.#drafts.releaseUnusedFiles(caller, fileIds);
+        return job;
       },
       'uploads.list': () =>
         Promise.resolve(

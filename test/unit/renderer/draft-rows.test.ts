@@ -21,6 +21,8 @@ const draft: LocalArtifactDraft = {
   reason: 'hello_1.0_amd64.changes is a .changes file',
   files: [],
   excludedFileIds: ['c', 't', 'd'],
+  userExcludedFileIds: [],
+  dropped: staged,
   data: {},
   parts: [],
   notes: [],
@@ -44,7 +46,7 @@ const draft: LocalArtifactDraft = {
 
 describe('problems on the upload screen', () => {
   it('sit next to the file each names', () => {
-    const { rows, general } = rowsOf(draft, staged);
+    const { rows, general } = rowsOf(draft);
     expect(general).toEqual([]);
     const problemsOf = (name: string) => rows.find((r) => r.name === name)?.problems ?? [];
     expect(problemsOf('hello_1.0.tar.xz').map((p) => p.rule)).toEqual(['listed-file.size']);

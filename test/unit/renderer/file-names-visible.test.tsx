@@ -101,6 +101,8 @@ describe('file names with bidirectional and format characters', () => {
       reason: '',
       files: [{ fileId: 'f', pathInArtifact: EVIL, size: 3 }],
       excludedFileIds: [],
+      userExcludedFileIds: [],
+      dropped: [{ id: 'f', name: EVIL, size: 3 }],
       data: {},
       problems: [],
       allowRemote: false,
@@ -132,13 +134,7 @@ describe('file names with bidirectional and format characters', () => {
     };
     const { container } = render(
       <>
-        <DraftFiles
-          draft={draft}
-          staged={[{ id: 'f', name: EVIL, size: 3 }]}
-          userExcluded={[]}
-          busy={false}
-          onToggle={() => undefined}
-        />
+        <DraftFiles draft={draft} busy={false} onToggle={() => undefined} />
         <ul>
           <UploadRow
             job={job}

@@ -26,7 +26,7 @@ import { usePaletteCommands, type PaletteCommand } from '@renderer/state/palette
 import { DownloadList } from './download-list';
 import { FileTable } from './file-table';
 import { useArtifactDownloads } from './use-downloads';
-import { useUploadDrafts } from '@renderer/state/upload-drafts';
+import { useUploadedHere } from '@renderer/kit/uploaded-here';
 import { useOpen } from '@renderer/kit/navigation';
 
 /** The `debusine` CLI command that does what this page's download does. */
@@ -61,9 +61,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   const totalSize = files.reduce((sum, [, f]) => sum + f.size, 0);
   const pending = artifact.files_to_upload;
   const cli = cliDownloadCommand(artifact.id);
-  const justUploaded = useUploadDrafts((s) =>
-    s.uploadedArtifacts.some((u) => u.artifactId === artifact.id),
-  );
+  const justUploaded = useUploadedHere(artifact.id);
   const { openWorkRequest, openLog } = useOpen();
   // The palette's copy has no button to say it failed: the page says it, by the command.
   const [copyProblem, setCopyProblem] = useState<string | null>(null);

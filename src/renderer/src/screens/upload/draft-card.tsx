@@ -5,41 +5,27 @@ import { visibleText } from '@shared/visible-text';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { JsonView } from '@renderer/components/json-view';
 import { formatBytes } from '@renderer/components/format';
-import { useBridge } from '@renderer/bridge';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { serverQueries } from '@renderer/queries/servers';
 import { uploadMutations, uploadQueries } from '@renderer/queries/uploads';
 import { DraftFiles, rowsOf } from './draft-files';
 import { DputPlan } from './dput-plan';
 import { UploadOptions, expiryToIso, type Expiry } from './upload-options';
-import { useUploadDrafts } from '@renderer/state/upload-drafts';
-
-const NONE: readonly string[] = [];
+import { useStartedUploads } from '@renderer/state/started-uploads';
 
 /** One local artifact about to be uploaded: its kind, files, data, checks and options. */
 export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Element {
   const { draft } = props;
   const id = useId();
-  const staged = useUploadDrafts((s) => s.staged);
-  const replaceDraft = useUploadDrafts((s) => s.replaceDraft);
-  const userExcluded = useUploadDrafts((s) => s.excluded[draft.draftId]) ?? NONE;
-  const setExcluded = useUploadDrafts((s) => s.setExcluded);
-  const removeDraft = useUploadDrafts((s) => s.removeDraft);
-  const jobStarted = useUploadDrafts((s) => s.jobStarted);
-  const bridge = useBridge();
+  const jobStarted = useStartedUploads((s) => s.started);
   const active = useAppQuery(serverQueries.active);
   const kinds = useAppQuery(uploadQueries.kinds);
   const [workspace, setWorkspace] = useState<string | null>(null);
   const [expiry, setExpiry] = useState<Expiry>({ preset: 'never', custom: '' });
 
-  const update = useMutationOf(uploadMutations.updateDraft, { onSuccess: replaceDraft });
-  // The staged files no other draft takes are released in main (the web host's copies
-  // are deleted); what fails to be is released when this page goes.
-  const forget = (): void => {
-    const unused = removeDraft(draft.draftId);
-    if (unused.length > 0) bridge.files.release({ ids: unused }).catch(() => undefined);
-  };
-  const discard = useMutationOf(uploadMutations.discardDraft, { onSettled: forget });
+  // Main keeps the draft; its answers replace it in uploads.drafts (queries/uploads.ts).
+  const update = useMutationOf(uploadMutations.updateDraft);
+  const discard = useMutationOf(uploadMutations.discardDraft);
   const proposal = draft.workflow;
   // The workflow dput would start: only when the profile names one the server has.
   const dputWorkflow =
@@ -57,13 +43,12 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
   const start = useMutationOf(uploadMutations.start, {
     onSuccess: (job) => {
       jobStarted(job.jobId);
-      forget();
     },
   });
 
   const total = draft.files.reduce((sum, f) => sum + f.size, 0);
-  const { general } = rowsOf(draft, staged, userExcluded);
-  const busy = update.isPending || start.isPending;
+  const { general } = rowsOf(draft);
+  const busy = update.isPending || start.isPending || discard.isPending;
   const expiryInvalid = expiry.preset === 'custom' && expiryToIso(expiry) === null;
   const problemCount = draft.problems.length;
 
@@ -138,14 +123,11 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
           ) : null}
           <DraftFiles
             draft={draft}
-            staged={staged}
-            userExcluded={userExcluded}
             busy={busy}
             onToggle={(fileId, include) => {
-              const excluded = new Set(userExcluded);
+              const excluded = new Set(draft.userExcludedFileIds);
               if (include) excluded.delete(fileId);
               else excluded.add(fileId);
-              setExcluded(draft.draftId, [...excluded]);
               update.mutate({ draftId: draft.draftId, excludeFiles: [...excluded] });
             }}
           />
@@ -172,6 +154,7 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
         />
       </div>
       {update.isError ? <ErrorState error={update.error} /> : null}
+      {discard.isError ? <ErrorState error={discard.error} /> : null}
       {start.isError ? <ErrorState error={start.error} /> : null}
       <footer className="draft-actions">
         <button

@@ -1,5 +1,5 @@
 import { CircleAlert, CircleCheck, CircleMinus, FileQuestion } from 'lucide-react';
-import type { LocalArtifactDraft, LocalArtifactProblem, StagedFile } from '@shared/contract';
+import type { LocalArtifactDraft, LocalArtifactProblem } from '@shared/contract';
 import { formatBytes } from '@renderer/components/format';
 import { visibleText } from '@shared/visible-text';
 
@@ -31,15 +31,11 @@ function concerns(problem: LocalArtifactProblem, names: string[]): boolean {
  * rule next to the file it concerns; files a rule needs but that were not dropped get a
  * row of their own.
  */
-export function rowsOf(
-  draft: LocalArtifactDraft,
-  staged: StagedFile[],
-  userExcluded: readonly string[] = [],
-): {
+export function rowsOf(draft: LocalArtifactDraft): {
   rows: Row[];
   general: LocalArtifactProblem[];
 } {
-  const nameOf = new Map(staged.map((f) => [f.id, f]));
+  const nameOf = new Map(draft.dropped.map((f) => [f.id, f]));
   const used = new Set<LocalArtifactProblem>();
   const take = (names: string[]): LocalArtifactProblem[] => {
     const found = draft.problems.filter((p) => concerns(p, names));
@@ -63,7 +59,7 @@ export function rowsOf(
       name: file?.name ?? id,
       size: file?.size ?? null,
       included: false,
-      userExcluded: userExcluded.includes(id),
+      userExcluded: draft.userExcludedFileIds.includes(id),
       problems: take([file?.name ?? id]),
     });
   }
@@ -90,12 +86,10 @@ export function rowsOf(
 
 export function DraftFiles(props: {
   draft: LocalArtifactDraft;
-  staged: StagedFile[];
-  userExcluded: readonly string[];
   busy: boolean;
   onToggle: (fileId: string, include: boolean) => void;
 }): React.JSX.Element {
-  const { rows } = rowsOf(props.draft, props.staged, props.userExcluded);
+  const { rows } = rowsOf(props.draft);
   // Without a built artifact nothing is taken yet: files are not "left out", just unchecked.
   const built = props.draft.files.length > 0;
   return (

@@ -5,10 +5,10 @@ import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import { useIntent } from '@renderer/state/palette';
 import { RequireServer } from '@renderer/kit/require-server';
+import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
+import { uploadMutations, uploadQueries } from '@renderer/queries/uploads';
 import { DraftCard } from './draft-card';
 import { UploadQueue } from './upload-queue';
-import { useUploadDrafts } from '@renderer/state/upload-drafts';
-import { usePrepare } from './use-prepare';
 import './upload.css';
 
 /** Drop or pick packages, check them as local artifacts, upload them, watch the queue. */
@@ -22,8 +22,9 @@ export function UploadScreen(): React.JSX.Element {
 
 function Uploader(): React.JSX.Element {
   const bridge = useBridge();
-  const drafts = useUploadDrafts((s) => s.drafts);
-  const prepare = usePrepare();
+  const drafts = useAppQuery(uploadQueries.drafts).data ?? [];
+  // The drafts made go into uploads.drafts (queries/uploads.ts).
+  const prepare = useMutationOf(uploadMutations.prepare);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const electron = bridge.transport === 'electron';
