@@ -268,6 +268,22 @@ export default tseslint.config(
   },
   ...rendererLayers,
   {
+    // Main's events enter the renderer in one layer: queries/events.ts writes what they say
+    // into the cache, and hands the window's own reactions out through useMainEvent.
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/src/queries/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='on'][arguments.0.type='Literal']",
+          message:
+            "Main's events are listened to in queries/ only: their data through queries/events.ts into the cache, a reaction of the window through useMainEvent.",
+        },
+      ],
+    },
+  },
+  {
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/app/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },

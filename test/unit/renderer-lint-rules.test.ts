@@ -100,3 +100,34 @@ describe('the renderer has no import cycles', SLOW, () => {
     expect(await problems(`${R}/kit/artifact-id.ts`, code)).toEqual([]);
   });
 });
+
+describe("main's events enter through queries/", SLOW, () => {
+  const listening = [
+    "import { useBridge } from '@renderer/bridge';",
+    'export function useProbe(): void {',
+    '  const bridge = useBridge();',
+    "  bridge.on('upload.finished', () => undefined);",
+    '}',
+    '',
+  ].join('\n');
+
+  const syntaxProblems = async (path: string, code: string): Promise<string[]> => {
+    const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
+    return (result?.messages ?? [])
+      .filter((m) => m.ruleId === 'no-restricted-syntax')
+      .map((m) => m.message);
+  };
+
+  it.each(['screens/upload/probe.tsx', 'shell/probe.ts', 'kit/probe.ts'])(
+    'refuses a listener in %s',
+    async (path) => {
+      expect(await syntaxProblems(`${R}/${path}`, listening)).toEqual([
+        expect.stringContaining("Main's events are listened to in queries/ only"),
+      ]);
+    },
+  );
+
+  it('accepts one in queries/', async () => {
+    expect(await syntaxProblems(`${R}/queries/probe.ts`, listening)).toEqual([]);
+  });
+});

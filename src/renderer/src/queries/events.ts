@@ -2,16 +2,24 @@
  * The one place that maps main's events to the cache: small "changed" events make stale
  * the keys they concern, and the data comes back through normal requests; the few events
  * that carry the new state (the connection, upload progress, the session) are written in
- * directly. Mounted once, at the top of the app.
+ * directly. Mounted once, at the top of the app. The interface's own reactions to an event
+ * subscribe through useMainEvent here; nothing outside queries/ listens to main.
  *
  * It also forgets a server's data once another server is active: a request that was on its
  * way while main switched may have been answered by the new server, and must not stay
  * cached as the old one's.
  */
 import { hashKey, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useBridge } from '@renderer/bridge';
-import type { BridgeClient, ConnectionState, SessionInfo, UploadJob } from '@shared/contract';
+import type {
+  BridgeClient,
+  ConnectionState,
+  EventChannel,
+  EventListener,
+  SessionInfo,
+  UploadJob,
+} from '@shared/contract';
 import { EVERYTHING, NO_SERVER, type Scope } from './define';
 import { currentScope } from './hooks';
 import { serverQueries } from './servers';
@@ -113,6 +121,29 @@ function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)
       if (event.outcome === 'confirm') invalidate(EVERYTHING);
     }),
   ];
+}
+
+/**
+ * A reaction of the interface to one of main's events (a page to open, a notification to
+ * show, an enrollment that ended): what it changes is the window's, not data, which the
+ * cache takes above. The newest `listener` is called; `enabled` false listens to nothing.
+ */
+export function useMainEvent<E extends EventChannel>(
+  event: E,
+  listener: EventListener<E>,
+  enabled = true,
+): void {
+  const bridge = useBridge();
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    return bridge.on(event, (payload) => {
+      latest.current(payload);
+    });
+  }, [bridge, event, enabled]);
 }
 
 /** Removes the previous server's data from the cache whenever the active server changes. */

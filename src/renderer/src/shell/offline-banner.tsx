@@ -2,7 +2,7 @@ import { CircleCheck, CloudOff, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionState } from '@shared/contract';
 import { OpenButton } from '@renderer/kit/open-button';
-import { useBridge } from '@renderer/bridge';
+import { useMainEvent } from '@renderer/queries/events';
 import { StatusBadge } from '@renderer/components/status-badge';
 import { useConnection } from '@renderer/queries/session';
 import { useSecondsUntil } from './use-session';
@@ -24,7 +24,6 @@ const CATCH_UP_MS = 30_000;
  * that completed while the app could not hear about it (the websocket's catch-up).
  */
 export function OfflineBanner(): React.JSX.Element | null {
-  const bridge = useBridge();
   const connection = useConnection();
   const state = connection.data;
   const down = state ? DOWN.has(state.status) : false;
@@ -46,20 +45,16 @@ export function OfflineBanner(): React.JSX.Element | null {
       setShowBack(true);
     }
   }, [state]);
-  useEffect(
-    () =>
-      bridge.on('workRequest.completed', (event) => {
-        const back = cameBack.current;
-        if (!back || Date.now() - back.at > CATCH_UP_MS) return;
-        if (new Date(event.completedAt).getTime() > back.at) return;
-        setMissed((list) =>
-          list.some((m) => m.id === event.workRequestId)
-            ? list
-            : [...list, { id: event.workRequestId, status: event.status, result: event.result }],
-        );
-      }),
-    [bridge],
-  );
+  useMainEvent('workRequest.completed', (event) => {
+    const back = cameBack.current;
+    if (!back || Date.now() - back.at > CATCH_UP_MS) return;
+    if (new Date(event.completedAt).getTime() > back.at) return;
+    setMissed((list) =>
+      list.some((m) => m.id === event.workRequestId)
+        ? list
+        : [...list, { id: event.workRequestId, status: event.status, result: event.result }],
+    );
+  });
 
   if (down && state) {
     return (

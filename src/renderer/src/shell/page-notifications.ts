@@ -9,6 +9,7 @@ import { useBridge } from '@renderer/bridge';
 import { showPageNotification } from '@renderer/kit/page-notifications';
 import { usePageVisible } from '@renderer/kit/page-visible';
 import { useDetail } from '@renderer/kit/navigation';
+import { useMainEvent } from '@renderer/queries/events';
 import { useUiStore } from '@renderer/state/ui-store';
 import { useUnreadFailures } from '@renderer/state/unread-failures';
 import { notifiesFailure } from '@shared/results/end';
@@ -23,19 +24,15 @@ const TITLE = document.title;
  */
 export function usePageNotifications(): void {
   const bridge = useBridge();
-  useEffect(
-    () =>
-      bridge.on('notification.desktop', (note) => {
-        showPageNotification(note, () => {
-          // Main opens it on the server that notified it, switching to that server first.
-          bridge.notifications.activate({ key: note.key }).catch((error: unknown) => {
-            console.warn(error instanceof Error ? error.message : String(error));
-            useUiStore.getState().setArea('work-requests');
-          });
-        });
-      }),
-    [bridge],
-  );
+  useMainEvent('notification.desktop', (note) => {
+    showPageNotification(note, () => {
+      // Main opens it on the server that notified it, switching to that server first.
+      bridge.notifications.activate({ key: note.key }).catch((error: unknown) => {
+        console.warn(error instanceof Error ? error.message : String(error));
+        useUiStore.getState().setArea('work-requests');
+      });
+    });
+  });
 }
 
 /**
@@ -43,7 +40,6 @@ export function usePageNotifications(): void {
  * page or log open while the window is shown (the page a notification's click opens).
  */
 export function useUnreadFailuresTitle(): void {
-  const bridge = useBridge();
   const add = useUnreadFailures((s) => s.add);
   const markRead = useUnreadFailures((s) => s.markRead);
   const count = useUnreadFailures((s) => s.unread.length);
@@ -58,13 +54,9 @@ export function useUnreadFailuresTitle(): void {
         ? detail.workRequestId
         : null;
 
-  useEffect(
-    () =>
-      bridge.on('notification.shown', (record) => {
-        if (notifiesFailure(record.result)) add(record);
-      }),
-    [bridge, add],
-  );
+  useMainEvent('notification.shown', (record) => {
+    if (notifiesFailure(record.result)) add(record);
+  });
   useEffect(() => {
     if (visible && shownId !== null && serverId !== null) markRead(serverId, shownId);
     // `count`: a failure of the work request on screen is read as soon as it comes.

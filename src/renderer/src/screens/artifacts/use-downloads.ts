@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { DownloadJob } from '@shared/contract';
 import { useBridge } from '@renderer/bridge';
+import { useMainEvent } from '@renderer/queries/events';
 import { saveThroughBrowser } from '@renderer/kit/download-file';
 
 export interface DownloadRow {
@@ -38,17 +39,12 @@ export function useArtifactDownloads(artifactId: number) {
     });
   }, []);
 
-  useEffect(() => {
-    if (web) return;
-    const onJob = (job: DownloadJob): void => {
-      if (job.artifactId !== artifactId) return;
-      setRows((current) => current.map((r) => (r.job?.jobId === job.jobId ? { ...r, job } : r)));
-    };
-    const offs = [bridge.on('download.progress', onJob), bridge.on('download.finished', onJob)];
-    return () => {
-      for (const off of offs) off();
-    };
-  }, [bridge, artifactId, web]);
+  const onJob = (job: DownloadJob): void => {
+    if (job.artifactId !== artifactId) return;
+    setRows((current) => current.map((r) => (r.job?.jobId === job.jobId ? { ...r, job } : r)));
+  };
+  useMainEvent('download.progress', onJob, !web);
+  useMainEvent('download.finished', onJob, !web);
 
   const run = useCallback(
     async (key: string, label: string, what: { path?: string; tarball?: boolean }) => {

@@ -1,9 +1,10 @@
 import { ExternalLink, Globe, KeyRound, X, type LucideIcon } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { EnrollStarted, ServerProfile } from '@shared/contract';
 import { DebusineError } from '@shared/errors';
 import { MutateButton } from '@renderer/components/mutate-button';
 import { useBridge } from '@renderer/bridge';
+import { useMainEvent } from '@renderer/queries/events';
 import { useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations } from '@renderer/queries/servers';
 import { ErrorState } from '@renderer/kit/errors/error-state';
@@ -68,10 +69,10 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
     },
   });
 
-  useEffect(() => {
-    if (!started) return;
-    return bridge.on('enroll.finished', (event) => {
-      if (event.enrollId !== started.enrollId) return;
+  useMainEvent(
+    'enroll.finished',
+    (event) => {
+      if (event.enrollId !== started?.enrollId) return;
       setStarted(null);
       // A confirmed one signed in: queries/events.ts makes everything stale.
       if (event.outcome === 'confirm') {
@@ -87,8 +88,9 @@ function Enroll(props: { server: ServerProfile; onDone: () => void }): React.JSX
             : new DebusineError('internal', 'The enrollment failed.'),
         );
       }
-    });
-  }, [bridge, started, props]);
+    },
+    started !== null,
+  );
 
   const cancel = (): void => {
     if (started) void bridge.enroll.cancel({ enrollId: started.enrollId }).catch(() => undefined);
