@@ -109,6 +109,8 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       await page
         .getByRole('heading', { name: /^#\d+ debian:source-package$/ })
         .waitFor({ timeout: 60_000 });
+      // Uploaded from this window: its page offers the next step.
+      await page.getByRole('heading', { name: 'Uploaded. Start a workflow on it?' }).waitFor();
       const files = page.getByTestId('artifact-file');
       await expect(files.count()).resolves.toBe(2);
       const text = (await files.allTextContents()).join('\n');
@@ -125,8 +127,9 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       expect(download.suggestedFilename()).toBe(basename(fx.dsc));
       expect(readFileSync(saved).equals(readFileSync(fx.dsc))).toBe(true);
 
-      // The queue keeps the completed job.
+      // The queue keeps the completed job; the draft went with the start.
       await goTo(page, 'Upload');
+      await expect(page.getByTestId('draft').count()).resolves.toBe(0);
       await expect(page.getByTestId('upload-row').first().getAttribute('data-state')).resolves.toBe(
         'completed',
       );
