@@ -5,7 +5,10 @@
  * component fails. The wait is a bound on a hang, not a measure of speed (bench/ measures
  * that), so it is 10 s.
  */
-if (typeof document !== 'undefined') {
+// Only the files that ask for happy-dom have a document (the test project has no DOM types).
+if ('document' in globalThis) {
   const { configure } = await import('@testing-library/react');
   configure({ asyncUtilTimeout: 10_000 });
 }
+
+export {};
