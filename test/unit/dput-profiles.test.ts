@@ -4,6 +4,7 @@
  * `-key` on lists; the profile for a server found by its fqdn and scope; and the workflow
  * dput-ng's Debusine hook would start for a Distribution.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,5 +146,15 @@ describe('dput-ng profiles', () => {
     expect(problems).toContainEqual(expect.stringMatching(/^\/profiles\/broken\.json is not JSON/));
     expect(problems).toContain('/profiles/list.json is not a JSON object');
     expect(problems).toContainEqual(expect.stringMatching(/^\/profiles\/huge\.json is \d+ bytes/));
+  });
+
+  it('passes over a FIFO named like a profile, which an open for reading would wait on for ever', async () => {
+    const dirs = layers({
+      'home/profiles/good.json': { ...PACKAGE_PROFILE, fqdn: 'good.example' },
+    });
+    execFileSync('mkfifo', [join(dirs[2] ?? '', 'profiles', 'fifo.json')]);
+    const profiles = new DputProfiles(dirs);
+    expect((await profiles.forServer('https://good.example/api', 'debian'))?.name).toBe('good');
+    expect(await profiles.profile('fifo')).toBeNull();
   });
 });

@@ -13,10 +13,11 @@
  * The files are the user's, but read as untrusted input all the same: bounded in size, and
  * a file that is not a JSON object is named in the problem, not thrown past the caller.
  */
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonObject } from '../../shared/contract';
+import { readSmallFile } from '../small-file';
 
 /** Where dput-ng looks, from the weakest to the strongest. */
 export function defaultDputDirs(): string[] {
@@ -64,35 +65,24 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 async function readJson(file: string, problems: ProfileProblem[]): Promise<JsonObject | null> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch {
+  const read = await readSmallFile(file, MAX_PROFILE_BYTES);
+  if (read === undefined) return null;
+  if ('tooLarge' in read) {
+    problems.push({ file, message: `is ${String(read.tooLarge)} bytes, not a dput-ng profile` });
     return null;
   }
+  let parsed: unknown;
   try {
-    const info = await handle.stat();
-    if (!info.isFile()) return null;
-    if (info.size > MAX_PROFILE_BYTES) {
-      problems.push({ file, message: `is ${String(info.size)} bytes, not a dput-ng profile` });
-      return null;
-    }
-    const text = (await handle.readFile()).toString('utf8');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      problems.push({ file, message: `is not JSON (${(error as Error).message})` });
-      return null;
-    }
-    if (!isObject(parsed)) {
-      problems.push({ file, message: 'is not a JSON object' });
-      return null;
-    }
-    return parsed;
-  } finally {
-    await handle.close();
+    parsed = JSON.parse(read.text);
+  } catch (error) {
+    problems.push({ file, message: `is not JSON (${(error as Error).message})` });
+    return null;
   }
+  if (!isObject(parsed)) {
+    problems.push({ file, message: 'is not a JSON object' });
+    return null;
+  }
+  return parsed;
 }
 
 /** dput-ng's `+key`, `-key` and `=key`: add to, take from or replace the list `key`. */

@@ -11,10 +11,9 @@
  * substitution, an assignment inside an `if`) rather than sign with another key than
  * debsign would.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebusineError } from '../../shared/errors';
+import { readSmallFile } from '../small-file';
 
 export const DEBSIGN_VARIABLES = ['DEBSIGN_KEYID', 'DEBSIGN_MAINT'] as const;
 export type DebsignVariable = (typeof DEBSIGN_VARIABLES)[number];
@@ -53,29 +52,15 @@ export async function readDebsignConfig(files: readonly string[]): Promise<Debsi
 }
 
 async function readConfigFile(file: string): Promise<string | undefined> {
-  let handle;
-  try {
-    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    // A FIFO or a device would block or never end: only a regular file is read.
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
-    if (info.size > MAX_CONFIG_BYTES) {
-      throw unreadable(file, 0, `it is ${String(info.size)} bytes, more than a configuration file`);
-    }
-    const buffer = Buffer.alloc(Math.min(info.size, MAX_CONFIG_BYTES) + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > MAX_CONFIG_BYTES) {
-      throw unreadable(file, 0, 'it grew past the size of a configuration file');
-    }
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readSmallFile(file, MAX_CONFIG_BYTES);
+  if (read === undefined || 'text' in read) return read?.text;
+  throw unreadable(
+    file,
+    0,
+    read.tooLarge > MAX_CONFIG_BYTES + 1
+      ? `it is ${String(read.tooLarge)} bytes, more than a configuration file`
+      : 'it grew past the size of a configuration file',
+  );
 }
 
 function unreadable(file: string, line: number, why: string): DebusineError {
