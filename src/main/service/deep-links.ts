@@ -8,6 +8,7 @@
  */
 import type { Destination } from './navigation';
 import { LOG_LINK_HOST } from '../../shared/log-link';
+import { webAddress } from '../../shared/web-address';
 
 export const PROTOCOL = 'debusine-desktop';
 
@@ -121,14 +122,7 @@ function logTarget(url: URL): Destination | null {
 
 /** An http(s) origin and nothing more (no path, user or query); undefined otherwise. */
 function originOnly(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  return url.origin === text ? text : undefined;
+  return webAddress(text)?.origin === text ? text : undefined;
 }
 
 const LINK_SCHEME = new RegExp(`^(?:${PROTOCOL}|https?):`, 'i');

@@ -6,6 +6,7 @@
  * main, or in a new tab where the app runs in a browser.
  */
 import { Fragment } from 'react';
+import { webAddress } from '@shared/web-address';
 
 export type LinePart = { kind: 'text'; text: string } | { kind: 'link'; text: string; url: string };
 
@@ -17,15 +18,7 @@ const TRAILING = /[.,;:!?)\]}]+$/;
 
 /** The address as a link target, or null when it is not a valid http(s) URL. */
 export function safeWebUrl(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.hostname === '') return null;
-  return url.href;
+  return webAddress(text)?.href ?? null;
 }
 
 /** Splits a line into plain text and http(s) links. */
