@@ -16,7 +16,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
-import { digestFile, racyWindowNs, rememberDigests } from '../../src/main/artifacts/digest-cache';
+import {
+  digestFile,
+  racyWindowNs,
+  rememberDigests,
+} from '../../src/main/artifacts/hashing/digest-cache';
 import { createSourcePackageFromDsc } from '../../src/main/artifacts/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';

@@ -10,7 +10,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import { withFile } from './checksums';
+import { withFile } from './hashing/checksums';
 
 export interface DebMember {
   name: string;

@@ -6,9 +6,9 @@
  */
 import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import { hashBuffer, withFile } from './checksums';
+import { hashBuffer, withFile } from './hashing/checksums';
 import { getField, parseDeb822, type Deb822Paragraph } from './deb822';
-import { readingStarts, rememberDigests } from './digest-cache';
+import { readingStarts, rememberDigests } from './hashing/digest-cache';
 import { checkLists, parseFileList, type FileListEntry, type ListedChecksum } from './file-lists';
 
 /** A .dsc or .changes larger than this is certainly not one. */

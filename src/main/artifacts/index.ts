@@ -4,7 +4,7 @@
 export { parseDeb822, type Deb822Document, type Deb822Paragraph } from './deb822';
 export { readChanges, readDsc, type ParsedControlFile } from './debian-files';
 export { readDebControl, type DebControl } from './deb-package';
-export { hashFile, sha256File } from './checksums';
+export { hashFile, sha256File } from './hashing/checksums';
 export { guessContentType } from './content-types';
 export { LocalArtifact, localArtifactSchema, type LocalArtifactJson } from './local-artifact';
 export { CATEGORIES, DATA_SCHEMAS, kindOfCategory, type KindName } from './kind-data';

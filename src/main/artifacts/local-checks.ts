@@ -13,10 +13,10 @@
  */
 import { basename } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import type { FileDigests } from './checksums';
+import type { FileDigests } from './hashing/checksums';
 import { checkDebStructure } from './deb-archive';
 import { readChanges, readDsc, type ParsedControlFile } from './debian-files';
-import { digestFile } from './digest-cache';
+import { digestFile } from './hashing/digest-cache';
 import type { ListedChecksum } from './file-lists';
 import { kindOfCategory, type KindName } from './kind-data';
 import type { LocalArtifact } from './local-artifact';

@@ -22,7 +22,7 @@
 import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BigIntStats } from 'node:fs';
-import { BoundedMap } from '../bounded';
+import { BoundedMap } from '../../bounded';
 import { fileError, hashFile, hashHandle, withFile, type FileDigests } from './checksums';
 
 const RACY_NS = 20_000_000n;

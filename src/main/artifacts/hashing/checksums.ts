@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import { OFFLOADED, sideHash, type SideHash } from './hash-worker';
 
 const READ_SIZE = 1024 * 1024;
