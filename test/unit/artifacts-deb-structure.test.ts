@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
+import { checkDebStructure } from '../../src/main/artifacts/formats/deb-archive';
 import { detectKind } from '../../src/main/artifacts/detect';
 import { createBinaryPackage, createBinaryPackages } from '../../src/main/artifacts/kinds-debian';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';

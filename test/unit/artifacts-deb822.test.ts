@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDeb822 } from '../../src/main/artifacts/deb822';
+import { parseDeb822 } from '../../src/main/artifacts/formats/deb822';
 import { parseControlFileText } from '../../src/main/artifacts/debian-files';
 import { DebusineError } from '../../src/shared/errors';
 

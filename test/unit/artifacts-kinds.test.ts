@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { guessContentType } from '../../src/main/artifacts/content-types';
-import { readDebControl } from '../../src/main/artifacts/deb-package';
+import { readDebControl } from '../../src/main/artifacts/formats/deb-package';
 import { readChanges, readDsc } from '../../src/main/artifacts/debian-files';
 import { detectKind } from '../../src/main/artifacts/detect';
 import { CATEGORIES } from '../../src/main/artifacts/kind-data';

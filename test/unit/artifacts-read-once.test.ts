@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
+import { checkDebStructure } from '../../src/main/artifacts/formats/deb-archive';
 import {
   digestFile,
   racyWindowNs,

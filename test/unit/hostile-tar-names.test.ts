@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { downloadArtifact } from '../../src/main/artifacts/download';
-import { readTarStream, TarFormatError } from '../../src/main/artifacts/tar-stream';
+import { readTarStream, TarFormatError } from '../../src/main/artifacts/formats/tar-stream';
 import type { FakeFile } from '../support/fake-debusine';
 import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
 import { paxData, rawMember, rawTar, tarGz, type RawHeader } from '../support/tar-build';

@@ -11,7 +11,7 @@
  */
 import { DebusineError } from '../../shared/errors';
 import type { ArtifactResponse } from '../../shared/models';
-import { artifactPathProblem, quotePath } from './artifact-paths';
+import { artifactPathProblem, quotePath } from './formats/artifact-paths';
 import { badPath, downloadError } from './download-errors';
 
 export interface DeclaredFile {

@@ -7,8 +7,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
-import { readDebControl } from './deb-package';
-import { getField } from './deb822';
+import { readDebControl } from './formats/deb-package';
+import { getField } from './formats/deb822';
 import { readChanges, readDsc } from './debian-files';
 import { CATEGORIES, type KindName } from './kind-data';
 import {

@@ -4,7 +4,7 @@
  * caller can tell them apart without reading the message.
  */
 import { DebusineError, type ErrorCode } from '../../shared/errors';
-import { quotePath } from './artifact-paths';
+import { quotePath } from './formats/artifact-paths';
 
 /** What is being downloaded, for messages: `a.txt of artifact 12`. */
 export interface Subject {

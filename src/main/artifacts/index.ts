@@ -1,9 +1,9 @@
 /**
  * Local artifacts and transfers: the entry points the service and DebusineClient use.
  */
-export { parseDeb822, type Deb822Document, type Deb822Paragraph } from './deb822';
+export { parseDeb822, type Deb822Document, type Deb822Paragraph } from './formats/deb822';
 export { readChanges, readDsc, type ParsedControlFile } from './debian-files';
-export { readDebControl, type DebControl } from './deb-package';
+export { readDebControl, type DebControl } from './formats/deb-package';
 export { hashFile, sha256File } from './hashing/checksums';
 export { guessContentType } from './content-types';
 export { LocalArtifact, localArtifactSchema, type LocalArtifactJson } from './local-artifact';
@@ -47,4 +47,4 @@ export {
 } from './download';
 export { declaredFile, type DeclaredFile } from './declared-files';
 export { createArtifact, getArtifact, type ClientLike } from './remote';
-export { artifactPathProblem } from './artifact-paths';
+export { artifactPathProblem } from './formats/artifact-paths';

@@ -13,7 +13,7 @@ import {
   type ArtifactCreateRequest,
   type FileRequest,
 } from '../../shared/models';
-import { artifactPathProblem, quotePath } from './artifact-paths';
+import { artifactPathProblem, quotePath } from './formats/artifact-paths';
 import { guessContentType } from './content-types';
 import { checkLocalFiles } from './local-checks';
 

@@ -9,8 +9,8 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { DebusineError } from '../../shared/errors';
-import { withFile } from './hashing/checksums';
+import { DebusineError } from '../../../shared/errors';
+import { withFile } from '../hashing/checksums';
 
 export interface DebMember {
   name: string;

@@ -4,7 +4,7 @@
  * must have. Each entry keeps the line it is on, so that a mismatch found later on disk can
  * name it.
  */
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import type { Deb822Paragraph } from './deb822';
 
 export type ControlKind = 'dsc' | 'changes';

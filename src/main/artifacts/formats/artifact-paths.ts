@@ -5,8 +5,8 @@
  * the folder it is joined to, on every platform the app runs on.
  */
 import { join } from 'node:path';
-import { DebusineError } from '../../shared/errors';
-import { visibleText } from '../../shared/visible-text';
+import { DebusineError } from '../../../shared/errors';
+import { visibleText } from '../../../shared/visible-text';
 
 /** One segment: the longest file name Linux, macOS and Windows file systems accept. */
 export const MAX_SEGMENT_BYTES = 255;

@@ -9,7 +9,7 @@
  *
  * The parser is a single linear pass over the lines, so any input ends in bounded time.
  */
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 
 export type Deb822Paragraph = Record<string, string>;
 

@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import * as xzNamespace from 'xz-decompress';
-import { withFile } from './hashing/checksums';
+import { withFile } from '../hashing/checksums';
 import { debError, readDebLayout } from './deb-archive';
 import { parseDeb822, type Deb822Paragraph } from './deb822';
 import { readTar } from './tar-reader';
