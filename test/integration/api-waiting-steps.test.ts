@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createUpload } from '../../src/main/artifacts/kinds-debian';
+import { createUpload } from '../../src/main/artifacts/local/kinds-debian';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { DebusineClient } from '../../src/main/api/client';
 import { clientFor, waitForCompletion } from '../support/clients';

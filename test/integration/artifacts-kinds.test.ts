@@ -13,8 +13,8 @@ import {
   createSigningOutput,
   createSystemTarball,
   createWorkRequestDebugLogs,
-} from '../../src/main/artifacts/kinds-results';
-import type { LocalArtifact } from '../../src/main/artifacts/local-artifact';
+} from '../../src/main/artifacts/local/kinds-results';
+import type { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';

@@ -11,8 +11,8 @@ import {
   createPackageBuildLog,
   createSourcePackageFromDsc,
   createUpload,
-} from '../../src/main/artifacts/kinds-debian';
-import type { LocalArtifact } from '../../src/main/artifacts/local-artifact';
+} from '../../src/main/artifacts/local/kinds-debian';
+import type { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
 import type { ProgressEvent } from '../../src/main/artifacts/progress';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { DebusineError } from '../../src/shared/errors';

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpload } from '../../src/main/artifacts/kinds-debian';
+import { createUpload } from '../../src/main/artifacts/local/kinds-debian';
 import { downloadArtifactFile } from '../../src/main/artifacts/download';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { keyLookup, signAndComplete } from '../../src/main/signing/debsign';

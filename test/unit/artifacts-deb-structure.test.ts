@@ -9,8 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDebStructure } from '../../src/main/artifacts/formats/deb-archive';
-import { detectKind } from '../../src/main/artifacts/detect';
-import { createBinaryPackage, createBinaryPackages } from '../../src/main/artifacts/kinds-debian';
+import { detectKind } from '../../src/main/artifacts/local/detect';
+import {
+  createBinaryPackage,
+  createBinaryPackages,
+} from '../../src/main/artifacts/local/kinds-debian';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';

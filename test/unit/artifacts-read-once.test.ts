@@ -21,8 +21,8 @@ import {
   racyWindowNs,
   rememberDigests,
 } from '../../src/main/artifacts/hashing/digest-cache';
-import { createSourcePackageFromDsc } from '../../src/main/artifacts/kinds-debian';
-import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
+import { createSourcePackageFromDsc } from '../../src/main/artifacts/local/kinds-debian';
+import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
 import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
 import { useCountingServer } from '../support/counting-server';
 import { missingDebianTools } from '../support/debian-fixtures';

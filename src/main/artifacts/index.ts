@@ -2,16 +2,16 @@
  * Local artifacts and transfers: the entry points the service and DebusineClient use.
  */
 export { parseDeb822, type Deb822Document, type Deb822Paragraph } from './formats/deb822';
-export { readChanges, readDsc, type ParsedControlFile } from './debian-files';
+export { readChanges, readDsc, type ParsedControlFile } from './local/debian-files';
 export { readDebControl, type DebControl } from './formats/deb-package';
 export { hashFile, sha256File } from './hashing/checksums';
-export { guessContentType } from './content-types';
-export { LocalArtifact, localArtifactSchema, type LocalArtifactJson } from './local-artifact';
-export { CATEGORIES, DATA_SCHEMAS, kindOfCategory, type KindName } from './kind-data';
-export { validateLocalArtifact, type RuleOptions } from './kind-rules';
-export * from './kinds-debian';
-export * from './kinds-results';
-export { detectKind, type Detection } from './detect';
+export { guessContentType } from './local/content-types';
+export { LocalArtifact, localArtifactSchema, type LocalArtifactJson } from './local/local-artifact';
+export { CATEGORIES, DATA_SCHEMAS, kindOfCategory, type KindName } from './local/kind-data';
+export { validateLocalArtifact, type RuleOptions } from './local/kind-rules';
+export * from './local/kinds-debian';
+export * from './local/kinds-results';
+export { detectKind, type Detection } from './local/detect';
 export type { ProgressEvent, ProgressListener, FileProgress, TotalProgress } from './progress';
 export { uploadFiles, type TransferOptions, type UploadFilesOptions } from './upload';
 export {

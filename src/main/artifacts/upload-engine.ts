@@ -32,8 +32,8 @@ import {
   type UploadPart,
   type WorkflowPlan,
 } from './job-store';
-import { validateLocalArtifact, type RuleOptions } from './kind-rules';
-import type { LocalArtifact } from './local-artifact';
+import { validateLocalArtifact, type RuleOptions } from './local/kind-rules';
+import type { LocalArtifact } from './local/local-artifact';
 import { createArtifact, transportOf, type ClientLike } from './remote';
 import { uploadFiles, type TransferOptions } from './upload';
 

@@ -12,12 +12,12 @@
  * read an unchanged file again.
  */
 import { basename } from 'node:path';
-import { DebusineError } from '../../shared/errors';
-import type { FileDigests } from './hashing/checksums';
-import { checkDebStructure } from './formats/deb-archive';
+import { DebusineError } from '../../../shared/errors';
+import type { FileDigests } from '../hashing/checksums';
+import { checkDebStructure } from '../formats/deb-archive';
 import { readChanges, readDsc, type ParsedControlFile } from './debian-files';
-import { digestFile } from './hashing/digest-cache';
-import type { ListedChecksum } from './formats/file-lists';
+import { digestFile } from '../hashing/digest-cache';
+import type { ListedChecksum } from '../formats/file-lists';
 import { kindOfCategory, type KindName } from './kind-data';
 import type { LocalArtifact } from './local-artifact';
 

@@ -5,21 +5,21 @@
  * The server stores these verbatim as `dsc_fields`/`changes_fields`.
  */
 import { basename } from 'node:path';
-import { DebusineError } from '../../shared/errors';
-import { hashBuffer, withFile } from './hashing/checksums';
-import { getField, parseDeb822, type Deb822Paragraph } from './formats/deb822';
-import { readingStarts, rememberDigests } from './hashing/digest-cache';
+import { DebusineError } from '../../../shared/errors';
+import { hashBuffer, withFile } from '../hashing/checksums';
+import { getField, parseDeb822, type Deb822Paragraph } from '../formats/deb822';
+import { readingStarts, rememberDigests } from '../hashing/digest-cache';
 import {
   checkLists,
   parseFileList,
   type FileListEntry,
   type ListedChecksum,
-} from './formats/file-lists';
+} from '../formats/file-lists';
 
 /** A .dsc or .changes larger than this is certainly not one. */
 const MAX_CONTROL_FILE = 16 * 1024 * 1024;
 
-export type { FileListEntry } from './formats/file-lists';
+export type { FileListEntry } from '../formats/file-lists';
 /** A line of Package-List, its columns by name (see packageList). */
 export type PackageListEntry = Record<string, string>;
 export type ControlFields = Record<

@@ -4,7 +4,7 @@
  * artifact would be accepted and then fail its tasks, so the client refuses it here.
  * Every error names its rule (`details.rule`, e.g. `source-package.files-match-dsc`).
  */
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import { DATA_SCHEMAS, kindOfCategory, type KindName } from './kind-data';
 import { checkPathInArtifact, type LocalArtifact } from './local-artifact';
 

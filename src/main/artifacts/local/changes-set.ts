@@ -11,7 +11,7 @@
  * remote file) cannot be read, so it is left out, and the note says so; a source package
  * takes the remote files of the upload as remote files of its own.
  */
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import type { ControlFields } from './debian-files';
 import { fieldString } from './debian-files';
 import { CATEGORIES } from './kind-data';

@@ -7,13 +7,13 @@
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import {
   fileRequestSchema,
   type ArtifactCreateRequest,
   type FileRequest,
-} from '../../shared/models';
-import { artifactPathProblem, quotePath } from './formats/artifact-paths';
+} from '../../../shared/models';
+import { artifactPathProblem, quotePath } from '../formats/artifact-paths';
 import { guessContentType } from './content-types';
 import { checkLocalFiles } from './local-checks';
 

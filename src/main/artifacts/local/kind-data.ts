@@ -7,7 +7,7 @@
  * also passes the 0.11 server's older models (which lack e.g. `architecture` on build logs).
  */
 import { z } from 'zod';
-import { LINTIAN_SEVERITIES } from '../../shared/results/lintian';
+import { LINTIAN_SEVERITIES } from '../../../shared/results/lintian';
 
 export const CATEGORIES = {
   sourcePackage: 'debian:source-package',

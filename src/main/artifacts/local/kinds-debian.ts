@@ -6,10 +6,10 @@
  */
 import { access } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import { TEXT_PLAIN } from './content-types';
-import { readDebControl } from './formats/deb-package';
-import { getField } from './formats/deb822';
+import { readDebControl } from '../formats/deb-package';
+import { getField } from '../formats/deb822';
 import { fieldString, readChanges, readDsc } from './debian-files';
 import { CATEGORIES, withoutNulls } from './kind-data';
 import { validateLocalArtifact, type RuleOptions } from './kind-rules';

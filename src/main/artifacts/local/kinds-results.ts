@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import { OCTET_STREAM, TEXT_PLAIN } from './content-types';
 import { readTextFile } from './debian-files';
 import { CATEGORIES, withoutNulls } from './kind-data';

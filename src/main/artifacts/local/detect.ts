@@ -6,9 +6,9 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
-import { readDebControl } from './formats/deb-package';
-import { getField } from './formats/deb822';
+import { DebusineError, serializeError, type SerializedError } from '../../../shared/errors';
+import { readDebControl } from '../formats/deb-package';
+import { getField } from '../formats/deb822';
 import { readChanges, readDsc } from './debian-files';
 import { CATEGORIES, type KindName } from './kind-data';
 import {
