@@ -284,8 +284,8 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: [
       'src/main/api/http.ts',
-      'src/main/artifacts/fetch-body.ts',
-      'src/main/artifacts/upload-file.ts',
+      'src/main/artifacts/transfer/fetch-body.ts',
+      'src/main/artifacts/transfer/upload-file.ts',
     ],
     rules: {
       'no-restricted-syntax': [

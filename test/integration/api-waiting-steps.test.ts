@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createUpload } from '../../src/main/artifacts/local/kinds-debian';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { DebusineClient } from '../../src/main/api/client';
 import { clientFor, waitForCompletion } from '../support/clients';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';

@@ -15,7 +15,7 @@ import {
   createWorkRequestDebugLogs,
 } from '../../src/main/artifacts/local/kinds-results';
 import type { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
 

@@ -14,7 +14,7 @@ import {
   createBinaryPackage,
   createBinaryPackages,
 } from '../../src/main/artifacts/local/kinds-debian';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';

@@ -20,7 +20,7 @@ import {
   createUpload,
 } from '../../src/main/artifacts/local/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { HttpTransport } from '../../src/main/api/http';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { rejection } from '../support/clients';

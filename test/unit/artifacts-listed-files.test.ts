@@ -24,7 +24,7 @@ import {
   createUpload,
 } from '../../src/main/artifacts/local/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';

@@ -23,7 +23,7 @@ import {
 } from '../../src/main/artifacts/hashing/digest-cache';
 import { createSourcePackageFromDsc } from '../../src/main/artifacts/local/kinds-debian';
 import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { useCountingServer } from '../support/counting-server';
 import { missingDebianTools } from '../support/debian-fixtures';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { downloadArtifact } from '../../src/main/artifacts/download';
+import { downloadArtifact } from '../../src/main/artifacts/transfer/download';
 import { readTarStream, TarFormatError } from '../../src/main/artifacts/formats/tar-stream';
 import type { FakeFile } from '../support/fake-debusine';
 import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';

@@ -41,8 +41,8 @@ describe("main's requests own their bodies", { timeout: 30_000 }, () => {
   it('accepts it where the body is owned', async () => {
     for (const path of [
       'src/main/api/http.ts',
-      'src/main/artifacts/fetch-body.ts',
-      'src/main/artifacts/upload-file.ts',
+      'src/main/artifacts/transfer/fetch-body.ts',
+      'src/main/artifacts/transfer/upload-file.ts',
     ]) {
       expect(await restricted(path)).toEqual([]);
     }

@@ -12,8 +12,13 @@ export { validateLocalArtifact, type RuleOptions } from './local/kind-rules';
 export * from './local/kinds-debian';
 export * from './local/kinds-results';
 export { detectKind, type Detection } from './local/detect';
-export type { ProgressEvent, ProgressListener, FileProgress, TotalProgress } from './progress';
-export { uploadFiles, type TransferOptions, type UploadFilesOptions } from './upload';
+export type {
+  ProgressEvent,
+  ProgressListener,
+  FileProgress,
+  TotalProgress,
+} from './transfer/progress';
+export { uploadFiles, type TransferOptions, type UploadFilesOptions } from './transfer/upload';
 export {
   labelOf,
   planParts,
@@ -27,7 +32,7 @@ export {
   type ResumeOutcome,
   type UploadArtifactOptions,
   type UploadResult,
-} from './upload-engine';
+} from './transfer/upload-engine';
 export {
   NO_RECORD,
   newJob,
@@ -37,14 +42,14 @@ export {
   type UploadJob,
   type UploadPart,
   type WorkflowPlan,
-} from './job-store';
+} from './transfer/job-store';
 export {
   downloadArtifact,
   downloadArtifactFile,
   type DownloadArtifactOptions,
   type DownloadFileOptions,
   type DownloadOptions,
-} from './download';
-export { declaredFile, type DeclaredFile } from './declared-files';
-export { createArtifact, getArtifact, type ClientLike } from './remote';
+} from './transfer/download';
+export { declaredFile, type DeclaredFile } from './transfer/declared-files';
+export { createArtifact, getArtifact, type ClientLike } from './transfer/remote';
 export { artifactPathProblem } from './formats/artifact-paths';

@@ -8,7 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import { subjectText, tooLarge, type Subject } from './download-errors';
 
 /** Writes of 1 MiB rather than 16 KiB: fewer system calls and fewer pauses. */

@@ -10,10 +10,10 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { DebusineError } from '../../shared/errors';
-import { owned } from '../streams';
+import { DebusineError } from '../../../shared/errors';
+import { owned } from '../../streams';
 import { admitMember } from './archive-members';
-import { quotePath } from './formats/artifact-paths';
+import { quotePath } from '../formats/artifact-paths';
 import { BoundedFile } from './bounded-file';
 import type { DeclaredFiles } from './declared-files';
 import {
@@ -26,7 +26,7 @@ import {
   type Subject,
 } from './download-errors';
 import type { Staging } from './staging';
-import { readTarStream, TarFormatError, type TarEntry, type TarSink } from './formats/tar-stream';
+import { readTarStream, TarFormatError, type TarEntry, type TarSink } from '../formats/tar-stream';
 
 export interface ArchiveOptions {
   /** Where members are written; without it they are only checked. */

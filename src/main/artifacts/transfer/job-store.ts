@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { artifactCreateRequestSchema, objectSchema } from '../../shared/models';
+import { artifactCreateRequestSchema, objectSchema } from '../../../shared/models';
 
 const localFileSchema = z.strictObject({
   local: z.string(),

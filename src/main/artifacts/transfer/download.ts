@@ -10,9 +10,9 @@
  * origin, also across redirects (object storage URLs get no token).
  */
 import { basename, dirname, join } from 'node:path';
-import { DebusineError } from '../../shared/errors';
-import type { ArtifactResponse } from '../../shared/models';
-import type { HttpTransport } from '../api/http';
+import { DebusineError } from '../../../shared/errors';
+import type { ArtifactResponse } from '../../../shared/models';
+import type { HttpTransport } from '../../api/http';
 import { BoundedFile } from './bounded-file';
 import { declaredFile, declaredFiles, type DeclaredFile } from './declared-files';
 import {
@@ -33,7 +33,7 @@ import { ProgressTracker, type ProgressListener } from './progress';
 import { getArtifact, transportOf, type ClientLike } from './remote';
 import { receiveArchive } from './safe-extract';
 import { Staging, type StagingRecorder } from './staging';
-import { discard } from '../streams';
+import { discard } from '../../streams';
 
 export interface DownloadOptions {
   signal?: AbortSignal;

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { localPath } from './formats/artifact-paths';
+import { localPath } from '../formats/artifact-paths';
 import { placeAll, type Placement } from './place-files';
 import type { Subject } from './download-errors';
 

@@ -7,11 +7,11 @@
  * stopped when the server sends it slower than the transport's rate floor.
  */
 import type { Readable } from 'node:stream';
-import { DebusineError } from '../../shared/errors';
-import type { HttpTransport } from '../api/http';
-import { errorFromResponse, networkError } from '../api/http-errors';
-import { floorText, withRateFloor } from '../api/rate-floor';
-import { owned } from '../streams';
+import { DebusineError } from '../../../shared/errors';
+import type { HttpTransport } from '../../api/http';
+import { errorFromResponse, networkError } from '../../api/http-errors';
+import { floorText, withRateFloor } from '../../api/rate-floor';
+import { owned } from '../../streams';
 import { checkDownloadUrl } from './declared-files';
 import { asDownloadError, downloadError, subjectText, type Subject } from './download-errors';
 

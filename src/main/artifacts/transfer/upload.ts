@@ -4,7 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../../../shared/errors';
 import { ProgressTracker, type ProgressListener } from './progress';
 import { transportOf, type ClientLike } from './remote';
 import { uploadFile } from './upload-file';

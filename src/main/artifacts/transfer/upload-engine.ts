@@ -14,14 +14,14 @@
  * both ends are complete (the server relates complete artifacts only).
  */
 import { stat } from 'node:fs/promises';
-import { DebusineError } from '../../shared/errors';
-import type { JsonObject } from '../../shared/contract';
+import { DebusineError } from '../../../shared/errors';
+import type { JsonObject } from '../../../shared/contract';
 import {
   artifactCreateRequestSchema,
   type RelationType,
   type WorkRequestResponse,
-} from '../../shared/models';
-import type { DebusineClient } from '../api/client';
+} from '../../../shared/models';
+import type { DebusineClient } from '../../api/client';
 import {
   newJob,
   NO_RECORD,
@@ -32,8 +32,8 @@ import {
   type UploadPart,
   type WorkflowPlan,
 } from './job-store';
-import { validateLocalArtifact, type RuleOptions } from './local/kind-rules';
-import type { LocalArtifact } from './local/local-artifact';
+import { validateLocalArtifact, type RuleOptions } from '../local/kind-rules';
+import type { LocalArtifact } from '../local/local-artifact';
 import { createArtifact, transportOf, type ClientLike } from './remote';
 import { uploadFiles, type TransferOptions } from './upload';
 

@@ -7,11 +7,11 @@
  * memory stays bounded.
  */
 import { createReadStream } from 'node:fs';
-import { owned } from '../streams';
+import { owned } from '../../streams';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DebusineError } from '../../shared/errors';
-import type { HttpTransport } from '../api/http';
-import { errorFromResponse, networkError } from '../api/http-errors';
+import { DebusineError } from '../../../shared/errors';
+import type { HttpTransport } from '../../api/http';
+import { errorFromResponse, networkError } from '../../api/http-errors';
 import { fileUploadPath } from './remote';
 
 export const MAX_CHUNK = 50 * 1024 * 1024;

@@ -2,14 +2,14 @@
  * The two artifact endpoints transfers need, called through the client's
  * HTTP transport, so that this module does not depend on DebusineClient growing methods.
  */
-import type { DebusineClient } from '../api/client';
-import { exchange } from '../api/exchange';
-import type { HttpTransport } from '../api/http';
+import type { DebusineClient } from '../../api/client';
+import { exchange } from '../../api/exchange';
+import type { HttpTransport } from '../../api/http';
 import {
   artifactResponseSchema,
   type ArtifactCreateRequest,
   type ArtifactResponse,
-} from '../../shared/models';
+} from '../../../shared/models';
 
 export type ClientLike = DebusineClient | HttpTransport;
 

@@ -9,9 +9,9 @@
  * the server refuses to create a file without one and stores no other algorithm. A file
  * list without it is therefore not from an honest server.
  */
-import { DebusineError } from '../../shared/errors';
-import type { ArtifactResponse } from '../../shared/models';
-import { artifactPathProblem, quotePath } from './formats/artifact-paths';
+import { DebusineError } from '../../../shared/errors';
+import type { ArtifactResponse } from '../../../shared/models';
+import { artifactPathProblem, quotePath } from '../formats/artifact-paths';
 import { badPath, downloadError } from './download-errors';
 
 export interface DeclaredFile {

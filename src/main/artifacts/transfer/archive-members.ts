@@ -5,10 +5,10 @@
  * devices and anything else are refused: an artifact is a set of files, and a link in it
  * could only serve to make a later member land somewhere else.
  */
-import { artifactPathProblem, quotePath } from './formats/artifact-paths';
+import { artifactPathProblem, quotePath } from '../formats/artifact-paths';
 import type { DeclaredFile, DeclaredFiles } from './declared-files';
 import { badMember, wrongSize } from './download-errors';
-import type { TarEntry } from './formats/tar-stream';
+import type { TarEntry } from '../formats/tar-stream';
 
 /**
  * Admits a member before any of its content is read: the declared file it is, undefined

@@ -3,8 +3,8 @@
  * and what was wrong, and carries them in `details` (`artifact`, `file`, `rule`) so that a
  * caller can tell them apart without reading the message.
  */
-import { DebusineError, type ErrorCode } from '../../shared/errors';
-import { quotePath } from './formats/artifact-paths';
+import { DebusineError, type ErrorCode } from '../../../shared/errors';
+import { quotePath } from '../formats/artifact-paths';
 
 /** What is being downloaded, for messages: `a.txt of artifact 12`. */
 export interface Subject {
