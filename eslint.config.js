@@ -157,12 +157,13 @@ const noRawIpc = (name) => ({
   message: `${name} is used through its wrapper only (src/main/app/ipc.ts, src/preload/api.ts): every channel behind the sender check and the contract.`,
 });
 
-// artifacts/ is layered inside too. Its index.ts is the front the rest of main imports;
-// below it, hashing/ hashes local files (for whoever asks), formats/ reads what artifacts
-// are made of (artifact paths, tar, .deb, deb822 and the file lists of .dsc and .changes),
-// local/ builds and checks local artifacts from the user's files, and transfer/ downloads
-// and uploads them (an upload sends a local artifact). Each imports only the folders
-// before it in that order, and none imports the front, which imports them all.
+// artifacts/ is layered inside too. Its index.ts is the folder's front (the rest of main
+// imports it, or a sub-folder's module directly). Below it, hashing/ hashes local files
+// (for whoever asks), formats/ reads what artifacts are made of (artifact paths, tar, .deb,
+// deb822 and the file lists of .dsc and .changes), local/ builds and checks local
+// artifacts from the user's files, and transfer/ downloads and uploads them (an upload
+// sends a local artifact). Each imports only the folders before it in that order, and
+// none imports the front, which imports them all.
 
 const ARTIFACTS = `${MAIN}/artifacts`;
 
