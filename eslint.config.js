@@ -157,6 +157,51 @@ const noRawIpc = (name) => ({
   message: `${name} is used through its wrapper only (src/main/app/ipc.ts, src/preload/api.ts): every channel behind the sender check and the contract.`,
 });
 
+// artifacts/ is layered inside too. Its index.ts is the folder's front (the rest of main
+// imports it, or a sub-folder's module directly). Below it, hashing/ hashes local files
+// (for whoever asks), formats/ reads what artifacts are made of (artifact paths, tar, .deb,
+// deb822 and the file lists of .dsc and .changes), local/ builds and checks local
+// artifacts from the user's files, and transfer/ downloads and uploads them (an upload
+// sends a local artifact). Each imports only the folders before it in that order, and
+// none imports the front, which imports them all.
+
+const ARTIFACTS = `${MAIN}/artifacts`;
+
+/** A specifier that reaches one of `folders` of artifacts/ from one of its sub-folders. */
+const artifactFolders = (folders) => `^(\\.\\./)+(artifacts/)?(${folders.join('|')})(/|$)`;
+
+/** Per sub-folder of artifacts/: the sub-folders it may not import. */
+const ARTIFACT_LAYERS = {
+  hashing: [
+    {
+      regex: artifactFolders(['formats', 'local', 'transfer']),
+      message:
+        'artifacts/hashing/ hashes files for whoever asks: it imports no formats/, local/ or transfer/ (they use it).',
+    },
+  ],
+  formats: [
+    {
+      regex: artifactFolders(['local', 'transfer']),
+      message:
+        'artifacts/formats/ reads what artifacts are made of, knowing nothing of local artifacts or transfers: it imports no local/ or transfer/ (they use it).',
+    },
+  ],
+  local: [
+    {
+      regex: artifactFolders(['transfer']),
+      message:
+        'artifacts/local/ builds and checks local artifacts; transfer/ sends them, so it imports local/, not the other way round.',
+    },
+  ],
+  transfer: [],
+};
+
+const noArtifactsFront = {
+  regex: '^\\.\\.(/\\.\\./artifacts)?(/index)?/?$',
+  message:
+    "artifacts/index.ts is the folder's front for the rest of main and imports every sub-folder: a sub-folder imports the module it needs, not the front.",
+};
+
 const mainLayers = [
   {
     files: MAIN_DOMAINS.map((name) => `${MAIN}/${name}/**/*.ts`),
@@ -164,6 +209,16 @@ const mainLayers = [
       'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noUpperLayers] }],
     },
   },
+  // These replace the options of the rule above for artifacts' sub-folders, so they repeat them.
+  ...Object.entries(ARTIFACT_LAYERS).map(([folder, forbid]) => ({
+    files: [`${ARTIFACTS}/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [noUpperLayers, noArtifactsFront, ...forbid] },
+      ],
+    },
+  })),
   {
     files: [`${MAIN}/app/**/*.ts`],
     ignores: [`${MAIN}/app/main.ts`, `${MAIN}/app/ipc.ts`],
@@ -300,8 +355,8 @@ export default tseslint.config(
     files: ['src/main/**/*.ts'],
     ignores: [
       'src/main/api/http.ts',
-      'src/main/artifacts/fetch-body.ts',
-      'src/main/artifacts/upload-file.ts',
+      'src/main/artifacts/transfer/fetch-body.ts',
+      'src/main/artifacts/transfer/upload-file.ts',
     ],
     rules: {
       'no-restricted-syntax': [

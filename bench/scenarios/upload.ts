@@ -18,7 +18,7 @@ import {
   type ChangesUpload,
   type SourcePackage,
 } from '../lib/source-package';
-import { MAX_CHUNK } from '../../src/main/artifacts/upload-file';
+import { MAX_CHUNK } from '../../src/main/artifacts/transfer/upload-file';
 
 function mib(bytes: number): string {
   return bytes >= 2 ** 20

@@ -22,7 +22,7 @@ import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DebusineClient } from '../../src/main/api/client';
-import { downloadArtifactFile } from '../../src/main/artifacts/download';
+import { downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
 import type { ArtifactResponse, WorkRequestResponse } from '../../src/shared/models';
 import { openPage } from '../support/app';
 import { have, missingDebianTools } from '../support/debian-fixtures';

@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { LocalArtifact } from '../../src/main/artifacts';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { openPage } from '../support/app';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';

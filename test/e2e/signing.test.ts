@@ -8,9 +8,9 @@
 import { mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createUpload } from '../../src/main/artifacts/kinds-debian';
-import { downloadArtifactFile } from '../../src/main/artifacts/download';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { createUpload } from '../../src/main/artifacts/local/kinds-debian';
+import { downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { openPage } from '../support/app';
 import { ownerClient } from '../support/clients';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';

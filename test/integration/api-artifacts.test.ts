@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { LocalArtifact } from '../../src/main/artifacts';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { artifactWebPath, webFilePath } from '../../src/shared/web-paths';
 import { rejection, unique, createNoop } from '../support/clients';
 import { describeOnEachServer } from '../support/on-each-server';

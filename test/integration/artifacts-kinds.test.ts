@@ -13,9 +13,9 @@ import {
   createSigningOutput,
   createSystemTarball,
   createWorkRequestDebugLogs,
-} from '../../src/main/artifacts/kinds-results';
-import type { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+} from '../../src/main/artifacts/local/kinds-results';
+import type { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
 

@@ -3,18 +3,18 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect, it } from 'vitest';
-import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
-import { UploadJobStore } from '../../src/main/artifacts/job-store';
+import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
+import { UploadJobStore } from '../../src/main/artifacts/transfer/job-store';
 import {
   createBinaryPackage,
   createBinaryPackages,
   createPackageBuildLog,
   createSourcePackageFromDsc,
   createUpload,
-} from '../../src/main/artifacts/kinds-debian';
-import type { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import type { ProgressEvent } from '../../src/main/artifacts/progress';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+} from '../../src/main/artifacts/local/kinds-debian';
+import type { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
+import type { ProgressEvent } from '../../src/main/artifacts/transfer/progress';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { describeOnEachServer } from '../support/on-each-server';

@@ -7,8 +7,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { HttpTransport } from '../../src/main/api/http';
-import { declaredFiles } from '../../src/main/artifacts/declared-files';
-import { getArtifact } from '../../src/main/artifacts/remote';
+import { declaredFiles } from '../../src/main/artifacts/transfer/declared-files';
+import { getArtifact } from '../../src/main/artifacts/transfer/remote';
 import { DebusineError } from '../../src/shared/errors';
 
 export interface ReadReport {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { downloadArtifact } from '../../src/main/artifacts/download';
+import { downloadArtifact } from '../../src/main/artifacts/transfer/download';
 import { DebusineError } from '../../src/shared/errors';
 import {
   startFakeDebusine,

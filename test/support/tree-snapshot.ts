@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { STAGING_MARKER } from '../../src/main/artifacts/staging';
+import { STAGING_MARKER } from '../../src/main/artifacts/transfer/staging';
 
 export interface TreeEntry {
   path: string;

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashFile } from '../../src/main/artifacts/checksums';
+import { hashFile } from '../../src/main/artifacts/hashing/checksums';
 import { DebusineError } from '../../src/shared/errors';
 
 const MiB = 1024 * 1024;

@@ -8,10 +8,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
-import { detectKind } from '../../src/main/artifacts/detect';
-import { createBinaryPackage, createBinaryPackages } from '../../src/main/artifacts/kinds-debian';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { checkDebStructure } from '../../src/main/artifacts/formats/deb-archive';
+import { detectKind } from '../../src/main/artifacts/local/detect';
+import {
+  createBinaryPackage,
+  createBinaryPackages,
+} from '../../src/main/artifacts/local/kinds-debian';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDeb822 } from '../../src/main/artifacts/deb822';
-import { parseControlFileText } from '../../src/main/artifacts/debian-files';
+import { parseDeb822 } from '../../src/main/artifacts/formats/deb822';
+import { parseControlFileText } from '../../src/main/artifacts/local/debian-files';
 import { DebusineError } from '../../src/shared/errors';
 
 const DSC = `Format: 3.0 (native)

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../src/main/api/http';
-import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
+import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
 import { DebusineError } from '../../src/shared/errors';
 
 interface Entry {

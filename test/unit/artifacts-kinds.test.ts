@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guessContentType } from '../../src/main/artifacts/content-types';
-import { readDebControl } from '../../src/main/artifacts/deb-package';
-import { readChanges, readDsc } from '../../src/main/artifacts/debian-files';
-import { detectKind } from '../../src/main/artifacts/detect';
-import { CATEGORIES } from '../../src/main/artifacts/kind-data';
-import { validateLocalArtifact } from '../../src/main/artifacts/kind-rules';
+import { guessContentType } from '../../src/main/artifacts/local/content-types';
+import { readDebControl } from '../../src/main/artifacts/formats/deb-package';
+import { readChanges, readDsc } from '../../src/main/artifacts/local/debian-files';
+import { detectKind } from '../../src/main/artifacts/local/detect';
+import { CATEGORIES } from '../../src/main/artifacts/local/kind-data';
+import { validateLocalArtifact } from '../../src/main/artifacts/local/kind-rules';
 import {
   createBinaryPackage,
   createBinaryPackages,
@@ -18,9 +18,9 @@ import {
   createSourcePackage,
   createSourcePackageFromDsc,
   createUpload,
-} from '../../src/main/artifacts/kinds-debian';
-import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+} from '../../src/main/artifacts/local/kinds-debian';
+import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { HttpTransport } from '../../src/main/api/http';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { rejection } from '../support/clients';

@@ -16,12 +16,15 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectKind } from '../../src/main/artifacts/detect';
-import { parseControlFileText } from '../../src/main/artifacts/debian-files';
-import { CATEGORIES } from '../../src/main/artifacts/kind-data';
-import { createSourcePackageFromDsc, createUpload } from '../../src/main/artifacts/kinds-debian';
-import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { detectKind } from '../../src/main/artifacts/local/detect';
+import { parseControlFileText } from '../../src/main/artifacts/local/debian-files';
+import { CATEGORIES } from '../../src/main/artifacts/local/kind-data';
+import {
+  createSourcePackageFromDsc,
+  createUpload,
+} from '../../src/main/artifacts/local/kinds-debian';
+import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { DebusineError } from '../../src/shared/errors';
 import { useCountingServer } from '../support/counting-server';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';

@@ -4,7 +4,7 @@
  * artifacts with dput-ng's on a real server; this pins the splitting itself.
  */
 import { describe, expect, it } from 'vitest';
-import { parseControlFileText } from '../../src/main/artifacts/debian-files';
+import { parseControlFileText } from '../../src/main/artifacts/local/debian-files';
 
 const DSC = (packageList: string) => `Format: 1.0
 Source: hello

@@ -9,7 +9,7 @@ import {
   type FileProgress,
   type ProgressEvent,
   type ProgressListener,
-} from '../../src/main/artifacts/progress';
+} from '../../src/main/artifacts/transfer/progress';
 
 /** The tracker as it was: the totals summed over every file at each total event. */
 class SummingTracker {

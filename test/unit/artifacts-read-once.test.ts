@@ -15,11 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkDebStructure } from '../../src/main/artifacts/deb-archive';
-import { digestFile, racyWindowNs, rememberDigests } from '../../src/main/artifacts/digest-cache';
-import { createSourcePackageFromDsc } from '../../src/main/artifacts/kinds-debian';
-import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
-import { uploadArtifact } from '../../src/main/artifacts/upload-engine';
+import { checkDebStructure } from '../../src/main/artifacts/formats/deb-archive';
+import {
+  digestFile,
+  racyWindowNs,
+  rememberDigests,
+} from '../../src/main/artifacts/hashing/digest-cache';
+import { createSourcePackageFromDsc } from '../../src/main/artifacts/local/kinds-debian';
+import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
+import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { useCountingServer } from '../support/counting-server';
 import { missingDebianTools } from '../support/debian-fixtures';
 

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES } from '../../src/main/artifacts/kind-data';
-import { validateLocalArtifact } from '../../src/main/artifacts/kind-rules';
-import { createLintian, createRepositoryIndex } from '../../src/main/artifacts/kinds-results';
-import { LocalArtifact } from '../../src/main/artifacts/local-artifact';
+import { CATEGORIES } from '../../src/main/artifacts/local/kind-data';
+import { validateLocalArtifact } from '../../src/main/artifacts/local/kind-rules';
+import { createLintian, createRepositoryIndex } from '../../src/main/artifacts/local/kinds-results';
+import { LocalArtifact } from '../../src/main/artifacts/local/local-artifact';
 import { DebusineError } from '../../src/shared/errors';
 
 const dir = mkdtempSync(join(tmpdir(), 'ddt-rules-'));

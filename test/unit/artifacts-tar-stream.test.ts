@@ -3,8 +3,12 @@
  * whatever another tar tool could read differently.
  */
 import { describe, expect, it } from 'vitest';
-import { readTarStream, TarFormatError, type TarEntry } from '../../src/main/artifacts/tar-stream';
-import { artifactPathProblem } from '../../src/main/artifacts/artifact-paths';
+import {
+  readTarStream,
+  TarFormatError,
+  type TarEntry,
+} from '../../src/main/artifacts/formats/tar-stream';
+import { artifactPathProblem } from '../../src/main/artifacts/formats/artifact-paths';
 import {
   paxData,
   paxRecord,

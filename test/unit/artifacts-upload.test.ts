@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../src/main/api/http';
-import { UploadJobStore } from '../../src/main/artifacts/job-store';
-import type { ProgressEvent } from '../../src/main/artifacts/progress';
-import { uploadFiles } from '../../src/main/artifacts/upload';
-import { parseRangeHeader } from '../../src/main/artifacts/upload-file';
+import { UploadJobStore } from '../../src/main/artifacts/transfer/job-store';
+import type { ProgressEvent } from '../../src/main/artifacts/transfer/progress';
+import { uploadFiles } from '../../src/main/artifacts/transfer/upload';
+import { parseRangeHeader } from '../../src/main/artifacts/transfer/upload-file';
 import { DebusineError } from '../../src/shared/errors';
 
 /**

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
+import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
 import { cutAfter, endless, sha256, stallAfter, whole } from '../support/fake-debusine';
 import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
 import { tarBytes, tarGz } from '../support/tar-build';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
+import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
 import { trickle } from '../support/fake-debusine';
 import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
 import { tarGz } from '../support/tar-build';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/download';
+import { downloadArtifact, downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
 import type { FakeFile } from '../support/fake-debusine';
 import {
   expectRefused,

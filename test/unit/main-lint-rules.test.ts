@@ -1,8 +1,9 @@
 /**
  * Main's lint rules bite: ESLint, with the repository's own configuration, refuses a
  * request sent straight through the undici dispatcher outside the places that own the
- * answer's body, a domain folder importing a layer above it, raw IPC outside its
- * wrappers, and an import that closes a cycle; and accepts what is allowed. Type-aware
+ * answer's body, a domain folder importing a layer above it, a sub-folder of artifacts/
+ * importing one above it or the folder's front, raw IPC outside its wrappers, and an
+ * import that closes a cycle; and accepts what is allowed. Type-aware
  * rules are off here, for speed.
  */
 import { resolve } from 'node:path';
@@ -41,8 +42,8 @@ describe("main's requests own their bodies", { timeout: 30_000 }, () => {
   it('accepts it where the body is owned', async () => {
     for (const path of [
       'src/main/api/http.ts',
-      'src/main/artifacts/fetch-body.ts',
-      'src/main/artifacts/upload-file.ts',
+      'src/main/artifacts/transfer/fetch-body.ts',
+      'src/main/artifacts/transfer/upload-file.ts',
     ]) {
       expect(await restricted(path)).toEqual([]);
     }
@@ -110,5 +111,67 @@ describe("main's layers", { timeout: 30_000 }, () => {
     const typeOnly =
       "import type { CompletionWatcher } from './completion-watcher';\nexport type Y = CompletionWatcher;\n";
     expect(await importProblems('src/main/watch/messages.ts', typeOnly)).toEqual([]);
+  });
+});
+
+describe("artifacts' layers: hashing ← formats ← local ← transfer", { timeout: 30_000 }, () => {
+  it('refuses a sub-folder importing one after it', async () => {
+    for (const [path, specifier, message] of [
+      ['src/main/artifacts/hashing/probe.ts', '../formats/deb822', 'artifacts/hashing/'],
+      ['src/main/artifacts/hashing/probe.ts', '../local/local-artifact', 'artifacts/hashing/'],
+      ['src/main/artifacts/hashing/probe.ts', '../transfer/download', 'artifacts/hashing/'],
+      ['src/main/artifacts/formats/probe.ts', '../local/debian-files', 'artifacts/formats/'],
+      ['src/main/artifacts/formats/probe.ts', '../transfer/declared-files', 'artifacts/formats/'],
+      [
+        'src/main/artifacts/formats/probe.ts',
+        '../../artifacts/local/kind-data',
+        'artifacts/formats/',
+      ],
+      ['src/main/artifacts/local/probe.ts', '../transfer/upload-engine', 'artifacts/local/'],
+      ['src/main/artifacts/local/probe.ts', '../transfer', 'artifacts/local/'],
+    ] as const) {
+      expect(await importProblems(path, use(specifier)), `${path} → ${specifier}`).toEqual([
+        expect.stringContaining(message),
+      ]);
+    }
+  });
+
+  it("refuses a sub-folder importing the folder's front", async () => {
+    for (const [path, specifier] of [
+      ['src/main/artifacts/formats/probe.ts', '..'],
+      ['src/main/artifacts/local/probe.ts', '../index'],
+      ['src/main/artifacts/transfer/probe.ts', '../../artifacts'],
+      ['src/main/artifacts/hashing/probe.ts', '../../artifacts/index'],
+    ] as const) {
+      expect(await importProblems(path, use(specifier)), `${path} → ${specifier}`).toEqual([
+        expect.stringContaining("artifacts/index.ts is the folder's front"),
+      ]);
+    }
+  });
+
+  it("keeps main's own layer rules in the sub-folders", async () => {
+    expect(
+      await importProblems('src/main/artifacts/transfer/probe.ts', use('../../service/uploads')),
+    ).toEqual([expect.stringContaining('A domain folder of main')]);
+    expect(
+      await importProblems('src/main/artifacts/local/probe.ts', use('electron', 'app')),
+    ).toEqual([expect.stringContaining('Only src/main/app and src/preload may import electron')]);
+  });
+
+  it('lets each import the ones before it, its own folder and the rest of main', async () => {
+    for (const [path, specifier] of [
+      ['src/main/artifacts/formats/probe.ts', '../hashing/checksums'],
+      ['src/main/artifacts/local/probe.ts', '../formats/deb822'],
+      ['src/main/artifacts/local/probe.ts', '../hashing/digest-cache'],
+      ['src/main/artifacts/transfer/probe.ts', '../local/kind-rules'],
+      ['src/main/artifacts/transfer/probe.ts', '../formats/tar-stream'],
+      ['src/main/artifacts/transfer/probe.ts', './download-errors'],
+      ['src/main/artifacts/transfer/probe.ts', '../../api/http'],
+      ['src/main/artifacts/hashing/probe.ts', '../../bounded'],
+      ['src/main/service/probe.ts', '../artifacts/transfer/download'],
+      ['src/main/service/probe.ts', '../artifacts'],
+    ] as const) {
+      expect(await importProblems(path, use(specifier)), `${path} → ${specifier}`).toEqual([]);
+    }
   });
 });

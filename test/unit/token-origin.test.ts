@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DebusineClient } from '../../src/main/api/client';
 import { HttpTransport } from '../../src/main/api/http';
-import { fetchBody } from '../../src/main/artifacts/fetch-body';
+import { fetchBody } from '../../src/main/artifacts/transfer/fetch-body';
 import { ProfileStore } from '../../src/main/settings/profiles';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { importCliConfig } from '../../src/main/settings/cli-import';

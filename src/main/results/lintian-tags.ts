@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DebusineError } from '../../shared/errors';
 import { parseLintianAnalysis, type LintianTags } from '../../shared/results/lintian';
-import { downloadArtifactFile } from '../artifacts/download';
-import { getArtifact, type ClientLike } from '../artifacts/remote';
+import { downloadArtifactFile } from '../artifacts/transfer/download';
+import { getArtifact, type ClientLike } from '../artifacts/transfer/remote';
 
 export const ANALYSIS_FILE = 'analysis.json';
 export const ANALYSIS_MAX_BYTES = 32 * 2 ** 20;

@@ -17,7 +17,7 @@ import type { ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { artifactPathProblem, downloadArtifact, downloadArtifactFile } from '../artifacts';
-import { StagingJournal } from '../artifacts/staging-journal';
+import { StagingJournal } from '../artifacts/transfer/staging-journal';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { DownloadJob } from '../../shared/contract';

@@ -27,7 +27,7 @@ import type {
   LocalArtifactProblem,
 } from '../../shared/contract';
 import { DebusineError, serializeError, type SerializedError } from '../../shared/errors';
-import { changesSet } from '../artifacts/changes-set';
+import { changesSet } from '../artifacts/local/changes-set';
 import type { DputPlanner } from '../dput/plan';
 import type { StagedFiles } from './staged-files';
 

@@ -1,5 +1,5 @@
 /**
- * Uploads: a draft becomes a job of the upload engine (artifacts/upload-engine.ts): its
+ * Uploads: a draft becomes a job of the upload engine (artifacts/transfer/upload-engine.ts): its
  * artifacts (for a .changes, the upload and its packages, as dput-ng makes them), their
  * files with per-file and total progress, the relations, and the workflow dput would start.
  * Every job is recorded in `{dataDir}/uploads`, so that pause, resume, retry and a restart

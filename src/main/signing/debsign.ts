@@ -21,7 +21,7 @@ import {
   uploadArtifact,
   type LocalArtifact,
 } from '../artifacts';
-import { readChanges } from '../artifacts/debian-files';
+import { readChanges } from '../artifacts/local/debian-files';
 import type { WorkRequestResponse } from '../../shared/models';
 import type { SigningAvailability, SigningKeys, SigningResult } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';

@@ -6,7 +6,7 @@
  * code: a hostile name there runs as a program, with the user's key at hand
  * (signing-debsign.test.ts shows the real debsign running one).
  */
-import { fieldString, readChanges, readTextFile } from '../artifacts/debian-files';
+import { fieldString, readChanges, readTextFile } from '../artifacts/local/debian-files';
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 
