@@ -14,12 +14,7 @@ export function EditorActions(props: {
   const { dirty, existing } = props;
   return (
     <div className="form-actions">
-      {dirty && existing ? (
-        <span className="dirty-note">
-          <CircleDot size={12} aria-hidden="true" />
-          Unsaved changes
-        </span>
-      ) : null}
+      {existing ? <DirtyNote dirty={dirty} /> : null}
       <span className="spacer" />
       <button type="button" className="button" onClick={props.onClose}>
         <X size={14} aria-hidden="true" />
@@ -35,6 +30,16 @@ export function EditorActions(props: {
       </button>
     </div>
   );
+}
+
+/** Says that an editor holds changes not yet saved, while it does. */
+export function DirtyNote(props: { dirty: boolean }): React.JSX.Element | null {
+  return props.dirty ? (
+    <span className="dirty-note">
+      <CircleDot size={12} aria-hidden="true" />
+      Unsaved changes
+    </span>
+  ) : null;
 }
 
 /** A field's messages, one a line. */

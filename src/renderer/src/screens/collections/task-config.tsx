@@ -23,6 +23,7 @@ import {
 } from '@renderer/queries/collections';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
 import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import { DirtyNote } from '@renderer/kit/editor-actions';
 import type { TaskConfigurationUpdateResults } from '@shared/contract';
 import { problemOf, type Problem } from '@renderer/kit/errors/problem';
 import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
@@ -249,12 +250,7 @@ function TaskConfigEditor(props: { workspace: string; name: string }): React.JSX
       <section className="pane" aria-labelledby="tc-push-title">
         <div className="pane-header">
           <h2 id="tc-push-title">Push to the server</h2>
-          {dirty ? (
-            <span className="dirty-note">
-              <CircleDot size={12} aria-hidden="true" />
-              Unsaved changes
-            </span>
-          ) : null}
+          <DirtyNote dirty={dirty} />
           <button
             type="button"
             className="button small"

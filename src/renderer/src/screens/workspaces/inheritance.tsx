@@ -7,7 +7,6 @@ import {
   ArrowDown,
   ArrowUp,
   CircleCheck,
-  CircleDot,
   Eye,
   GitFork,
   GripVertical,
@@ -19,6 +18,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
 import { workspaceMutations, workspaceQueries } from '@renderer/queries/workspaces';
 import { useUnsavedChanges } from '@renderer/state/leave-guard';
+import { DirtyNote } from '@renderer/kit/editor-actions';
 import type { WorkspaceInheritanceChain } from '@shared/contract';
 import { problemOf, type Problem } from '@renderer/kit/errors/problem';
 import { featureQuery } from '@renderer/kit/errors/feature-error';
@@ -131,12 +131,7 @@ function ChainEditor(props: {
           <h2 id={`${id}-title`}>
             <span className="mono">{workspace}</span> inherits from
           </h2>
-          {dirty ? (
-            <span className="dirty-note">
-              <CircleDot size={12} aria-hidden="true" />
-              Unsaved changes
-            </span>
-          ) : null}
+          <DirtyNote dirty={dirty} />
         </div>
         <div className="pane-body">
           <ProblemBanner problem={problem} />
