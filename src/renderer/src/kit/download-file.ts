@@ -4,6 +4,7 @@
  * verified download. Returns what happened in words for the caller to show.
  */
 import type { BridgeClient } from '@shared/contract';
+import { baseName } from '@shared/base-name';
 
 /** Hands a URL to the browser's own download machinery (web host). */
 export function saveThroughBrowser(url: string, name: string): void {
@@ -15,10 +16,6 @@ export function saveThroughBrowser(url: string, name: string): void {
   document.body.append(a);
   a.click();
   a.remove();
-}
-
-function baseName(path: string): string {
-  return path.split('/').pop() ?? path;
 }
 
 /** Saves one file of an artifact; null when the user cancelled the dialog. */

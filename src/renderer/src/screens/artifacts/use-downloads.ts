@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { DownloadJob } from '@shared/contract';
+import { baseName } from '@shared/base-name';
 import { useBridge } from '@renderer/bridge';
 import { saveThroughBrowser } from '@renderer/kit/download-file';
 
@@ -10,10 +11,6 @@ export interface DownloadRow {
   /** Web host: handed to the browser, which shows its own progress. */
   handedToBrowser: boolean;
   error: unknown;
-}
-
-function baseName(path: string): string {
-  return path.split('/').pop() ?? path;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { useCallback } from 'react';
 import type { BridgeClient } from '@shared/contract';
+import { baseName } from '@shared/base-name';
 import { useBridge } from '@renderer/bridge';
 
 /** At most this many lines go to the clipboard at once (main's own limit per request). */
@@ -28,10 +29,6 @@ export async function readLines(
     at += window.lines.length;
   }
   return out.join('\n');
-}
-
-function baseName(path: string): string {
-  return path.split('/').pop() ?? path;
 }
 
 /**
