@@ -81,6 +81,31 @@ describe('the service', () => {
     }
   });
 
+  it('tells in app.info what each host does its own way, not which host it is', async () => {
+    const web = await service();
+    const inBrowser = await web.handlers['app.info'](undefined, caller);
+    expect(inBrowser.capabilities).toEqual({
+      saveDownload: 'browser',
+      dropFolders: 'page',
+      completionCommand: 'file',
+      notifications: 'browser',
+    });
+    expect(inBrowser).not.toHaveProperty('transport');
+    const electron = await service({
+      transport: 'electron',
+      platform: 'linux',
+      chooseProgram: () => Promise.resolve(null),
+    });
+    await expect(electron.handlers['app.info'](undefined, caller)).resolves.toMatchObject({
+      capabilities: {
+        saveDownload: 'dialog',
+        dropFolders: 'main',
+        completionCommand: 'dialog',
+        notifications: 'desktop',
+      },
+    });
+  });
+
   it('uses the host for dialogs in Electron', async () => {
     const { handlers } = await service({
       transport: 'electron',

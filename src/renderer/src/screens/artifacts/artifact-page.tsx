@@ -68,6 +68,8 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   // The palette's copy has no button to say it failed: the page says it, by the command.
   const [copyProblem, setCopyProblem] = useState<string | null>(null);
 
+  // Each host opens it its own way: the system browser, or a new tab of the browser the app
+  // runs in (the page answers app.openExternal there).
   const openInBrowser = (): void => {
     if (webUrl.data) void bridge.app.openExternal({ url: webUrl.data });
   };
@@ -115,24 +117,10 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
           </h2>
         </div>
         <div className="artifact-actions">
-          {bridge.transport === 'web' ? (
-            webUrl.data ? (
-              <a className="button" href={webUrl.data} target="_blank" rel="noreferrer">
-                <ExternalLink size={14} aria-hidden="true" />
-                Open in browser
-              </a>
-            ) : null
-          ) : (
-            <button
-              type="button"
-              className="button"
-              disabled={!webUrl.data}
-              onClick={openInBrowser}
-            >
-              <ExternalLink size={14} aria-hidden="true" />
-              Open in browser
-            </button>
-          )}
+          <button type="button" className="button" disabled={!webUrl.data} onClick={openInBrowser}>
+            <ExternalLink size={14} aria-hidden="true" />
+            Open in browser
+          </button>
           <CopyButton text={cli} label="Copy CLI command" />
           <button
             type="button"
