@@ -363,9 +363,18 @@ export const requests = {
    */
   'links.open': request<T.LinkOutcome>()(z.strictObject({ text: z.string().min(1).max(8192) })),
 
-  /** Main's open dialog (Electron); the files come back as ids, never as paths. */
+  /**
+   * Files to upload, chosen by the user: in main's open dialog (Electron), or in the
+   * browser's file chooser, which the page answers itself (web-host-api.ts). A chosen
+   * folder stands for its files, as a dropped one does. They come back as ids, never as
+   * paths.
+   */
   'files.pick': request<T.StagedFile[]>()(
-    z.strictObject({ multiple: z.boolean().default(true), title: z.string().max(200).optional() }),
+    z.strictObject({
+      multiple: z.boolean().default(true),
+      folder: z.boolean().default(false),
+      title: z.string().max(200).optional(),
+    }),
   ),
   'files.release': request<undefined>()(z.strictObject({ ids: z.array(fileId).max(10_000) })),
 

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REQUEST_CHANNELS, requests } from '../../src/shared/contract';
@@ -113,7 +114,7 @@ describe('the service', () => {
       pickFiles: () => Promise.resolve([import.meta.filename]),
       chooseDestination: () => Promise.resolve('/tmp/out.dsc'),
     });
-    const [picked] = await handlers['files.pick']({ multiple: false }, caller);
+    const [picked] = await handlers['files.pick']({ multiple: false, folder: false }, caller);
     expect(picked).toMatchObject({ name: 'bridge-service.test.ts' });
     expect(JSON.stringify(picked)).not.toContain('/test/unit');
     const dest = await handlers['downloads.chooseDestination']({ kind: 'file' }, caller);
@@ -121,6 +122,24 @@ describe('the service', () => {
     await expect(handlers['downloads.link']({ artifactId: 1 }, caller)).rejects.toMatchObject({
       code: 'unsupported',
     });
+  });
+
+  it('stages the files of a folder picked in Electron, as of a dropped one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'picked-folder-'));
+    await writeFile(join(folder, 'b.dsc'), 'b');
+    await writeFile(join(folder, 'a.tar.xz'), 'a');
+    const asked: unknown[] = [];
+    const { handlers } = await service({
+      transport: 'electron',
+      platform: 'linux',
+      pickFiles: (options) => {
+        asked.push(options);
+        return Promise.resolve([folder]);
+      },
+    });
+    const picked = await handlers['files.pick']({ multiple: true, folder: true }, caller);
+    expect(asked).toEqual([{ multiple: true, folder: true, title: undefined }]);
+    expect(picked.map((f) => f.name)).toEqual(['a.tar.xz', 'b.dsc']);
   });
 
   it('refuses a download path that is not a relative path inside an artifact', async () => {

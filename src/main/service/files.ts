@@ -5,7 +5,7 @@
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { StagedFile } from '../../shared/contract';
 import { notOnThisHost, type HostCapabilities } from './host';
-import type { StagedFiles } from './staged-files';
+import { expandDropped, MAX_STAGED_AT_ONCE, type StagedFiles } from './staged-files';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -14,11 +14,14 @@ type Handlers = Pick<
 
 export function fileHandlers(files: StagedFiles, host: HostCapabilities): Handlers {
   return {
-    'files.pick': async ({ multiple, title }, caller) => {
-      if (!host.pickFiles) throw notOnThisHost('files.pick', 'drop the files or use a file input');
-      const paths = await host.pickFiles({ multiple, title });
+    'files.pick': async ({ multiple, folder, title }, caller) => {
+      if (!host.pickFiles) throw notOnThisHost('files.pick', 'the page shows its own file chooser');
+      const paths = await host.pickFiles({ multiple, folder, title });
+      // A chosen folder stands for its files, walked as a dropped one is.
       const staged: StagedFile[] = [];
-      for (const path of paths) staged.push(await files.add(path, { caller }));
+      for (const path of await expandDropped(paths, MAX_STAGED_AT_ONCE)) {
+        staged.push(await files.add(path, { caller }));
+      }
       return staged;
     },
     'files.release': async ({ ids }, caller) => {

@@ -11,8 +11,15 @@ export interface HostCapabilities {
   transport: 'electron' | 'web';
   platform: string;
   openExternal?: (url: string) => Promise<void>;
-  /** Shows an open dialog; absolute paths of the chosen files, empty when cancelled. */
-  pickFiles?: (options: { multiple: boolean; title?: string | undefined }) => Promise<string[]>;
+  /**
+   * Shows an open dialog for files, or for folders with `folder`; absolute paths of what
+   * was chosen, empty when cancelled.
+   */
+  pickFiles?: (options: {
+    multiple: boolean;
+    folder: boolean;
+    title?: string | undefined;
+  }) => Promise<string[]>;
   /** Shows a save (or folder) dialog; the chosen path, or null when cancelled. */
   chooseDestination?: (options: {
     kind: 'file' | 'directory';

@@ -27,6 +27,12 @@ interface Entry {
 const DROP_DEPTH = 3;
 
 /**
+ * The most files one drop or one pick stages. Most are a handful of files; a folder of debs
+ * is a few hundred.
+ */
+export const MAX_STAGED_AT_ONCE = 10_000;
+
+/**
  * The files a drop of these paths means: a file is itself, a folder its regular files
  * (walked as the browser host walks one, in name order, not following symbolic links),
  * anything else is left to `add` to refuse with its name. At most `limit` files.

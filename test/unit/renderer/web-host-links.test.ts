@@ -4,7 +4,7 @@
  * and main (which cannot open a browser from the web host) is never asked.
  */
 import { describe, expect, it } from 'vitest';
-import { openInNewTab, type OpenWindow } from '@renderer/bridge/web-host-api';
+import { openInNewTab, pageRequests, type OpenWindow } from '@renderer/bridge/web-host-api';
 import { createMessageApi, type MessagePort } from '@shared/bridge-message-api';
 import { createBridgeClient } from '@shared/bridge-client';
 
@@ -65,7 +65,11 @@ describe('opening a link from the app in a browser', () => {
       createMessageApi(port, {
         transport: 'web',
         stageDropped: () => Promise.resolve({ ok: true, result: [] }),
-        openExternal: (url) => openInNewTab(open, url),
+        local: pageRequests({
+          open,
+          document: {} as Document,
+          stage: () => Promise.resolve({ ok: true, result: [] }),
+        }),
       }),
     );
     await bridge.app.openExternal({ url: 'https://example.org/' });

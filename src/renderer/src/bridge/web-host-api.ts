@@ -14,7 +14,7 @@
  */
 import type { DebusineApi, DroppedFile, Reply, StagedFile } from '@shared/contract';
 import type { SerializedError } from '@shared/errors';
-import { createMessageApi, type MessagePort } from '@shared/bridge-message-api';
+import { createMessageApi, type LocalRequests, type MessagePort } from '@shared/bridge-message-api';
 import { BRIDGE_PROTOCOL, KEY_HEADER, SESSION_PATH, keyProtocol } from '@shared/web-host-key';
 
 const CLOSED: SerializedError = {
@@ -228,6 +228,23 @@ async function stageOne(file: DroppedFile, key: string): Promise<Reply<StagedFil
   }
 }
 
+/** Files of the page (dropped or chosen) staged at the host, in order; the first refusal ends it. */
+export type StageFiles = (files: readonly DroppedFile[]) => Promise<Reply<StagedFile[]>>;
+
+function stageAtHost(session: Promise<{ key: string } | { error: SerializedError }>): StageFiles {
+  return async (files) => {
+    const s = await session;
+    if ('error' in s) return { ok: false, error: s.error };
+    const staged: StagedFile[] = [];
+    for (const file of files) {
+      const reply = await stageOne(file, s.key);
+      if (!reply.ok) return reply;
+      staged.push(reply.result);
+    }
+    return { ok: true, result: staged };
+  };
+}
+
 /** The page's way of opening a tab: window.open, or a test's stand-in. */
 export type OpenWindow = (url: string, target: string, features: string) => unknown;
 
@@ -259,6 +276,66 @@ export function openInNewTab(open: OpenWindow, address: string): Reply<undefined
   return { ok: true, result: undefined };
 }
 
+/**
+ * files.pick in a browser: the browser's own file chooser, as main has no window to show a
+ * dialog in here; the chosen files are then staged at the host as dropped ones are. With
+ * `folder`, the chooser picks a folder, which stands for its files. Cancelling answers no
+ * files (a browser that does not tell the page about a cancel leaves the answer pending,
+ * which asks nothing more of anyone).
+ */
+export function pickInPage(
+  doc: Document,
+  args: unknown,
+  stage: StageFiles,
+): Promise<Reply<StagedFile[]>> {
+  const { multiple, folder } = (args ?? {}) as { multiple?: unknown; folder?: unknown };
+  const input = doc.createElement('input');
+  input.type = 'file';
+  input.multiple = multiple !== false;
+  input.webkitdirectory = folder === true;
+  input.hidden = true;
+  doc.body.append(input);
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (files: readonly File[]): void => {
+      if (settled) return;
+      settled = true;
+      input.remove();
+      resolve(files.length > 0 ? stage(files) : { ok: true, result: [] });
+    };
+    input.addEventListener('change', () => {
+      settle([...(input.files ?? [])]);
+    });
+    input.addEventListener('cancel', () => {
+      settle([]);
+    });
+    input.click();
+  });
+}
+
+/** What the page does itself in a browser, for the requests it answers (pageRequests). */
+export interface Page {
+  open: OpenWindow;
+  document: Document;
+  stage: StageFiles;
+}
+
+/**
+ * The requests the page answers in a browser, where main cannot do what they ask for the
+ * user: it has no window, and the user's browser is on the page's side.
+ */
+export function pageRequests(page: Page): LocalRequests {
+  return {
+    'app.openExternal': (args) => {
+      const url = (args as { url?: unknown } | undefined)?.url;
+      return typeof url === 'string'
+        ? openInNewTab(page.open, url)
+        : { ok: false, error: { code: 'validation', message: 'A link needs an address.' } };
+    },
+    'files.pick': (args) => pickInPage(page.document, args, page.stage),
+  };
+}
+
 export function connectWebHost(
   page: PageWindow & { location: Pick<Location, 'host'> },
 ): DebusineApi {
@@ -267,20 +344,14 @@ export function connectWebHost(
   const port = portWhenReady(
     session.then((s) => ('key' in s ? openSocket(bridgeUrl, s.key) : refusedPort(s.error))),
   );
+  const stage = stageAtHost(session);
   return createMessageApi(port, {
     transport: 'web',
-    openExternal: (url) =>
-      openInNewTab((address, target, features) => window.open(address, target, features), url),
-    async stageDropped(files) {
-      const s = await session;
-      if ('error' in s) return { ok: false, error: s.error };
-      const staged: StagedFile[] = [];
-      for (const file of files) {
-        const reply = await stageOne(file, s.key);
-        if (!reply.ok) return reply;
-        staged.push(reply.result);
-      }
-      return { ok: true, result: staged };
-    },
+    stageDropped: stage,
+    local: pageRequests({
+      open: (address, target, features) => window.open(address, target, features),
+      document,
+      stage,
+    }),
   });
 }
