@@ -453,11 +453,15 @@ export type SigningResult =
     }
   | { status: 'choose-key'; keys: SigningKey[]; reason: string };
 
-export interface DownloadDestination {
-  destinationId: string;
-  /** For display only ("…/Downloads/foo.dsc"). */
-  label: string;
-}
+/**
+ * What downloads.save did. `app`: main downloads it where the user chose (`destination`,
+ * the name of the chosen file or folder, to show), one job per artifact, which
+ * download.progress and download.finished report. `browser`: it was handed to the
+ * browser's own download as `name`, and the browser shows its progress.
+ */
+export type SavedDownload =
+  | { savedBy: 'app'; destination: string; jobs: DownloadJob[] }
+  | { savedBy: 'browser'; name: string };
 
 export interface DownloadJob {
   jobId: string;

@@ -67,10 +67,8 @@ describe('the service', () => {
   it('says which entries the browser cannot offer, and why', async () => {
     const { handlers } = await service();
     for (const [channel, args] of [
-      ['files.pick', { multiple: true }],
-      ['downloads.chooseDestination', { kind: 'file' }],
-      ['downloads.file', { artifactId: 1, path: 'a', destinationId: 'd' }],
-      ['downloads.all', { artifactId: 1, destinationId: 'd', tarball: false }],
+      ['files.pick', { multiple: true, folder: false }],
+      ['downloads.save', { what: 'file', server: 'env', artifactId: 1, path: 'a' }],
       ['notifications.chooseCommand', undefined],
       ['notifications.removeCommand', undefined],
     ] as const) {
@@ -112,16 +110,13 @@ describe('the service', () => {
       transport: 'electron',
       platform: 'linux',
       pickFiles: () => Promise.resolve([import.meta.filename]),
-      chooseDestination: () => Promise.resolve('/tmp/out.dsc'),
     });
     const [picked] = await handlers['files.pick']({ multiple: false, folder: false }, caller);
     expect(picked).toMatchObject({ name: 'bridge-service.test.ts' });
     expect(JSON.stringify(picked)).not.toContain('/test/unit');
-    const dest = await handlers['downloads.chooseDestination']({ kind: 'file' }, caller);
-    expect(dest).toEqual({ destinationId: expect.any(String) as string, label: 'out.dsc' });
-    await expect(handlers['downloads.link']({ artifactId: 1 }, caller)).rejects.toMatchObject({
-      code: 'unsupported',
-    });
+    await expect(
+      handlers['downloads.link']({ server: 'env', artifactId: 1 }, caller),
+    ).rejects.toMatchObject({ code: 'unsupported' });
   });
 
   it('stages the files of a folder picked in Electron, as of a dropped one', async () => {
@@ -145,15 +140,15 @@ describe('the service', () => {
   it('refuses a download path that is not a relative path inside an artifact', async () => {
     const web = await service();
     await expect(
-      web.handlers['downloads.link']({ artifactId: 1, path: '../x' }, caller),
+      web.handlers['downloads.link']({ server: 'env', artifactId: 1, path: '../x' }, caller),
     ).rejects.toMatchObject({
       code: 'validation',
       details: { field: 'path', rule: 'artifact-path' },
     });
     const electron = await service({ transport: 'electron', platform: 'linux' });
     await expect(
-      electron.handlers['downloads.file'](
-        { artifactId: 1, path: 'a/../../x', destinationId: 'd' },
+      electron.handlers['downloads.save'](
+        { what: 'file', server: 'env', artifactId: 1, path: 'a/../../x' },
         caller,
       ),
     ).rejects.toMatchObject({ code: 'validation' });

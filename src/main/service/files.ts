@@ -1,16 +1,13 @@
 /**
- * Files the host's dialogs choose: files to upload (staged, held by the page that picked
- * them) and where a download goes. The renderer only ever sees ids.
+ * Files to upload that the host's dialog chose, staged and held by the page that picked
+ * them. The renderer only ever sees ids.
  */
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { StagedFile } from '../../shared/contract';
 import { notOnThisHost, type HostCapabilities } from './host';
 import { expandDropped, MAX_STAGED_AT_ONCE, type StagedFiles } from './staged-files';
 
-type Handlers = Pick<
-  ServiceHandlers,
-  'files.pick' | 'files.release' | 'downloads.chooseDestination'
->;
+type Handlers = Pick<ServiceHandlers, 'files.pick' | 'files.release'>;
 
 export function fileHandlers(files: StagedFiles, host: HostCapabilities): Handlers {
   return {
@@ -27,13 +24,6 @@ export function fileHandlers(files: StagedFiles, host: HostCapabilities): Handle
     'files.release': async ({ ids }, caller) => {
       await files.releaseFor(caller, ids);
       return undefined;
-    },
-    'downloads.chooseDestination': async ({ kind, suggestedName }) => {
-      if (!host.chooseDestination) {
-        throw notOnThisHost('downloads.chooseDestination', 'use downloads.link instead');
-      }
-      const path = await host.chooseDestination({ kind, suggestedName });
-      return path === null ? null : files.addDestination(path, kind);
     },
   };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import type { Caller } from '../bridge/caller';
-import type { DownloadDestination, StagedFile } from '../../shared/contract';
+import type { StagedFile } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 
 interface Entry {
@@ -73,7 +73,6 @@ export function stagedKey(id: string): string {
 
 export class StagedFiles {
   private readonly files = new Map<string, Entry>();
-  private readonly destinations = new Map<string, { path: string; kind: 'file' | 'directory' }>();
 
   constructor(private readonly remove: (path: string) => Promise<void> = () => Promise.resolve()) {}
 
@@ -158,18 +157,5 @@ export class StagedFiles {
       this.files.delete(id);
       if (entry.owned) await this.remove(entry.path);
     }
-  }
-
-  addDestination(path: string, kind: 'file' | 'directory'): DownloadDestination {
-    const destinationId = randomUUID();
-    this.destinations.set(destinationId, { path, kind });
-    return { destinationId, label: basename(path) };
-  }
-
-  destination(id: string): { path: string; kind: 'file' | 'directory' } {
-    const entry = this.destinations.get(id);
-    if (!entry)
-      throw new DebusineError('not-found', `No download destination ${JSON.stringify(id)}`);
-    return entry;
   }
 }

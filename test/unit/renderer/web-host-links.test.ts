@@ -69,6 +69,7 @@ describe('opening a link from the app in a browser', () => {
           open,
           document: {} as Document,
           stage: () => Promise.resolve({ ok: true, result: [] }),
+          hand: () => undefined,
         }),
       }),
     );

@@ -12,9 +12,21 @@
  * sessionStorage belongs to this origin, port included, and to this tab, so a page on
  * another port cannot read it, and it is gone when the tab closes.
  */
-import type { DebusineApi, DroppedFile, Reply, StagedFile } from '@shared/contract';
+import type {
+  DebusineApi,
+  DownloadLink,
+  DroppedFile,
+  Reply,
+  SavedDownload,
+  StagedFile,
+} from '@shared/contract';
 import type { SerializedError } from '@shared/errors';
-import { createMessageApi, type LocalRequests, type MessagePort } from '@shared/bridge-message-api';
+import {
+  createMessageApi,
+  type AskMain,
+  type LocalRequests,
+  type MessagePort,
+} from '@shared/bridge-message-api';
 import { BRIDGE_PROTOCOL, KEY_HEADER, SESSION_PATH, keyProtocol } from '@shared/web-host-key';
 
 const CLOSED: SerializedError = {
@@ -313,11 +325,66 @@ export function pickInPage(
   });
 }
 
+/** The page's way of handing a same-origin URL to the browser's own download. */
+export type HandToBrowser = (url: string, name: string) => void;
+
+/** An <a download> clicked in `doc`: the browser saves what the URL serves, as `name`. */
+export function downloadLink(doc: Document): HandToBrowser {
+  return (url, name) => {
+    const a = doc.createElement('a');
+    a.href = url;
+    a.download = name;
+    a.rel = 'noopener';
+    a.style.display = 'none';
+    doc.body.append(a);
+    a.click();
+    a.remove();
+  };
+}
+
+/**
+ * downloads.save in a browser: main cannot write where the browser's user chooses, so the
+ * page asks main for a one-time link to the file or the tarball (downloads.link, naming the
+ * same server, which main checks) and hands it to the browser's own download, which asks
+ * where or uses its downloads folder, and shows the progress. Whole artifacts in one folder
+ * cannot be saved this way: app.info says so (saveDownload `browser`), and the page saves
+ * their files one by one instead.
+ */
+export async function saveInBrowser(
+  args: unknown,
+  main: AskMain,
+  hand: HandToBrowser,
+): Promise<Reply<SavedDownload | null>> {
+  const { what, server, artifactId, path } = (args ?? {}) as Record<string, unknown>;
+  if (what === 'file' && typeof path !== 'string') {
+    return { ok: false, error: { code: 'validation', message: 'Which file to save?' } };
+  }
+  if (what !== 'file' && what !== 'tarball') {
+    return {
+      ok: false,
+      error: {
+        code: 'unsupported',
+        message: 'The browser saves files one by one: it cannot put whole artifacts in a folder.',
+      },
+    };
+  }
+  const reply = await main(
+    'downloads.link',
+    what === 'file' ? { server, artifactId, path } : { server, artifactId },
+  );
+  if (!reply.ok) return reply;
+  // Main's own answer (its contract's DownloadLink), not a server's.
+  const link = reply.result as DownloadLink;
+  hand(link.url, link.name);
+  return { ok: true, result: { savedBy: 'browser', name: link.name } };
+}
+
 /** What the page does itself in a browser, for the requests it answers (pageRequests). */
 export interface Page {
   open: OpenWindow;
   document: Document;
   stage: StageFiles;
+  hand: HandToBrowser;
 }
 
 /**
@@ -333,6 +400,7 @@ export function pageRequests(page: Page): LocalRequests {
         : { ok: false, error: { code: 'validation', message: 'A link needs an address.' } };
     },
     'files.pick': (args) => pickInPage(page.document, args, page.stage),
+    'downloads.save': (args, main) => saveInBrowser(args, main, page.hand),
   };
 }
 
@@ -352,6 +420,7 @@ export function connectWebHost(
       open: (address, target, features) => window.open(address, target, features),
       document,
       stage,
+      hand: downloadLink(document),
     }),
   });
 }
