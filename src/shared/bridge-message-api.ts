@@ -42,7 +42,6 @@ export type LocalRequest<C extends RequestChannel> = (
 export type LocalRequests = { [C in RequestChannel]?: LocalRequest<C> };
 
 export interface MessageApiOptions {
-  transport: 'electron' | 'web';
   stageDropped: (files: readonly DroppedFile[]) => Promise<Reply<StagedFile[]>>;
   /** Requests this side answers itself; every other request goes to main. */
   local?: LocalRequests;
@@ -82,7 +81,6 @@ export function createMessageApi(port: MessagePort, options: MessageApiOptions):
   };
 
   const api: Record<string, unknown> = {
-    transport: options.transport,
     on(event: EventChannel, listener: Listener): () => void {
       const set = listeners.get(event) ?? new Set<Listener>();
       listeners.set(event, set);

@@ -609,10 +609,10 @@ type Api<Wrap extends 'reply' | 'value'> = {
  * `window.debusine` (the preload) and the web host's client: one method per request,
  * answering with a Reply, since an Error object does not survive contextBridge intact.
  */
-export type DebusineApi = Api<'reply'> & { readonly transport: 'electron' | 'web' };
+export type DebusineApi = Api<'reply'>;
 
 /** The renderer's client: the same methods, resolving to results or throwing DebusineError. */
-export type BridgeClient = Api<'value'> & { readonly transport: 'electron' | 'web' };
+export type BridgeClient = Api<'value'>;
 
 // ---------------------------------------------------------------------------------------
 // Messages of the message-based transports (the web host's WebSocket, the in-memory pair)

@@ -7,7 +7,13 @@
 import { resolve } from 'node:path';
 import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importProblems as lintImports, probeLinter, root, use } from '../support/lint-probe';
+import {
+  importProblems as lintImports,
+  probeLinter,
+  root,
+  ruleProblems,
+  use,
+} from '../support/lint-probe';
 
 const R = 'src/renderer/src';
 
@@ -98,5 +104,35 @@ describe('the renderer has no import cycles', SLOW, () => {
   it('does not count type-only imports, which are erased', async () => {
     const code = "import type { App } from '@renderer/app';\nexport type Y = typeof App;\n";
     expect(await problems(`${R}/kit/artifact-id.ts`, code)).toEqual([]);
+  });
+});
+
+describe('the renderer does not ask which host it runs in', SLOW, () => {
+  const hostProblems = (path: string, code: string): Promise<string[]> =>
+    ruleProblems(eslint, 'no-restricted-properties', path, code);
+  const ASKS = [
+    "export const web = (b: { transport: string }) => b.transport === 'web';\n",
+    'export const web = ({ transport }: { transport: string }) => transport;\n',
+    'export const electron = window.debusine !== undefined;\n',
+  ];
+
+  it.each(['screens/artifacts/probe.tsx', 'kit/probe.ts', 'shell/probe.tsx', 'queries/probe.ts'])(
+    'refuses it in %s',
+    async (where) => {
+      const [transport, destructured, preload] = ASKS;
+      expect(await hostProblems(`${R}/${where}`, transport ?? '')).toEqual([
+        expect.stringContaining('does not ask which host it runs in'),
+      ]);
+      expect(await hostProblems(`${R}/${where}`, destructured ?? '')).toEqual([
+        expect.stringContaining('does not ask which host it runs in'),
+      ]);
+      expect(await hostProblems(`${R}/${where}`, preload ?? '')).toEqual([
+        expect.stringContaining('Only bridge/ reaches window.debusine'),
+      ]);
+    },
+  );
+
+  it('leaves it to bridge/, which builds the client for the host it finds', async () => {
+    for (const code of ASKS) expect(await hostProblems(`${R}/bridge/probe.ts`, code)).toEqual([]);
   });
 });

@@ -63,7 +63,6 @@ describe('opening a link from the app in a browser', () => {
     const { open, opened } = recorder();
     const bridge = createBridgeClient(
       createMessageApi(port, {
-        transport: 'web',
         stageDropped: () => Promise.resolve({ ok: true, result: [] }),
         local: pageRequests({
           open,

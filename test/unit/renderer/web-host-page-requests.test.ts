@@ -58,7 +58,6 @@ function pageBridge(link: (args: unknown) => Reply<unknown> = () => ({ ok: true,
   };
   const bridge = createBridgeClient(
     createMessageApi(port, {
-      transport: 'web',
       stageDropped: stage,
       local: pageRequests({
         open: () => null,

@@ -414,7 +414,6 @@ export function connectWebHost(
   );
   const stage = stageAtHost(session);
   return createMessageApi(port, {
-    transport: 'web',
     stageDropped: stage,
     local: pageRequests({
       open: (address, target, features) => window.open(address, target, features),

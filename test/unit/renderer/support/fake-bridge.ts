@@ -77,7 +77,6 @@ export function fakeBridge(given: FakeHandlers): FakeBridge {
     {},
     {
       get: (_target, key) => {
-        if (key === 'transport') return 'web';
         if (key === 'on') return on;
         return namespace(String(key));
       },
