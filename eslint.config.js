@@ -339,6 +339,29 @@ export default tseslint.config(
     },
   },
   {
+    // Which host the app runs in is the bridge's business: the rest of the renderer asks
+    // what the host can do (app.info's capabilities), or makes a request that each host
+    // answers its own way (the page answers some itself: bridge/web-host-api.ts).
+    files: [`${RENDERER}/**/*.{ts,tsx}`],
+    ignores: [`${RENDERER}/bridge/**`],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'transport',
+          message:
+            "The renderer does not ask which host it runs in: read what the host can do in app.info's capabilities (useCapabilities), or make a request each host answers its own way.",
+        },
+        {
+          object: 'window',
+          property: 'debusine',
+          message:
+            "Only bridge/ reaches window.debusine (Electron's preload): elsewhere its presence would tell which host the app runs in. Use useBridge().",
+        },
+      ],
+    },
+  },
+  {
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/app/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },

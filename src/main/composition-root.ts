@@ -172,7 +172,7 @@ export function createService(deps: ServiceDeps): AppService {
   });
   const downloads = new Downloads({
     session,
-    files,
+    chooseDestination: host.chooseDestination,
     emit,
     transport: host.transport,
     dataDir: deps.dataDir,

@@ -38,7 +38,6 @@ export function buildApi(ipc: PreloadIpc, webUtils: PreloadWebUtils): DebusineAp
   });
 
   const api: Record<string, unknown> = {
-    transport: 'electron',
     on(event: unknown, listener: unknown): () => void {
       if (!isEventChannel(event)) throw new Error(`Not a Debusine Desktop event: ${String(event)}`);
       if (typeof listener !== 'function') throw new Error('on() needs a listener function');

@@ -17,10 +17,7 @@ type AnyMethod = (...args: unknown[]) => Promise<Reply<unknown>>;
 
 export function createBridgeClient(api: DebusineApi): BridgeClient {
   const raw = api as unknown as Record<string, Record<string, AnyMethod>>;
-  const client: Record<string, unknown> = {
-    transport: api.transport,
-    on: api.on.bind(api),
-  };
+  const client: Record<string, unknown> = { on: api.on.bind(api) };
   for (const channel of [...REQUEST_CHANNELS, ...LOCAL_METHODS]) {
     const [namespace, method] = splitChannel(channel);
     const target = raw[namespace]?.[method];

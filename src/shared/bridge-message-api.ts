@@ -9,6 +9,8 @@ import type {
   DroppedFile,
   EventChannel,
   Reply,
+  RequestChannel,
+  RequestResult,
   ServerMessage,
   StagedFile,
 } from './contract';
@@ -23,15 +25,26 @@ export interface MessagePort {
   onClose(callback: (error: SerializedError) => void): void;
 }
 
+/** Sends a request on to main, and answers with main's reply. */
+export type AskMain = (channel: RequestChannel, args: unknown) => Promise<Reply<unknown>>;
+
+/**
+ * A request answered on this side of the transport, because only the page can do what it
+ * asks there (in a browser: open a tab, hand a file to the browser's download, show a file
+ * chooser). It gets the arguments as the page passed them, unchecked (the schemas stay out
+ * of the renderer's bundle), and `main`, to ask main what it needs for them.
+ */
+export type LocalRequest<C extends RequestChannel> = (
+  args: unknown,
+  main: AskMain,
+) => Reply<RequestResult<C>> | Promise<Reply<RequestResult<C>>>;
+
+export type LocalRequests = { [C in RequestChannel]?: LocalRequest<C> };
+
 export interface MessageApiOptions {
-  transport: 'electron' | 'web';
   stageDropped: (files: readonly DroppedFile[]) => Promise<Reply<StagedFile[]>>;
-  /**
-   * Answers app.openExternal on this side of the transport, where the page can open the
-   * address itself (in a browser, the system browser is the one the app runs in); without
-   * it, the request goes to main.
-   */
-  openExternal?: (url: string) => Reply<undefined>;
+  /** Requests this side answers itself; every other request goes to main. */
+  local?: LocalRequests;
 }
 
 type Listener = (payload: unknown) => void;
@@ -58,7 +71,7 @@ export function createMessageApi(port: MessagePort, options: MessageApiOptions):
     waiting.clear();
   });
 
-  const call = (channel: string, args: unknown): Promise<Reply<unknown>> => {
+  const call: AskMain = (channel, args) => {
     if (closed) return Promise.resolve({ ok: false, error: closed });
     const id = nextId++;
     return new Promise((resolve) => {
@@ -68,7 +81,6 @@ export function createMessageApi(port: MessagePort, options: MessageApiOptions):
   };
 
   const api: Record<string, unknown> = {
-    transport: options.transport,
     on(event: EventChannel, listener: Listener): () => void {
       const set = listeners.get(event) ?? new Set<Listener>();
       listeners.set(event, set);
@@ -93,15 +105,13 @@ export function createMessageApi(port: MessagePort, options: MessageApiOptions):
   }
   const files = (api.files ??= {}) as Record<string, unknown>;
   files.stageDropped = options.stageDropped;
-  const { openExternal } = options;
-  if (openExternal) {
-    const app = (api.app ??= {}) as Record<string, unknown>;
-    app.openExternal = (args?: { url?: unknown }) =>
-      Promise.resolve(
-        typeof args?.url === 'string'
-          ? openExternal(args.url)
-          : { ok: false, error: { code: 'validation', message: 'A link needs an address.' } },
-      );
+  for (const [channel, answer] of Object.entries(options.local ?? {})) {
+    const [namespace, method] = splitChannel(channel);
+    const group = (api[namespace] ??= {}) as Record<string, unknown>;
+    // Called at once, in the caller's tick: a new tab or a file chooser opens only while the
+    // click that asked for it still counts as the user's.
+    group[method] = (args?: unknown) =>
+      Promise.resolve((answer as LocalRequest<RequestChannel>)(args, call));
   }
   // The object is built from the same name lists the type is derived from.
   return api as unknown as DebusineApi;

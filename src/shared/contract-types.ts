@@ -56,9 +56,42 @@ export interface WorkRequestPage {
 export interface AppInfo {
   name: string;
   version: string;
-  /** How this renderer reaches main. */
-  transport: 'electron' | 'web';
   platform: string;
+  /** What the host the app runs in does its own way: what the UI offers depends on it. */
+  capabilities: AppCapabilities;
+}
+
+/**
+ * Where the hosts (Electron, the web host in a browser) differ in what the user sees. The
+ * requests are the same on both; these say how each answers them, for the UI to offer
+ * what works and to word it right.
+ */
+export interface AppCapabilities {
+  /**
+   * How downloads.save saves. `dialog`: main asks where in its own dialog, and writes there
+   * itself, with download.progress and download.finished; a whole artifact can go into one
+   * folder the user chooses. `browser`: each file is handed to the browser's own download,
+   * which shows its progress; there is no folder to choose, so several files are saved one
+   * by one.
+   */
+  saveDownload: 'dialog' | 'browser';
+  /**
+   * Who turns a dropped folder into its files. `page`: the browser gives a folder's files
+   * only while the drop is handled, so the page walks it then. `main`: the bridge hands the
+   * dropped folder itself to main, which walks it.
+   */
+  dropFolders: 'page' | 'main';
+  /**
+   * How the program run on completion is set. `dialog`: main asks for it in its own file
+   * dialog (notifications.chooseCommand). `file`: only by editing its settings file, as a
+   * page in a browser must not be able to name a program for main to run.
+   */
+  completionCommand: 'dialog' | 'file';
+  /**
+   * Who shows the desktop notifications. `desktop`: main, itself. `browser`: the page,
+   * through the browser's notifications, once the user has allowed them.
+   */
+  notifications: 'desktop' | 'browser';
 }
 
 /** A server as the renderer may know it: no token, only whether one is stored. */
@@ -424,11 +457,15 @@ export type SigningResult =
     }
   | { status: 'choose-key'; keys: SigningKey[]; reason: string };
 
-export interface DownloadDestination {
-  destinationId: string;
-  /** For display only ("…/Downloads/foo.dsc"). */
-  label: string;
-}
+/**
+ * What downloads.save did. `app`: main downloads it where the user chose (`destination`,
+ * the name of the chosen file or folder, to show), one job per artifact, which
+ * download.progress and download.finished report. `browser`: it was handed to the
+ * browser's own download as `name`, and the browser shows its progress.
+ */
+export type SavedDownload =
+  | { savedBy: 'app'; destination: string; jobs: DownloadJob[] }
+  | { savedBy: 'browser'; name: string };
 
 export interface DownloadJob {
   jobId: string;

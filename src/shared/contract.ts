@@ -41,6 +41,13 @@ const byJob = z.strictObject({ jobId });
 const retention = z.number().int().nonnegative().nullable();
 const logHandle = z.string().min(1).max(100);
 const byHandle = z.strictObject({ handle: logHandle });
+/**
+ * The server profile a page of server data is on (its id): ids of artifacts and work
+ * requests mean other things on another server, so main refuses a request naming any but
+ * the active one.
+ */
+const pageServer = z.string().min(1).max(200);
+const artifactPath = z.string().min(1).max(4096);
 
 const collectionFields = {
   name,
@@ -363,9 +370,18 @@ export const requests = {
    */
   'links.open': request<T.LinkOutcome>()(z.strictObject({ text: z.string().min(1).max(8192) })),
 
-  /** Main's open dialog (Electron); the files come back as ids, never as paths. */
+  /**
+   * Files to upload, chosen by the user: in main's open dialog (Electron), or in the
+   * browser's file chooser, which the page answers itself (web-host-api.ts). A chosen
+   * folder stands for its files, as a dropped one does. They come back as ids, never as
+   * paths.
+   */
   'files.pick': request<T.StagedFile[]>()(
-    z.strictObject({ multiple: z.boolean().default(true), title: z.string().max(200).optional() }),
+    z.strictObject({
+      multiple: z.boolean().default(true),
+      folder: z.boolean().default(false),
+      title: z.string().max(200).optional(),
+    }),
   ),
   'files.release': request<undefined>()(z.strictObject({ ids: z.array(fileId).max(10_000) })),
 
@@ -414,28 +430,40 @@ export const requests = {
   /** Starts a failed job again, from what the server already has. */
   'uploads.retry': request<T.UploadJob>()(byJob),
 
-  /** Main's save dialog; the chosen place comes back as an id. */
-  'downloads.chooseDestination': request<T.DownloadDestination | null>()(
-    z.strictObject({
-      kind: z.enum(['file', 'directory']),
-      suggestedName: z.string().max(255).optional(),
-    }),
-  ),
-  'downloads.file': request<T.DownloadJob>()(
-    z.strictObject({ artifactId: id, path: z.string().min(1).max(4096), destinationId: fileId }),
-  ),
-  'downloads.all': request<T.DownloadJob>()(
-    z.strictObject({ artifactId: id, destinationId: fileId, tarball: z.boolean().default(false) }),
+  /**
+   * Saves an artifact of the page's server, or files of it, each host its own way
+   * (app.info's `saveDownload`). Main asks where in its own dialog, then downloads there,
+   * verified, reporting through download.progress and download.finished until done or
+   * cancelled (downloads.cancel). In a browser the page answers it: it hands a one-time link
+   * (downloads.link) to the browser's own download. `file`: one file of the artifact;
+   * `tarball`: the artifact as its .tar.gz; `folder`: whole artifacts unpacked in one folder
+   * (main's dialog only). Null when the user closed the dialog.
+   */
+  'downloads.save': request<T.SavedDownload | null>()(
+    z.discriminatedUnion('what', [
+      z.strictObject({
+        what: z.literal('file'),
+        server: pageServer,
+        artifactId: id,
+        path: artifactPath,
+      }),
+      z.strictObject({ what: z.literal('tarball'), server: pageServer, artifactId: id }),
+      z.strictObject({
+        what: z.literal('folder'),
+        server: pageServer,
+        artifactIds: z.array(id).min(1).max(1000),
+      }),
+    ]),
   ),
   /**
    * Web host: a one-time same-origin URL streaming one file (path) or the artifact's
    * tarball (no path) through main, for an <a download>. Electron answers `unsupported`.
    */
   'downloads.link': request<T.DownloadLink>()(
-    z.strictObject({ artifactId: id, path: z.string().min(1).max(4096).optional() }),
+    z.strictObject({ server: pageServer, artifactId: id, path: artifactPath.optional() }),
   ),
   /**
-   * Stops a download of downloads.file or downloads.all: its destination is left as it was,
+   * Stops a download of downloads.save: its destination is left as it was,
    * and `download.finished` reports it `cancelled`. A job no longer running: `not-found`.
    */
   'downloads.cancel': request<T.DownloadJob>()(byJob),
@@ -583,10 +611,10 @@ type Api<Wrap extends 'reply' | 'value'> = {
  * `window.debusine` (the preload) and the web host's client: one method per request,
  * answering with a Reply, since an Error object does not survive contextBridge intact.
  */
-export type DebusineApi = Api<'reply'> & { readonly transport: 'electron' | 'web' };
+export type DebusineApi = Api<'reply'>;
 
 /** The renderer's client: the same methods, resolving to results or throwing DebusineError. */
-export type BridgeClient = Api<'value'> & { readonly transport: 'electron' | 'web' };
+export type BridgeClient = Api<'value'>;
 
 // ---------------------------------------------------------------------------------------
 // Messages of the message-based transports (the web host's WebSocket, the in-memory pair)

@@ -177,7 +177,12 @@ describe('a hostile server cannot take the web host down', () => {
 
   /** Fetches a download link the way the browser would; the status and the body's size. */
   async function followLink(artifactId: number, path?: string) {
-    const reply = await bridge.ask('downloads.link', { artifactId, ...(path ? { path } : {}) });
+    const active = (await bridge.ask('servers.active')).result as { id: string };
+    const reply = await bridge.ask('downloads.link', {
+      server: active.id,
+      artifactId,
+      ...(path ? { path } : {}),
+    });
     expect(reply.ok, JSON.stringify(reply.error)).toBe(true);
     const { url } = reply.result as { url: string };
     return httpRequest(new URL(url, host.origin).toString());

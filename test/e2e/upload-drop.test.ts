@@ -86,12 +86,18 @@ describe.runIf(hasServer('current') && missingDebianTools() === undefined)(
       await page.context().close();
     });
 
-    it('uploads a source package picked with the file input, with progress, then downloads it back', async () => {
+    it('uploads a source package picked in the file chooser, with progress, then downloads it back', async () => {
       const { page, errors } = await openPage(session.browser, session.app, 'light');
       await goTo(page, 'Upload');
       await page.getByTestId('drop-zone').waitFor();
       await screenshotAndCheckA11y(page, 'upload-light');
-      await page.getByTestId('file-input').setInputFiles([fx.dsc, fx.sourceTarball]);
+      // The page answers files.pick with the browser's own file chooser.
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('button', { name: 'Choose files…' }).click(),
+      ]);
+      expect(chooser.isMultiple()).toBe(true);
+      await chooser.setFiles([fx.dsc, fx.sourceTarball]);
       const draft = page.getByTestId('draft');
       await draft.waitFor();
       await page.getByTestId('draft-ready').waitFor();

@@ -106,15 +106,10 @@ describe.runIf(canRun)("the Debian developer's path on the current server", () =
   /** Downloads one file through the app (main's download, checked against its SHA-256). */
   async function download(artifactId: number, path: string): Promise<string> {
     nextDestination = join(downloads, `${String(artifactId)}-${path}`);
-    const destination = await s.api.downloads.chooseDestination({
-      kind: 'file',
-      suggestedName: path,
-    });
-    const job = await s.api.downloads.file({
-      artifactId,
-      path,
-      destinationId: destination?.destinationId ?? '',
-    });
+    const saved = await s.api.downloads.save({ what: 'file', server: 'sandbox', artifactId, path });
+    if (saved?.savedBy !== 'app') throw new Error('main did not save the file');
+    const [job] = saved.jobs;
+    if (job === undefined) throw new Error('main started no download');
     const done = await s.waitEvent('download.finished', (j) => j.jobId === job.jobId, 120_000);
     expect(done.error).toBeNull();
     expect(done.state).toBe('completed');

@@ -5,7 +5,7 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeClient } from '../../src/shared/contract';
 import { startWebHost, type WebHost } from '../../src/main/web/host';
@@ -128,7 +128,11 @@ describe.runIf(hasServer('current'))('the service against the current sandbox', 
         downloads: made.service.downloads,
       });
       try {
-        const link = await api.downloads.link({ artifactId, path: fx.dsc.split('/').pop() ?? '' });
+        const link = await api.downloads.link({
+          server: 'sandbox',
+          artifactId,
+          path: basename(fx.dsc),
+        });
         expect(link.url).not.toContain(new URL(host.url).hash.slice('#key='.length));
         const get = (path: string) => httpRequest(`${host.origin}${path}`);
         // A token nobody handed out gets nothing.

@@ -31,3 +31,14 @@ export async function importProblems(
 /** A module that imports `name` from `specifier` and uses it. */
 export const use = (specifier: string, name = 'x'): string =>
   `import { ${name} } from '${specifier}';\nexport const y = ${name};\n`;
+
+/** The messages of one rule, `ruleId`, for `code` at `path`. */
+export async function ruleProblems(
+  eslint: ESLint,
+  ruleId: string,
+  path: string,
+  code: string,
+): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === ruleId).map((m) => m.message);
+}

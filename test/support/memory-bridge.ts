@@ -53,7 +53,6 @@ export function memoryBridge(service: ServiceHandlers): {
       },
     },
     {
-      transport: 'web',
       stageDropped: () => Promise.resolve({ ok: true, result: [] }),
     },
   );

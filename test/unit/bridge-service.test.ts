@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REQUEST_CHANNELS, requests } from '../../src/shared/contract';
@@ -66,10 +67,8 @@ describe('the service', () => {
   it('says which entries the browser cannot offer, and why', async () => {
     const { handlers } = await service();
     for (const [channel, args] of [
-      ['files.pick', { multiple: true }],
-      ['downloads.chooseDestination', { kind: 'file' }],
-      ['downloads.file', { artifactId: 1, path: 'a', destinationId: 'd' }],
-      ['downloads.all', { artifactId: 1, destinationId: 'd', tarball: false }],
+      ['files.pick', { multiple: true, folder: false }],
+      ['downloads.save', { what: 'file', server: 'env', artifactId: 1, path: 'a' }],
       ['notifications.chooseCommand', undefined],
       ['notifications.removeCommand', undefined],
     ] as const) {
@@ -81,35 +80,75 @@ describe('the service', () => {
     }
   });
 
+  it('tells in app.info what each host does its own way, not which host it is', async () => {
+    const web = await service();
+    const inBrowser = await web.handlers['app.info'](undefined, caller);
+    expect(inBrowser.capabilities).toEqual({
+      saveDownload: 'browser',
+      dropFolders: 'page',
+      completionCommand: 'file',
+      notifications: 'browser',
+    });
+    expect(inBrowser).not.toHaveProperty('transport');
+    const electron = await service({
+      transport: 'electron',
+      platform: 'linux',
+      chooseProgram: () => Promise.resolve(null),
+    });
+    await expect(electron.handlers['app.info'](undefined, caller)).resolves.toMatchObject({
+      capabilities: {
+        saveDownload: 'dialog',
+        dropFolders: 'main',
+        completionCommand: 'dialog',
+        notifications: 'desktop',
+      },
+    });
+  });
+
   it('uses the host for dialogs in Electron', async () => {
     const { handlers } = await service({
       transport: 'electron',
       platform: 'linux',
       pickFiles: () => Promise.resolve([import.meta.filename]),
-      chooseDestination: () => Promise.resolve('/tmp/out.dsc'),
     });
-    const [picked] = await handlers['files.pick']({ multiple: false }, caller);
+    const [picked] = await handlers['files.pick']({ multiple: false, folder: false }, caller);
     expect(picked).toMatchObject({ name: 'bridge-service.test.ts' });
     expect(JSON.stringify(picked)).not.toContain('/test/unit');
-    const dest = await handlers['downloads.chooseDestination']({ kind: 'file' }, caller);
-    expect(dest).toEqual({ destinationId: expect.any(String) as string, label: 'out.dsc' });
-    await expect(handlers['downloads.link']({ artifactId: 1 }, caller)).rejects.toMatchObject({
-      code: 'unsupported',
+    await expect(
+      handlers['downloads.link']({ server: 'env', artifactId: 1 }, caller),
+    ).rejects.toMatchObject({ code: 'unsupported' });
+  });
+
+  it('stages the files of a folder picked in Electron, as of a dropped one', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'picked-folder-'));
+    await writeFile(join(folder, 'b.dsc'), 'b');
+    await writeFile(join(folder, 'a.tar.xz'), 'a');
+    const asked: unknown[] = [];
+    const { handlers } = await service({
+      transport: 'electron',
+      platform: 'linux',
+      pickFiles: (options) => {
+        asked.push(options);
+        return Promise.resolve([folder]);
+      },
     });
+    const picked = await handlers['files.pick']({ multiple: true, folder: true }, caller);
+    expect(asked).toEqual([{ multiple: true, folder: true, title: undefined }]);
+    expect(picked.map((f) => f.name)).toEqual(['a.tar.xz', 'b.dsc']);
   });
 
   it('refuses a download path that is not a relative path inside an artifact', async () => {
     const web = await service();
     await expect(
-      web.handlers['downloads.link']({ artifactId: 1, path: '../x' }, caller),
+      web.handlers['downloads.link']({ server: 'env', artifactId: 1, path: '../x' }, caller),
     ).rejects.toMatchObject({
       code: 'validation',
       details: { field: 'path', rule: 'artifact-path' },
     });
     const electron = await service({ transport: 'electron', platform: 'linux' });
     await expect(
-      electron.handlers['downloads.file'](
-        { artifactId: 1, path: 'a/../../x', destinationId: 'd' },
+      electron.handlers['downloads.save'](
+        { what: 'file', server: 'env', artifactId: 1, path: 'a/../../x' },
         caller,
       ),
     ).rejects.toMatchObject({ code: 'validation' });

@@ -24,6 +24,7 @@ import { startWebHost as startHostInProcess } from '../../src/main/web/host';
 import { createDispatcher } from '../../src/main/bridge/dispatch';
 import { stallAfter } from '../support/fake-debusine';
 import { hostileServer, playground } from '../support/hostile-downloads';
+import type { DownloadJob, SavedDownload } from '../../src/shared/contract';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 import { snapshotTree } from '../support/tree-snapshot';
 
@@ -54,13 +55,31 @@ const signedInToTheFake = () => ({
   DEBUSINE_SANDBOX_HOME: '/nonexistent',
 });
 
+/** What main's save dialog answers next, as if the user chose it. */
+let chosen = '';
+
+/** The page's server: the one the fake's environment signed in to. */
+const serverOf = (bridge: ServiceBridge): string => bridge.made.service.session.active()?.id ?? '';
+
+/** The one job main started for a save. */
+function onlyJob(saved: SavedDownload | null): DownloadJob {
+  if (saved?.savedBy !== 'app') throw new Error('main did not save it');
+  const [job] = saved.jobs;
+  if (job === undefined || saved.jobs.length !== 1) throw new Error('not one job');
+  return job;
+}
+
 describe('cancelling over the bridge', () => {
   let bridge: ServiceBridge;
 
   beforeAll(async () => {
     bridge = await serviceBridge(
       {
-        host: { transport: 'electron', platform: 'linux' },
+        host: {
+          transport: 'electron',
+          platform: 'linux',
+          chooseDestination: () => Promise.resolve(chosen),
+        },
         env: signedInToTheFake(),
       },
       ['download.finished', 'logs.progress'],
@@ -76,22 +95,21 @@ describe('cancelling over the bridge', () => {
       const ground = playground();
       const before = snapshotTree(ground.root);
       const { id, started } = held();
-      const destination =
-        what === 'file'
-          ? bridge.made.files.addDestination(join(ground.dest, 'big.bin'), 'file')
-          : bridge.made.files.addDestination(ground.dest, 'directory');
-      const job =
-        what === 'file'
-          ? await bridge.api.downloads.file({
-              artifactId: id,
-              path: 'big.bin',
-              destinationId: destination.destinationId,
-            })
-          : await bridge.api.downloads.all({
-              artifactId: id,
-              destinationId: destination.destinationId,
-              tarball: what === 'tarball',
-            });
+      const profile = serverOf(bridge);
+      chosen = {
+        file: join(ground.dest, 'big.bin'),
+        folder: ground.dest,
+        tarball: join(ground.dest, 'big.tar.gz'),
+      }[what];
+      const job = onlyJob(
+        await bridge.api.downloads.save(
+          what === 'file'
+            ? { what, server: profile, artifactId: id, path: 'big.bin' }
+            : what === 'folder'
+              ? { what, server: profile, artifactIds: [id] }
+              : { what, server: profile, artifactId: id },
+        ),
+      );
       if (what !== 'tarball') await started;
       const cancelled = await bridge.api.downloads.cancel({ jobId: job.jobId });
       expect(cancelled.state).toBe('cancelled');
@@ -135,18 +153,24 @@ describe('cancelling over the bridge', () => {
 
   it('closing the service stops its downloads, leaving nothing behind', async () => {
     const other = await serviceBridge({
-      host: { transport: 'electron', platform: 'linux' },
+      host: {
+        transport: 'electron',
+        platform: 'linux',
+        chooseDestination: () => Promise.resolve(chosen),
+      },
       env: signedInToTheFake(),
     });
     const ground = playground();
     const before = snapshotTree(ground.root);
     const { id, started } = held();
-    const destination = other.made.files.addDestination(ground.dest, 'directory');
-    await other.api.downloads.all({
-      artifactId: id,
-      destinationId: destination.destinationId,
-      tarball: false,
-    });
+    chosen = ground.dest;
+    onlyJob(
+      await other.api.downloads.save({
+        what: 'folder',
+        server: serverOf(other),
+        artifactIds: [id],
+      }),
+    );
     await started;
     await other.close();
     expect(snapshotTree(ground.root)).toEqual(before);
@@ -167,7 +191,11 @@ describe('a browser that hangs up on a download link', () => {
     });
     try {
       const { id, started } = held();
-      const link = await bridge.api.downloads.link({ artifactId: id, path: 'big.bin' });
+      const link = await bridge.api.downloads.link({
+        server: serverOf(bridge),
+        artifactId: id,
+        path: 'big.bin',
+      });
       const req = request(`${host.origin}${link.url}`);
       req.on('error', () => undefined);
       req.end();

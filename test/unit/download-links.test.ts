@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { Downloads } from '../../src/main/service/downloads';
 import type { SessionProvider } from '../../src/main/service/session';
-import { StagedFiles } from '../../src/main/service/staged-files';
 import { DebusineError } from '../../src/shared/errors';
 import { httpRequest, listenOnLoopback } from '../support/loopback-http';
 import { testCaller } from '../support/caller';
@@ -48,7 +47,6 @@ describe('download links of the web host', () => {
     };
     const downloads = new Downloads({
       session,
-      files: new StagedFiles(),
       emit: () => undefined,
       transport: 'web',
       dataDir: mkdtempSync(join(tmpdir(), 'download-links-')),
@@ -63,7 +61,10 @@ describe('download links of the web host', () => {
         body,
       }));
     const handlers = downloads.handlers();
-    const link = await handlers['downloads.link']({ artifactId: 7, path: 'a.dsc' }, caller);
+    const link = await handlers['downloads.link'](
+      { server: 's1', artifactId: 7, path: 'a.dsc' },
+      caller,
+    );
     return { get, link };
   }
 

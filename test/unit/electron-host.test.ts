@@ -41,3 +41,23 @@ describe('the program run on completion, in Electron', () => {
     await expect(host.chooseProgram?.()).resolves.toBeNull();
   });
 });
+
+describe('files to upload, in Electron', () => {
+  beforeEach(() => {
+    fake.showOpenDialog.mockClear();
+  });
+
+  it('are files, or a folder, as the page asks, in main’s own open dialog', async () => {
+    const host = electronHost(() => undefined);
+    fake.answer = { canceled: false, filePaths: ['/home/u/build'] };
+    await expect(host.pickFiles?.({ multiple: true, folder: true })).resolves.toEqual([
+      '/home/u/build',
+    ]);
+    await host.pickFiles?.({ multiple: false, folder: false });
+    const calls = fake.showOpenDialog.mock.calls as [Electron.OpenDialogOptions][];
+    expect(calls.map(([options]) => options.properties)).toEqual([
+      ['openDirectory', 'multiSelections'],
+      ['openFile'],
+    ]);
+  });
+});

@@ -222,7 +222,7 @@ describe('the preload', () => {
       const [ns, method] = splitChannel(channel);
       expected.set(ns, [...(expected.get(ns) ?? []), method]);
     }
-    expect(Object.keys(api).sort()).toEqual(['on', 'transport', ...expected.keys()].sort());
+    expect(Object.keys(api).sort()).toEqual(['on', ...expected.keys()].sort());
     for (const [ns, methods] of expected) {
       const group = api[ns] as Record<string, unknown>;
       expect(Object.keys(group).sort()).toEqual([...methods].sort());

@@ -7,7 +7,13 @@
 import { resolve } from 'node:path';
 import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importProblems as lintImports, probeLinter, root, use } from '../support/lint-probe';
+import {
+  importProblems as lintImports,
+  probeLinter,
+  root,
+  ruleProblems,
+  use,
+} from '../support/lint-probe';
 
 const R = 'src/renderer/src';
 
@@ -101,6 +107,36 @@ describe('the renderer has no import cycles', SLOW, () => {
   });
 });
 
+describe('the renderer does not ask which host it runs in', SLOW, () => {
+  const hostProblems = (path: string, code: string): Promise<string[]> =>
+    ruleProblems(eslint, 'no-restricted-properties', path, code);
+  const ASKS = [
+    "export const web = (b: { transport: string }) => b.transport === 'web';\n",
+    'export const web = ({ transport }: { transport: string }) => transport;\n',
+    'export const electron = window.debusine !== undefined;\n',
+  ];
+
+  it.each(['screens/artifacts/probe.tsx', 'kit/probe.ts', 'shell/probe.tsx', 'queries/probe.ts'])(
+    'refuses it in %s',
+    async (where) => {
+      const [transport, destructured, preload] = ASKS;
+      expect(await hostProblems(`${R}/${where}`, transport ?? '')).toEqual([
+        expect.stringContaining('does not ask which host it runs in'),
+      ]);
+      expect(await hostProblems(`${R}/${where}`, destructured ?? '')).toEqual([
+        expect.stringContaining('does not ask which host it runs in'),
+      ]);
+      expect(await hostProblems(`${R}/${where}`, preload ?? '')).toEqual([
+        expect.stringContaining('Only bridge/ reaches window.debusine'),
+      ]);
+    },
+  );
+
+  it('leaves it to bridge/, which builds the client for the host it finds', async () => {
+    for (const code of ASKS) expect(await hostProblems(`${R}/bridge/probe.ts`, code)).toEqual([]);
+  });
+});
+
 describe("main's events enter through queries/", SLOW, () => {
   const listening = [
     "import { useBridge } from '@renderer/bridge';",
@@ -110,24 +146,19 @@ describe("main's events enter through queries/", SLOW, () => {
     '}',
     '',
   ].join('\n');
-
-  const syntaxProblems = async (path: string, code: string): Promise<string[]> => {
-    const [result] = await eslint.lintText(code, { filePath: resolve(root, path) });
-    return (result?.messages ?? [])
-      .filter((m) => m.ruleId === 'no-restricted-syntax')
-      .map((m) => m.message);
-  };
+  const listenerProblems = (path: string): Promise<string[]> =>
+    ruleProblems(eslint, 'no-restricted-syntax', path, listening);
 
   it.each(['screens/upload/probe.tsx', 'shell/probe.ts', 'kit/probe.ts'])(
     'refuses a listener in %s',
     async (path) => {
-      expect(await syntaxProblems(`${R}/${path}`, listening)).toEqual([
+      expect(await listenerProblems(`${R}/${path}`)).toEqual([
         expect.stringContaining("Main's events are listened to in queries/ only"),
       ]);
     },
   );
 
   it('accepts one in queries/', async () => {
-    expect(await syntaxProblems(`${R}/queries/probe.ts`, listening)).toEqual([]);
+    expect(await listenerProblems(`${R}/queries/probe.ts`)).toEqual([]);
   });
 });

@@ -22,10 +22,13 @@ export function electronHost(window: () => BrowserWindow | undefined): HostCapab
       const options: Electron.MessageBoxOptions = { type: 'info', message: title, detail };
       void (win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
     },
-    pickFiles: async ({ multiple, title }) => {
+    pickFiles: async ({ multiple, folder, title }) => {
       const result = await openDialog({
-        title: title ?? 'Choose files',
-        properties: multiple ? ['openFile', 'multiSelections'] : ['openFile'],
+        title: title ?? (folder ? 'Choose a folder' : 'Choose files'),
+        properties: [
+          folder ? 'openDirectory' : 'openFile',
+          ...(multiple ? ['multiSelections' as const] : []),
+        ],
       });
       return result.canceled ? [] : result.filePaths;
     },

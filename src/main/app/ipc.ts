@@ -13,7 +13,7 @@ import {
 import { DebusineError, serializeError } from '../../shared/errors';
 import type { Caller } from '../bridge/caller';
 import type { Dispatch } from '../bridge/dispatch';
-import { expandDropped, type StagedFiles } from '../service/staged-files';
+import { expandDropped, MAX_STAGED_AT_ONCE, type StagedFiles } from '../service/staged-files';
 import { isTrustedSender, type TrustPolicy } from './sender';
 
 export interface IpcDeps {
@@ -31,9 +31,6 @@ const FORBIDDEN: Reply<never> = {
   ok: false,
   error: { code: 'forbidden', message: 'This frame may not use the Debusine Desktop bridge.' },
 };
-
-/** Most drops are a handful of files; a folder of debs is a few hundred. */
-const MAX_STAGED_PATHS = 10_000;
 
 export function registerIpc(deps: IpcDeps): () => void {
   const guarded =
@@ -58,14 +55,14 @@ export function registerIpc(deps: IpcDeps): () => void {
         if (!caller) return FORBIDDEN;
         if (
           !Array.isArray(paths) ||
-          paths.length > MAX_STAGED_PATHS ||
+          paths.length > MAX_STAGED_AT_ONCE ||
           !paths.every((p): p is string => typeof p === 'string')
         ) {
           throw new DebusineError('validation', 'Dropped files arrived in an unknown shape');
         }
         // A dropped folder stands for its files, as in the browser host, whose page walks it.
         const staged: StagedFile[] = [];
-        for (const path of await expandDropped(paths, MAX_STAGED_PATHS)) {
+        for (const path of await expandDropped(paths, MAX_STAGED_AT_ONCE)) {
           staged.push(await deps.files.add(path, { caller }));
         }
         return { ok: true, result: staged };

@@ -5,7 +5,7 @@
 import type { ServiceHandlers } from '../bridge/dispatch';
 import { APP_NAME, APP_VERSION } from '../version';
 import { readDeepLink } from './deep-links';
-import { notOnThisHost, type HostCapabilities } from './host';
+import { appCapabilities, notOnThisHost, type HostCapabilities } from './host';
 import type { Navigation } from './navigation';
 
 type Handlers = Pick<ServiceHandlers, 'app.info' | 'app.openExternal' | 'links.open'>;
@@ -16,8 +16,8 @@ export function appHandlers(host: HostCapabilities, navigation: Navigation): Han
       Promise.resolve({
         name: APP_NAME,
         version: APP_VERSION,
-        transport: host.transport,
         platform: host.platform,
+        capabilities: appCapabilities(host),
       }),
     'app.openExternal': async ({ url }) => {
       if (!host.openExternal) throw notOnThisHost('app.openExternal', 'open the link yourself');

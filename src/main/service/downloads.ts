@@ -1,10 +1,16 @@
 /**
- * Downloads. Electron: main writes where the save dialog chose (downloads.file,
- * downloads.all), with progress events, until done or cancelled (downloads.cancel). Web
- * host: main cannot write where the browser user chooses, so downloads.link hands out a
- * one-time same-origin URL; the host's route calls `serve`, which fetches (and verifies)
- * the file or the tarball through main, where the token stays, and streams it to the
- * browser; the browser's own cancel stops the fetch.
+ * Downloads, of the server a page names. Electron: downloads.save asks where in main's own
+ * dialog, then main writes there, with progress events, until done or cancelled
+ * (downloads.cancel). Web host: main cannot write where the browser user chooses, so the
+ * page answers downloads.save itself with downloads.link, a one-time same-origin URL; the
+ * host's route calls `serve`, which fetches (and verifies) the file or the tarball through
+ * main, where the token stays, and streams it to the browser; the browser's own cancel
+ * stops the fetch.
+ *
+ * A request names the server profile of the page that asks: an artifact id means another
+ * artifact on another server, so one naming any but the active server is refused before
+ * anything is asked or written, and again after the dialog, which a switch of server may
+ * have outlasted.
  *
  * Every staging folder is in the journal until it is gone (staging-journal.ts), and `serve`
  * works in a folder of the app's data folder: what a crash cuts short is removed by
@@ -14,21 +20,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { artifactPathProblem, downloadArtifact, downloadArtifactFile } from '../artifacts';
 import { StagingJournal } from '../artifacts/transfer/staging-journal';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
-import type { DownloadJob } from '../../shared/contract';
+import { baseName } from '../../shared/base-name';
+import type { DownloadJob, ServerSummary } from '../../shared/contract';
 import { DebusineError, serializeError } from '../../shared/errors';
+import { notOnThisHost, type HostCapabilities } from './host';
 import type { SessionProvider } from './session';
-import type { StagedFiles } from './staged-files';
 
-type Handlers = Pick<
-  ServiceHandlers,
-  'downloads.file' | 'downloads.all' | 'downloads.link' | 'downloads.cancel'
->;
+type Handlers = Pick<ServiceHandlers, 'downloads.save' | 'downloads.link' | 'downloads.cancel'>;
 
 export const DOWNLOAD_ROUTE = '/download/';
 const LINK_TTL_MS = 5 * 60_000;
@@ -36,14 +40,19 @@ const LINK_TTL_MS = 5 * 60_000;
 interface Link {
   artifactId: number;
   path: string | undefined;
-  serverId: string | null;
+  serverId: string;
   expires: number;
+}
+
+/** The name the browser or the save dialog suggests for an artifact's tarball. */
+function tarballName(artifactId: number): string {
+  return `artifact-${String(artifactId)}.tar.gz`;
 }
 
 export class Downloads {
   readonly #links = new Map<string, Link>();
   readonly #session: SessionProvider;
-  readonly #files: StagedFiles;
+  readonly #choose: HostCapabilities['chooseDestination'];
   readonly #emit: EmitEvent;
   readonly #transport: 'electron' | 'web';
   readonly #journal: StagingJournal;
@@ -56,13 +65,14 @@ export class Downloads {
 
   constructor(options: {
     session: SessionProvider;
-    files: StagedFiles;
+    /** The host's save dialog; without it, downloads.save is the page's to answer. */
+    chooseDestination?: HostCapabilities['chooseDestination'];
     emit: EmitEvent;
     transport: 'electron' | 'web';
     dataDir: string;
   }) {
     this.#session = options.session;
-    this.#files = options.files;
+    this.#choose = options.chooseDestination;
     this.#emit = options.emit;
     this.#transport = options.transport;
     this.#journal = new StagingJournal(join(options.dataDir, 'downloads-under-way.json'));
@@ -137,23 +147,28 @@ export class Downloads {
     }
   }
 
-  #browserOnly(channel: string): DebusineError {
-    return new DebusineError(
-      'unsupported',
-      `${channel} is not available in the browser: use downloads.link and let the browser save the file`,
-      { operation: channel },
-    );
+  /**
+   * The active server, when it is the one the page names: the artifact ids it gives mean
+   * other artifacts on any other.
+   */
+  #activeAs(profileId: string): ServerSummary {
+    const server = this.#session.active();
+    if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
+    if (server.id !== profileId) {
+      throw new DebusineError(
+        'conflict',
+        `This download is of another server than the active one (${server.name}): switch back to download it.`,
+        { rule: 'download-server' },
+      );
+    }
+    return server;
   }
 
   /** Serves one link (the web host's `GET /download/<token>`); the link is used up. */
   async serve(token: string, res: ServerResponse): Promise<void> {
     const link = this.#links.get(token);
     this.#links.delete(token);
-    if (
-      !link ||
-      link.expires < Date.now() ||
-      link.serverId !== (this.#session.active()?.id ?? null)
-    ) {
+    if (!link || link.expires < Date.now() || link.serverId !== this.#session.active()?.id) {
       res
         .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
         .end('This download link has expired.');
@@ -173,11 +188,11 @@ export class Downloads {
       let file: string;
       let name: string;
       if (link.path !== undefined) {
-        name = basename(link.path);
+        name = baseName(link.path);
         file = join(dir, 'file');
         await downloadArtifactFile(client, link.artifactId, link.path, file, options);
       } else {
-        name = `artifact-${String(link.artifactId)}.tar.gz`;
+        name = tarballName(link.artifactId);
         await downloadArtifact(client, link.artifactId, dir, { ...options, tarball: true });
         file = join(dir, name);
       }
@@ -205,50 +220,82 @@ export class Downloads {
     }
   }
 
+  /**
+   * Asks the host's dialog where, for the page's server; null when the user closed it. The
+   * server is checked before the dialog opens, and again once it is closed.
+   */
+  async #chooseFor(
+    profileId: string,
+    options: { kind: 'file' | 'directory'; suggestedName?: string },
+  ): Promise<string | null> {
+    if (!this.#choose) {
+      throw notOnThisHost('downloads.save', 'the page hands a downloads.link to the browser');
+    }
+    this.#activeAs(profileId);
+    const path = await this.#choose(options);
+    if (path !== null) this.#activeAs(profileId);
+    return path;
+  }
+
+  /** One file of an artifact, written to `target`. */
+  #fileJob(artifactId: number, path: string, target: string): DownloadJob {
+    const client = this.#session.client();
+    return this.#job(artifactId, async (signal, onBytes) => {
+      await downloadArtifactFile(client, artifactId, path, target, {
+        signal,
+        recorder: this.#journal,
+        onProgress: (e) => {
+          if (e.type === 'file') onBytes(e.bytes, e.total);
+        },
+      });
+    });
+  }
+
+  /** A whole artifact in `folder`: unpacked, or as its tarball named `tarball`. */
+  #artifactJob(artifactId: number, folder: string, tarball?: string): DownloadJob {
+    const client = this.#session.client();
+    return this.#job(artifactId, async (signal, onBytes) => {
+      await downloadArtifact(client, artifactId, folder, {
+        ...(tarball === undefined ? {} : { tarball: true, tarballName: tarball }),
+        signal,
+        recorder: this.#journal,
+        onProgress: (e) => {
+          if (e.type === 'total') onBytes(e.bytes, e.total || null);
+        },
+      });
+    });
+  }
+
   handlers(): Handlers {
     return {
-      'downloads.file': async ({ artifactId, path, destinationId }) => {
-        if (this.#transport === 'web') return Promise.reject(this.#browserOnly('downloads.file'));
-        this.#checkPath(path);
-        const destination = this.#files.destination(destinationId);
-        const target =
-          destination.kind === 'directory'
-            ? join(destination.path, basename(path))
-            : destination.path;
-        const client = this.#session.client();
-        return Promise.resolve(
-          this.#job(artifactId, async (signal, onBytes) => {
-            await downloadArtifactFile(client, artifactId, path, target, {
-              signal,
-              recorder: this.#journal,
-              onProgress: (e) => {
-                if (e.type === 'file') onBytes(e.bytes, e.total);
-              },
-            });
-          }),
-        );
-      },
-      'downloads.all': async ({ artifactId, destinationId, tarball }) => {
-        if (this.#transport === 'web') return Promise.reject(this.#browserOnly('downloads.all'));
-        const destination = this.#files.destination(destinationId);
-        if (destination.kind !== 'directory') {
-          return Promise.reject(
-            new DebusineError('validation', 'Choose a folder for a whole artifact'),
-          );
+      'downloads.save': async (args) => {
+        if (args.what === 'file') {
+          this.#checkPath(args.path);
+          const target = await this.#chooseFor(args.server, {
+            kind: 'file',
+            suggestedName: baseName(args.path),
+          });
+          if (target === null) return null;
+          const job = this.#fileJob(args.artifactId, args.path, target);
+          return { savedBy: 'app', destination: basename(target), jobs: [job] };
         }
-        const client = this.#session.client();
-        return Promise.resolve(
-          this.#job(artifactId, async (signal, onBytes) => {
-            await downloadArtifact(client, artifactId, destination.path, {
-              tarball,
-              signal,
-              recorder: this.#journal,
-              onProgress: (e) => {
-                if (e.type === 'total') onBytes(e.bytes, e.total || null);
-              },
-            });
-          }),
-        );
+        if (args.what === 'tarball') {
+          const target = await this.#chooseFor(args.server, {
+            kind: 'file',
+            suggestedName: tarballName(args.artifactId),
+          });
+          if (target === null) return null;
+          const name = basename(target);
+          if (name === '') {
+            throw new DebusineError('validation', 'Choose a file to save the tarball as');
+          }
+          const job = this.#artifactJob(args.artifactId, dirname(target), name);
+          return { savedBy: 'app', destination: name, jobs: [job] };
+        }
+        const folder = await this.#chooseFor(args.server, { kind: 'directory' });
+        if (folder === null) return null;
+        const jobs = [...new Set(args.artifactIds)].map((id) => this.#artifactJob(id, folder));
+        return { savedBy: 'app', destination: basename(folder), jobs };
       },
       'downloads.cancel': ({ jobId }) => {
         const running = this.#running.get(jobId);
@@ -262,12 +309,12 @@ export class Downloads {
         running.abort.abort();
         return running.settled.then(() => ({ ...running.job }));
       },
-      'downloads.link': async ({ artifactId, path }) => {
+      'downloads.link': async ({ server, artifactId, path }) => {
         if (this.#transport !== 'web') {
           return Promise.reject(
             new DebusineError(
               'unsupported',
-              'downloads.link is for the browser: use downloads.chooseDestination',
+              'downloads.link is for the browser: use downloads.save',
               {
                 operation: 'downloads.link',
               },
@@ -275,19 +322,15 @@ export class Downloads {
           );
         }
         if (path !== undefined) this.#checkPath(path);
+        this.#activeAs(server);
         this.#session.client();
         const token = randomBytes(24).toString('base64url');
         const expires = Date.now() + LINK_TTL_MS;
-        this.#links.set(token, {
-          artifactId,
-          path,
-          serverId: this.#session.active()?.id ?? null,
-          expires,
-        });
+        this.#links.set(token, { artifactId, path, serverId: server, expires });
         for (const [key, l] of this.#links) if (l.expires < Date.now()) this.#links.delete(key);
         return Promise.resolve({
           url: `${DOWNLOAD_ROUTE}${token}`,
-          name: path !== undefined ? basename(path) : `artifact-${String(artifactId)}.tar.gz`,
+          name: path !== undefined ? baseName(path) : tarballName(artifactId),
           expiresAt: new Date(expires).toISOString(),
         });
       },

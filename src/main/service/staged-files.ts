@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import type { Caller } from '../bridge/caller';
-import type { DownloadDestination, StagedFile } from '../../shared/contract';
+import type { StagedFile } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 
 interface Entry {
@@ -25,6 +25,12 @@ interface Entry {
  * upload's files; a whole tree under it is not what was meant).
  */
 const DROP_DEPTH = 3;
+
+/**
+ * The most files one drop or one pick stages. Most are a handful of files; a folder of debs
+ * is a few hundred.
+ */
+export const MAX_STAGED_AT_ONCE = 10_000;
 
 /**
  * The files a drop of these paths means: a file is itself, a folder its regular files
@@ -67,7 +73,6 @@ export function stagedKey(id: string): string {
 
 export class StagedFiles {
   private readonly files = new Map<string, Entry>();
-  private readonly destinations = new Map<string, { path: string; kind: 'file' | 'directory' }>();
 
   constructor(private readonly remove: (path: string) => Promise<void> = () => Promise.resolve()) {}
 
@@ -152,18 +157,5 @@ export class StagedFiles {
       this.files.delete(id);
       if (entry.owned) await this.remove(entry.path);
     }
-  }
-
-  addDestination(path: string, kind: 'file' | 'directory'): DownloadDestination {
-    const destinationId = randomUUID();
-    this.destinations.set(destinationId, { path, kind });
-    return { destinationId, label: basename(path) };
-  }
-
-  destination(id: string): { path: string; kind: 'file' | 'directory' } {
-    const entry = this.destinations.get(id);
-    if (!entry)
-      throw new DebusineError('not-found', `No download destination ${JSON.stringify(id)}`);
-    return entry;
   }
 }

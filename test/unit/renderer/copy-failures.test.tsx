@@ -66,7 +66,7 @@ describe('the artifact page’s palette command', () => {
     render(
       <BridgeProvider client={fake.client}>
         <QueryClientProvider client={client}>
-          <ArtifactPage id={artifact.id} />
+          <ArtifactPage id={artifact.id} server={SERVER_A.id} />
         </QueryClientProvider>
       </BridgeProvider>,
     );

@@ -8,6 +8,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BridgeProvider } from '@renderer/bridge';
 import { LogViewer } from '@renderer/screens/logs/log-viewer';
 import type { LiveLogInfo, LogState } from '@shared/log-types';
@@ -60,8 +61,11 @@ function renderLive(
   fake: FakeBridge,
   more: { onLiveEnded?: (s: LogState, line: number) => void; onOpen?: () => void } = {},
 ) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const Wrapper = (props: { children: ReactNode }): React.JSX.Element => (
-    <BridgeProvider client={fake.client}>{props.children}</BridgeProvider>
+    <QueryClientProvider client={queryClient}>
+      <BridgeProvider client={fake.client}>{props.children}</BridgeProvider>
+    </QueryClientProvider>
   );
   return render(
     <LogViewer

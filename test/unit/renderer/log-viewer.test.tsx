@@ -17,6 +17,7 @@ import {
 } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BridgeProvider } from '@renderer/bridge';
 import { useLogLines } from '@renderer/queries/logs';
 import { LogWindowCache, MAX_WINDOWS, WINDOW_LINES } from '@renderer/queries/log-window-cache';
@@ -64,8 +65,13 @@ function fakeLog(
 }
 
 function wrapper(fake: FakeBridge) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return function Wrapper(props: { children: ReactNode }): React.JSX.Element {
-    return <BridgeProvider client={fake.client}>{props.children}</BridgeProvider>;
+    return (
+      <QueryClientProvider client={queryClient}>
+        <BridgeProvider client={fake.client}>{props.children}</BridgeProvider>
+      </QueryClientProvider>
+    );
   };
 }
 
@@ -426,5 +432,36 @@ describe('stopping a log that is still arriving', () => {
     renderViewer(fakeLog(10));
     await screen.findByText('line 0');
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+  });
+});
+
+describe('downloading the file', () => {
+  it("saves it through downloads.save of the log's server, and says what happened", async () => {
+    const fake = fakeLog(10, undefined, {
+      'downloads.save': () => ({
+        savedBy: 'app',
+        destination: 'Downloads',
+        jobs: [
+          {
+            jobId: 'j1',
+            artifactId: 7,
+            state: 'running',
+            receivedBytes: 0,
+            totalBytes: null,
+            error: null,
+          },
+        ],
+      }),
+    });
+    renderViewer(fake);
+    await screen.findByText('line 0');
+    fireEvent.click(screen.getByRole('button', { name: 'Download' }));
+    await screen.findByText('Downloading build.log to Downloads…');
+    expect(fake.calls.filter((c) => c.channel === 'downloads.save')).toEqual([
+      {
+        channel: 'downloads.save',
+        args: { what: 'file', server: 'p1', artifactId: 7, path: 'build.log' },
+      },
+    ]);
   });
 });

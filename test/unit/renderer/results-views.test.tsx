@@ -6,7 +6,7 @@
  * A server's text is shown as text, never as markup.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { WorkRequestResults } from '@renderer/screens/work-requests/results';
@@ -19,7 +19,7 @@ import type {
 } from '@shared/contract';
 import { parseLintianAnalysis } from '@shared/results/lintian';
 import { SERVER_A } from './support/server-a';
-import { fakeBridge, type FakeHandlers } from './support/fake-bridge';
+import { WEB_HOST_INFO, fakeBridge, type FakeHandlers } from './support/fake-bridge';
 import a405 from '../fixtures/real-work/artifact-405.json';
 import a406 from '../fixtures/real-work/artifact-406.json';
 import a407 from '../fixtures/real-work/artifact-407.json';
@@ -106,20 +106,52 @@ describe('the results of a build', () => {
     expect(screen.getByRole('button', { name: /Download all \.debs/ })).toBeTruthy();
   });
 
-  it('downloads a .deb through a one-time link on the web host', async () => {
+  it("downloads a .deb through downloads.save, naming the page's server", async () => {
+    useUiStore.setState({ detail: { kind: 'work-request', server: SERVER_A.id, id: 77 } });
     const fake = show(workRequest([408]), {
-      'downloads.link': ({ path }) => ({
-        url: `/download/one-time/${path ?? ''}`,
-        name: path ?? '',
-        expiresAt: '2030-01-01T00:00:00Z',
+      'downloads.save': (args) => ({
+        savedBy: 'browser',
+        name: args.what === 'file' ? args.path : '',
       }),
     });
     fireEvent.click(
       await screen.findByRole('button', { name: 'Download ddt-hello_1.0_amd64.deb' }),
     );
-    await screen.findByText(/handed to the browser/);
-    expect(fake.calls.filter((c) => c.channel === 'downloads.link')).toEqual([
-      { channel: 'downloads.link', args: { artifactId: 408, path: 'ddt-hello_1.0_amd64.deb' } },
+    await screen.findByText('Handed ddt-hello_1.0_amd64.deb to the browser.');
+    expect(fake.calls.filter((c) => c.channel === 'downloads.save')).toEqual([
+      {
+        channel: 'downloads.save',
+        args: {
+          what: 'file',
+          server: SERVER_A.id,
+          artifactId: 408,
+          path: 'ddt-hello_1.0_amd64.deb',
+        },
+      },
+    ]);
+  });
+
+  it('downloads all .debs into one folder where the host has one to choose', async () => {
+    useUiStore.setState({ detail: { kind: 'work-request', server: SERVER_A.id, id: 77 } });
+    const fake = show(workRequest([407, 408, 409]), {
+      'app.info': () => ({
+        ...WEB_HOST_INFO,
+        capabilities: { ...WEB_HOST_INFO.capabilities, saveDownload: 'dialog' },
+      }),
+      'downloads.save': () => ({ savedBy: 'app', destination: 'debs', jobs: [] }),
+    });
+    const all = await screen.findByRole('button', { name: /Download all \.debs/ });
+    // Offered once the host has said how it saves several files.
+    await waitFor(() => {
+      expect(all).toHaveProperty('disabled', false);
+    });
+    fireEvent.click(all);
+    await screen.findByText('Downloading 2 artifacts to debs…');
+    expect(fake.calls.filter((c) => c.channel === 'downloads.save')).toEqual([
+      {
+        channel: 'downloads.save',
+        args: { what: 'folder', server: SERVER_A.id, artifactIds: [408, 407] },
+      },
     ]);
   });
 

@@ -80,7 +80,7 @@ function Harness(props: { id: number }): React.JSX.Element {
   return (
     <>
       <ServerSwitcher serverName="Server A" />
-      <ArtifactPage id={props.id} />
+      <ArtifactPage id={props.id} server={A.id} />
     </>
   );
 }

@@ -4,7 +4,7 @@
  * and main (which cannot open a browser from the web host) is never asked.
  */
 import { describe, expect, it } from 'vitest';
-import { openInNewTab, type OpenWindow } from '@renderer/bridge/web-host-api';
+import { openInNewTab, pageRequests, type OpenWindow } from '@renderer/bridge/web-host-api';
 import { createMessageApi, type MessagePort } from '@shared/bridge-message-api';
 import { createBridgeClient } from '@shared/bridge-client';
 
@@ -63,9 +63,13 @@ describe('opening a link from the app in a browser', () => {
     const { open, opened } = recorder();
     const bridge = createBridgeClient(
       createMessageApi(port, {
-        transport: 'web',
         stageDropped: () => Promise.resolve({ ok: true, result: [] }),
-        openExternal: (url) => openInNewTab(open, url),
+        local: pageRequests({
+          open,
+          document: {} as Document,
+          stage: () => Promise.resolve({ ok: true, result: [] }),
+          hand: () => undefined,
+        }),
       }),
     );
     await bridge.app.openExternal({ url: 'https://example.org/' });

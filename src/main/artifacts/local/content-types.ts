@@ -5,6 +5,8 @@
  * table of extensions, falling back to `application/octet-stream`. The server sanitises
  * the type when it serves the file, so a coarse guess is harmless.
  */
+import { baseName } from '../../../shared/base-name';
+
 const TEXT = 'text/plain; charset=utf-8';
 
 /** The Debusine client's fixed rules: these names always get this type. */
@@ -54,7 +56,7 @@ export function guessContentType(pathInArtifact: string): string {
   for (const [pattern, type] of FIXED) if (pattern.test(name)) return type;
   for (const [suffix, type] of EXTENSIONS) if (name.endsWith(suffix)) return type;
   // Well-known text files with no extension (Packages, Release, InRelease...).
-  const base = name.slice(name.lastIndexOf('/') + 1);
+  const base = baseName(name);
   if (/^(packages|sources|release|inrelease|readme|changelog|copyright)$/.test(base)) return TEXT;
   return OCTET_STREAM;
 }

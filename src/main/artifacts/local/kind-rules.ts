@@ -4,6 +4,7 @@
  * artifact would be accepted and then fail its tasks, so the client refuses it here.
  * Every error names its rule (`details.rule`, e.g. `source-package.files-match-dsc`).
  */
+import { baseName } from '../../../shared/base-name';
 import { DebusineError } from '../../../shared/errors';
 import { DATA_SCHEMAS, kindOfCategory, type KindName } from './kind-data';
 import { checkPathInArtifact, type LocalArtifact } from './local-artifact';
@@ -138,7 +139,7 @@ const FILE_RULES: Record<KindName, (a: LocalArtifact, paths: string[], o: RuleOp
   repositoryIndex(a, paths) {
     const file = exactlyOne('repository-index', paths);
     const path = a.data.path;
-    if (typeof path === 'string' && path.split('/').pop() !== file) {
+    if (typeof path === 'string' && baseName(path) !== file) {
       throw broken(
         'repository-index.name-matches-path',
         `The file "${file}" must be named after the last component of path "${path}"`,

@@ -6,6 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { baseName } from '../../../shared/base-name';
 import { DebusineError } from '../../../shared/errors';
 import { OCTET_STREAM, TEXT_PLAIN } from './content-types';
 import { readTextFile } from './debian-files';
@@ -148,7 +149,7 @@ export async function createRepositoryIndex(input: {
 }): Promise<LocalArtifact> {
   const artifact = new LocalArtifact(CATEGORIES.repositoryIndex, { path: input.path });
   await artifact.addLocalFile(input.file, {
-    overrideName: input.path.split('/').pop() ?? basename(input.file),
+    overrideName: baseName(input.path),
     ...(input.contentType ? { contentType: input.contentType } : {}),
   });
   return finish(artifact);

@@ -55,6 +55,8 @@ export interface DownloadFileOptions extends DownloadOptions {
 export interface DownloadArtifactOptions extends DownloadOptions {
   /** Keep `artifact-{id}.tar.gz` (checked member by member) instead of unpacking it. */
   tarball?: boolean;
+  /** The kept tarball's file name, one the user chose, instead of `artifact-{id}.tar.gz`. */
+  tarballName?: string;
   /** How to fetch when unpacking: `auto` follows the Python client's heuristic. */
   via?: 'auto' | 'archive' | 'files';
 }
@@ -189,7 +191,7 @@ async function downloadTarball(
   options: DownloadArtifactOptions,
 ): Promise<void> {
   const declared = declaredFiles(artifact);
-  const name = `artifact-${String(artifact.id)}.tar.gz`;
+  const name = options.tarballName ?? `artifact-${String(artifact.id)}.tar.gz`;
   const subject = { artifact: artifact.id, file: name };
   const tracker = new ProgressTracker([[name, declared.total]], options.onProgress);
   const { signal } = options;

@@ -12,9 +12,21 @@
  * sessionStorage belongs to this origin, port included, and to this tab, so a page on
  * another port cannot read it, and it is gone when the tab closes.
  */
-import type { DebusineApi, DroppedFile, Reply, StagedFile } from '@shared/contract';
+import type {
+  DebusineApi,
+  DownloadLink,
+  DroppedFile,
+  Reply,
+  SavedDownload,
+  StagedFile,
+} from '@shared/contract';
 import type { SerializedError } from '@shared/errors';
-import { createMessageApi, type MessagePort } from '@shared/bridge-message-api';
+import {
+  createMessageApi,
+  type AskMain,
+  type LocalRequests,
+  type MessagePort,
+} from '@shared/bridge-message-api';
 import { BRIDGE_PROTOCOL, KEY_HEADER, SESSION_PATH, keyProtocol } from '@shared/web-host-key';
 
 const CLOSED: SerializedError = {
@@ -228,6 +240,23 @@ async function stageOne(file: DroppedFile, key: string): Promise<Reply<StagedFil
   }
 }
 
+/** Files of the page (dropped or chosen) staged at the host, in order; the first refusal ends it. */
+export type StageFiles = (files: readonly DroppedFile[]) => Promise<Reply<StagedFile[]>>;
+
+function stageAtHost(session: Promise<{ key: string } | { error: SerializedError }>): StageFiles {
+  return async (files) => {
+    const s = await session;
+    if ('error' in s) return { ok: false, error: s.error };
+    const staged: StagedFile[] = [];
+    for (const file of files) {
+      const reply = await stageOne(file, s.key);
+      if (!reply.ok) return reply;
+      staged.push(reply.result);
+    }
+    return { ok: true, result: staged };
+  };
+}
+
 /** The page's way of opening a tab: window.open, or a test's stand-in. */
 export type OpenWindow = (url: string, target: string, features: string) => unknown;
 
@@ -259,6 +288,122 @@ export function openInNewTab(open: OpenWindow, address: string): Reply<undefined
   return { ok: true, result: undefined };
 }
 
+/**
+ * files.pick in a browser: the browser's own file chooser, as main has no window to show a
+ * dialog in here; the chosen files are then staged at the host as dropped ones are. With
+ * `folder`, the chooser picks a folder, which stands for its files. Cancelling answers no
+ * files (a browser that does not tell the page about a cancel leaves the answer pending,
+ * which asks nothing more of anyone).
+ */
+export function pickInPage(
+  doc: Document,
+  args: unknown,
+  stage: StageFiles,
+): Promise<Reply<StagedFile[]>> {
+  const { multiple, folder } = (args ?? {}) as { multiple?: unknown; folder?: unknown };
+  const input = doc.createElement('input');
+  input.type = 'file';
+  input.multiple = multiple !== false;
+  input.webkitdirectory = folder === true;
+  input.hidden = true;
+  doc.body.append(input);
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (files: readonly File[]): void => {
+      if (settled) return;
+      settled = true;
+      input.remove();
+      resolve(files.length > 0 ? stage(files) : { ok: true, result: [] });
+    };
+    input.addEventListener('change', () => {
+      settle([...(input.files ?? [])]);
+    });
+    input.addEventListener('cancel', () => {
+      settle([]);
+    });
+    input.click();
+  });
+}
+
+/** The page's way of handing a same-origin URL to the browser's own download. */
+export type HandToBrowser = (url: string, name: string) => void;
+
+/** An <a download> clicked in `doc`: the browser saves what the URL serves, as `name`. */
+export function downloadLink(doc: Document): HandToBrowser {
+  return (url, name) => {
+    const a = doc.createElement('a');
+    a.href = url;
+    a.download = name;
+    a.rel = 'noopener';
+    a.style.display = 'none';
+    doc.body.append(a);
+    a.click();
+    a.remove();
+  };
+}
+
+/**
+ * downloads.save in a browser: main cannot write where the browser's user chooses, so the
+ * page asks main for a one-time link to the file or the tarball (downloads.link, naming the
+ * same server, which main checks) and hands it to the browser's own download, which asks
+ * where or uses its downloads folder, and shows the progress. Whole artifacts in one folder
+ * cannot be saved this way: app.info says so (saveDownload `browser`), and the page saves
+ * their files one by one instead.
+ */
+export async function saveInBrowser(
+  args: unknown,
+  main: AskMain,
+  hand: HandToBrowser,
+): Promise<Reply<SavedDownload | null>> {
+  const { what, server, artifactId, path } = (args ?? {}) as Record<string, unknown>;
+  if (what === 'file' && typeof path !== 'string') {
+    return { ok: false, error: { code: 'validation', message: 'Which file to save?' } };
+  }
+  if (what !== 'file' && what !== 'tarball') {
+    return {
+      ok: false,
+      error: {
+        code: 'unsupported',
+        message: 'The browser saves files one by one: it cannot put whole artifacts in a folder.',
+      },
+    };
+  }
+  const reply = await main(
+    'downloads.link',
+    what === 'file' ? { server, artifactId, path } : { server, artifactId },
+  );
+  if (!reply.ok) return reply;
+  // Main's own answer (its contract's DownloadLink), not a server's.
+  const link = reply.result as DownloadLink;
+  hand(link.url, link.name);
+  return { ok: true, result: { savedBy: 'browser', name: link.name } };
+}
+
+/** What the page does itself in a browser, for the requests it answers (pageRequests). */
+export interface Page {
+  open: OpenWindow;
+  document: Document;
+  stage: StageFiles;
+  hand: HandToBrowser;
+}
+
+/**
+ * The requests the page answers in a browser, where main cannot do what they ask for the
+ * user: it has no window, and the user's browser is on the page's side.
+ */
+export function pageRequests(page: Page): LocalRequests {
+  return {
+    'app.openExternal': (args) => {
+      const url = (args as { url?: unknown } | undefined)?.url;
+      return typeof url === 'string'
+        ? openInNewTab(page.open, url)
+        : { ok: false, error: { code: 'validation', message: 'A link needs an address.' } };
+    },
+    'files.pick': (args) => pickInPage(page.document, args, page.stage),
+    'downloads.save': (args, main) => saveInBrowser(args, main, page.hand),
+  };
+}
+
 export function connectWebHost(
   page: PageWindow & { location: Pick<Location, 'host'> },
 ): DebusineApi {
@@ -267,20 +412,14 @@ export function connectWebHost(
   const port = portWhenReady(
     session.then((s) => ('key' in s ? openSocket(bridgeUrl, s.key) : refusedPort(s.error))),
   );
+  const stage = stageAtHost(session);
   return createMessageApi(port, {
-    transport: 'web',
-    openExternal: (url) =>
-      openInNewTab((address, target, features) => window.open(address, target, features), url),
-    async stageDropped(files) {
-      const s = await session;
-      if ('error' in s) return { ok: false, error: s.error };
-      const staged: StagedFile[] = [];
-      for (const file of files) {
-        const reply = await stageOne(file, s.key);
-        if (!reply.ok) return reply;
-        staged.push(reply.result);
-      }
-      return { ok: true, result: staged };
-    },
+    stageDropped: stage,
+    local: pageRequests({
+      open: (address, target, features) => window.open(address, target, features),
+      document,
+      stage,
+      hand: downloadLink(document),
+    }),
   });
 }

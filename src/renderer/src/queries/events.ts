@@ -1,9 +1,10 @@
 /**
  * The one place that maps main's events to the cache: small "changed" events make stale
  * the keys they concern, and the data comes back through normal requests; the few events
- * that carry the new state (the connection, upload progress, the session) are written in
- * directly. Mounted once, at the top of the app. The interface's own reactions to an event
- * subscribe through useMainEvent here; nothing outside queries/ listens to main.
+ * that carry the new state (the connection, upload and download progress, the session)
+ * are written in directly. Mounted once, at the top of the app. The interface's own
+ * reactions to an event subscribe through useMainEvent here; nothing outside queries/
+ * listens to main.
  *
  * It also forgets a server's data once another server is active: a request that was on its
  * way while main switched may have been answered by the new server, and must not stay
@@ -21,6 +22,7 @@ import type {
   UploadJob,
 } from '@shared/contract';
 import { EVERYTHING, NO_SERVER, type Scope } from './define';
+import { putDownloadJob } from './downloads';
 import { currentScope } from './hooks';
 import { serverQueries } from './servers';
 import { sessionQueries } from './session';
@@ -112,6 +114,13 @@ function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)
     bridge.on('upload.finished', (job) => {
       updateJob(queryClient, job);
       invalidate(uploadQueries.jobs.key);
+    }),
+    // Main's downloads, as they progress and end: the pages that started them read them here.
+    bridge.on('download.progress', (job) => {
+      putDownloadJob(queryClient, job);
+    }),
+    bridge.on('download.finished', (job) => {
+      putDownloadJob(queryClient, job);
     }),
     bridge.on('notification.shown', () => {
       invalidate(workRequestKeys.notifications(scope()));

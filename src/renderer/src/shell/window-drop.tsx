@@ -1,6 +1,6 @@
 import { Upload } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useBridge } from '@renderer/bridge';
+import { useCapabilities } from '@renderer/queries/app';
 import { useUiStore } from '@renderer/state/ui-store';
 import { filesOfDrop } from './collect-files';
 import { usePaletteRegistry } from '@renderer/state/palette';
@@ -14,7 +14,8 @@ function carriesFiles(event: DragEvent): boolean {
  * Upload screen, which turns it into local artifacts.
  */
 export function WindowDropTarget(): React.JSX.Element | null {
-  const bridge = useBridge();
+  // Until the host has said who walks a dropped folder, the drop's files go as they are.
+  const walkFolders = useCapabilities()?.dropFolders === 'page';
   const setArea = useUiStore((s) => s.setArea);
   const request = usePaletteRegistry((s) => s.request);
   const [over, setOver] = useState(false);
@@ -42,7 +43,7 @@ export function WindowDropTarget(): React.JSX.Element | null {
       const data = event.dataTransfer;
       if (!data || !carriesFiles(event)) return;
       event.preventDefault();
-      void filesOfDrop(data, bridge.transport === 'web').then((files) => {
+      void filesOfDrop(data, walkFolders).then((files) => {
         if (files.length === 0) return;
         setArea('upload');
         request({ kind: 'upload.dropped', files });
@@ -58,7 +59,7 @@ export function WindowDropTarget(): React.JSX.Element | null {
       window.removeEventListener('dragleave', onLeave);
       window.removeEventListener('drop', onDrop);
     };
-  }, [bridge, setArea, request]);
+  }, [walkFolders, setArea, request]);
 
   if (!over) return null;
   return (

@@ -2,10 +2,12 @@
  * A BridgeClient for renderer tests: the real client (createBridgeClient) over an API whose
  * answers come from the handlers a test gives, so failures arrive as DebusineErrors with
  * their codes, as from main. A request without a handler fails with `internal`, naming
- * it; `emit` plays an event from main.
+ * it, except app.info, which answers as the web host does unless a test says otherwise;
+ * `emit` plays an event from main.
  */
 import { createBridgeClient } from '@shared/bridge-client';
 import type {
+  AppInfo,
   BridgeClient,
   DebusineApi,
   EventChannel,
@@ -27,7 +29,21 @@ export interface FakeBridge {
   emit<E extends EventChannel>(event: E, payload: EventPayload<E>): void;
 }
 
-export function fakeBridge(handlers: FakeHandlers): FakeBridge {
+/** What the web host's main says of itself. */
+export const WEB_HOST_INFO: AppInfo = {
+  name: 'Debusine Desktop',
+  version: '0.0.0-test',
+  platform: 'linux',
+  capabilities: {
+    saveDownload: 'browser',
+    dropFolders: 'page',
+    completionCommand: 'file',
+    notifications: 'browser',
+  },
+};
+
+export function fakeBridge(given: FakeHandlers): FakeBridge {
+  const handlers: FakeHandlers = { 'app.info': () => WEB_HOST_INFO, ...given };
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const calls: FakeBridge['calls'] = [];
   const call = async (channel: string, args: unknown): Promise<unknown> => {
@@ -61,7 +77,6 @@ export function fakeBridge(handlers: FakeHandlers): FakeBridge {
     {},
     {
       get: (_target, key) => {
-        if (key === 'transport') return 'web';
         if (key === 'on') return on;
         return namespace(String(key));
       },

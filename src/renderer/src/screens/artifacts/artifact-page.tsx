@@ -11,6 +11,7 @@ import type { ArtifactResponse } from '@shared/contract';
 import { useBridge } from '@renderer/bridge';
 import { copyText } from '@renderer/components/clipboard';
 import { CopyButton } from '@renderer/components/copy-button';
+import { useDownloadRows } from '@renderer/kit/download-file';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { formatBytes } from '@renderer/components/format';
 import { JsonView } from '@renderer/components/json-view';
@@ -25,7 +26,6 @@ import { artifactWebPath } from '@shared/web-paths';
 import { usePaletteCommands, type PaletteCommand } from '@renderer/state/palette';
 import { DownloadList } from './download-list';
 import { FileTable } from './file-table';
-import { useArtifactDownloads } from './use-downloads';
 import { useUploadedHere } from '@renderer/kit/uploaded-here';
 import { useOpen } from '@renderer/kit/navigation';
 
@@ -34,8 +34,11 @@ export function cliDownloadCommand(id: number, tarball = false): string {
   return `debusine artifact download --target-directory .${tarball ? ' --tarball' : ''} ${String(id)}`;
 }
 
-/** One artifact: what it is, its files, its relations and data; download and open it. */
-export function ArtifactPage(props: { id: number }): React.JSX.Element {
+/**
+ * One artifact: what it is, its files, its relations and data; download and open it.
+ * `server`: the profile the page is on, which its downloads name.
+ */
+export function ArtifactPage(props: { id: number; server: string }): React.JSX.Element {
   const artifact = useServerQuery((scope) => artifactQueries.detail(scope, props.id));
   if (artifact.isPending) return <LoadingState label={`Loading artifact ${String(props.id)}…`} />;
   if (artifact.isError) {
@@ -47,13 +50,13 @@ export function ArtifactPage(props: { id: number }): React.JSX.Element {
       </ErrorState>
     );
   }
-  return <ArtifactView artifact={artifact.data} />;
+  return <ArtifactView artifact={artifact.data} server={props.server} />;
 }
 
-function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element {
+function ArtifactView(props: { artifact: ArtifactResponse; server: string }): React.JSX.Element {
   const { artifact } = props;
   const bridge = useBridge();
-  const downloads = useArtifactDownloads(artifact.id);
+  const downloads = useDownloadRows(props.server);
   const scope = useAppQuery(serverQueries.active).data?.scope ?? null;
   const webPath = artifactWebPath(artifact, scope);
   const webUrl = useServerQuery((scope) => artifactQueries.webPage(scope, artifact.id, webPath));
@@ -66,11 +69,14 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
   // The palette's copy has no button to say it failed: the page says it, by the command.
   const [copyProblem, setCopyProblem] = useState<string | null>(null);
 
+  // Each host opens it its own way: the system browser, or a new tab of the browser the app
+  // runs in (the page answers app.openExternal there).
   const openInBrowser = (): void => {
     if (webUrl.data) void bridge.app.openExternal({ url: webUrl.data });
   };
-  const downloadEach = (): void => {
-    for (const [path] of files) downloads.downloadFile(path);
+  const { save } = downloads;
+  const downloadFile = (path: string): void => {
+    save({ file: { artifactId: artifact.id, path } });
   };
   const commands = useMemo<PaletteCommand[]>(
     () => [
@@ -79,7 +85,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
         label: `Download artifact ${String(artifact.id)} as .tar.gz`,
         icon: FileArchive,
         run: () => {
-          downloads.downloadAll(true);
+          save({ tarball: artifact.id });
         },
       },
       {
@@ -98,9 +104,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
         },
       },
     ],
-    // downloads' functions are stable per artifact.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [artifact.id, cli],
+    [artifact.id, cli, save],
   );
   usePaletteCommands('artifact-page', `Artifact ${String(artifact.id)}`, commands);
 
@@ -113,31 +117,17 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
           </h2>
         </div>
         <div className="artifact-actions">
-          {bridge.transport === 'web' ? (
-            webUrl.data ? (
-              <a className="button" href={webUrl.data} target="_blank" rel="noreferrer">
-                <ExternalLink size={14} aria-hidden="true" />
-                Open in browser
-              </a>
-            ) : null
-          ) : (
-            <button
-              type="button"
-              className="button"
-              disabled={!webUrl.data}
-              onClick={openInBrowser}
-            >
-              <ExternalLink size={14} aria-hidden="true" />
-              Open in browser
-            </button>
-          )}
+          <button type="button" className="button" disabled={!webUrl.data} onClick={openInBrowser}>
+            <ExternalLink size={14} aria-hidden="true" />
+            Open in browser
+          </button>
           <CopyButton text={cli} label="Copy CLI command" />
           <button
             type="button"
             className="button"
             disabled={files.length === 0}
             onClick={() => {
-              downloads.downloadAll(true);
+              save({ tarball: artifact.id });
             }}
           >
             <FileArchive size={14} aria-hidden="true" />
@@ -146,10 +136,9 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
           <button
             type="button"
             className="button primary"
-            disabled={files.length === 0}
+            disabled={files.length === 0 || !downloads.severalReady}
             onClick={() => {
-              if (downloads.web) downloadEach();
-              else downloads.downloadAll(false);
+              save({ files: files.map(([path]) => ({ artifactId: artifact.id, path })) });
             }}
           >
             <FolderDown size={14} aria-hidden="true" />
@@ -215,7 +204,7 @@ function ArtifactView(props: { artifact: ArtifactResponse }): React.JSX.Element 
         <FileTable
           files={files}
           notUploaded={pending}
-          onDownload={downloads.downloadFile}
+          onDownload={downloadFile}
           downloadIcon={Download}
           onView={(path) => {
             openLog({ artifactId: artifact.id, path, line: null, workRequestId: null });

@@ -2,7 +2,7 @@ import { CircleCheck, CircleStop, CircleX, Download, X } from 'lucide-react';
 import { formatBytes } from '@renderer/components/format';
 import { visibleText } from '@shared/visible-text';
 import { ErrorState } from '@renderer/kit/errors/error-state';
-import type { DownloadRow } from './use-downloads';
+import type { DownloadRow } from '@renderer/kit/download-file';
 
 /** The downloads started from this page, with progress (Electron) or "handed over" (web). */
 export function DownloadList(props: {

@@ -37,8 +37,8 @@ function Artifacts(): React.JSX.Element {
   return (
     <div className="artifacts">
       <LookupBar onOpen={openArtifact} />
-      {artifactId !== null ? (
-        <ArtifactPage key={artifactId} id={artifactId} />
+      {artifactId !== null && server !== null ? (
+        <ArtifactPage key={artifactId} id={artifactId} server={server} />
       ) : (
         <EmptyState icon={Boxes} title="Open an artifact">
           <p>

@@ -1,11 +1,8 @@
 /**
- * What the viewer's toolbar does outside the lines: copy lines (read again from main, as
- * the renderer holds only what is near the screen), download the file, and open it in
- * the server's web UI.
+ * Copying a viewer's lines: read again from main, as the renderer holds only what is near
+ * the screen.
  */
-import { useCallback } from 'react';
 import type { BridgeClient } from '@shared/contract';
-import { useBridge } from '@renderer/bridge';
 
 /** At most this many lines go to the clipboard at once (main's own limit per request). */
 export const MAX_COPY_LINES = 2000;
@@ -28,37 +25,4 @@ export async function readLines(
     at += window.lines.length;
   }
   return out.join('\n');
-}
-
-function baseName(path: string): string {
-  return path.split('/').pop() ?? path;
-}
-
-/**
- * Downloads the file: main's save dialog then main's download (Electron), or a one-time
- * link handed to the browser (web host). Resolves to what to tell the user.
- */
-export function useDownloadFile(artifactId: number, path: string): () => Promise<string> {
-  const bridge = useBridge();
-  return useCallback(async () => {
-    if (bridge.transport === 'web') {
-      const link = await bridge.downloads.link({ artifactId, path });
-      const a = document.createElement('a');
-      a.href = link.url;
-      a.download = link.name;
-      a.rel = 'noopener';
-      a.style.display = 'none';
-      document.body.append(a);
-      a.click();
-      a.remove();
-      return `Handed ${link.name} to the browser.`;
-    }
-    const destination = await bridge.downloads.chooseDestination({
-      kind: 'file',
-      suggestedName: baseName(path),
-    });
-    if (destination === null) return '';
-    await bridge.downloads.file({ artifactId, path, destinationId: destination.destinationId });
-    return `Downloading to ${destination.label}…`;
-  }, [bridge, artifactId, path]);
 }

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBridge } from '@renderer/bridge';
+import { useSaveArtifacts } from '@renderer/kit/download-file';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import type { LogWindowCache } from '@renderer/queries/log-window-cache';
@@ -17,7 +18,7 @@ import { LogHeader } from './log-header';
 import { SearchBar, useSearchState } from './log-search';
 import { LogToolbar } from './log-toolbar';
 import { OutlinePanel, SummaryBar } from './log-outline';
-import { readLines, useDownloadFile } from './log-actions';
+import { readLines } from './log-actions';
 import { copyText } from '@renderer/components/clipboard';
 import { messageOf } from './messages';
 import { LiveBar } from './live-bar';
@@ -131,7 +132,7 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
   };
 
   const errorLines = useMemo(() => new Set(analysis?.errorLines ?? []), [analysis]);
-  const download = useDownloadFile(props.artifactId, props.path);
+  const { save } = useSaveArtifacts(props.profile);
 
   const report = (action: Promise<string>): void => {
     action.then(setStatus, (failure: unknown) => {
@@ -263,8 +264,10 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
                 }
           }
           onDownload={() => {
-            if (live === null) report(download());
-            else setStatus('Its stored log can be downloaded once the step has ended.');
+            if (live === null) {
+              const file = { artifactId: props.artifactId, path: props.path };
+              report(save({ file }).then((told) => told ?? ''));
+            } else setStatus('Its stored log can be downloaded once the step has ended.');
           }}
           onOpenInBrowser={openInBrowser}
           status={status}

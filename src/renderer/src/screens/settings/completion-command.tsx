@@ -1,6 +1,6 @@
 import type { NotificationSettings } from '@shared/contract';
 import { MutateButton } from '@renderer/components/mutate-button';
-import { useBridge } from '@renderer/bridge';
+import { useCapabilities } from '@renderer/queries/app';
 import { useMutationOf } from '@renderer/queries/hooks';
 import { notificationMutations } from '@renderer/queries/notifications';
 
@@ -17,10 +17,10 @@ const EXAMPLE = '{"command": ["/usr/bin/notify-send", "Debusine"]}';
  * file dialog; in the browser the program is read from a file the user edits, shown here.
  */
 export function CompletionCommand(props: { settings: NotificationSettings }): React.JSX.Element {
-  const bridge = useBridge();
   const change = useMutationOf(notificationMutations.command);
   const { commandHook: hook, commandFile: file, commandProblem: problem } = props.settings;
-  const desktop = bridge.transport === 'electron';
+  // Neither way is offered until the host has said which it has.
+  const how = useCapabilities()?.completionCommand;
   return (
     <fieldset data-testid="completion-command">
       <legend>Run a program on completion</legend>
@@ -40,7 +40,7 @@ export function CompletionCommand(props: { settings: NotificationSettings }): Re
           {problem}
         </p>
       ) : null}
-      {desktop ? (
+      {how === 'dialog' ? (
         <div className="ns-row">
           <MutateButton className="button small" mutation={change} input="choose">
             {hook === null ? 'Choose a program…' : 'Choose another program…'}
@@ -51,18 +51,18 @@ export function CompletionCommand(props: { settings: NotificationSettings }): Re
             </MutateButton>
           ) : null}
         </div>
-      ) : (
+      ) : how === 'file' ? (
         <p className="field-hint" data-testid="completion-command-file">
           To set or change it, edit the settings file <code className="mono">{file}</code>, for
           example <code className="mono">{EXAMPLE}</code> (add{' '}
           <code className="mono">&quot;enabled&quot;: false</code> to turn it off). The next
           completion reads it; the browser cannot change it.
         </p>
-      )}
+      ) : null}
       <p className="field-hint">
         Like <span className="mono">debusine work-request on-completed</span>: the work request id
         and its result are added as its last two arguments. It runs without a shell.
-        {desktop ? (
+        {how === 'dialog' ? (
           <>
             {' '}
             Arguments of its own can be added in <code className="mono">{file}</code>.

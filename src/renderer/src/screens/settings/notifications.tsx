@@ -5,9 +5,9 @@ import type { NotificationSettings, RequestArgs } from '@shared/contract';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { formatDateTime } from '@renderer/components/format';
 import { LoadingState } from '@renderer/components/loading-state';
+import { useCapabilities } from '@renderer/queries/app';
 import { useAppQuery } from '@renderer/queries/hooks';
 import { notificationQueries, useSaveNotificationSettings } from '@renderer/queries/notifications';
-import { useBridge } from '@renderer/bridge';
 import { CompletionCommand } from './completion-command';
 import { PagePermissionRow } from './page-permission';
 
@@ -93,7 +93,7 @@ function Form(props: {
   const [workspaces, setWorkspaces] = useState(props.settings.workspaces.join(', '));
   const snoozed = settings.snoozedUntil !== null && inFuture(settings.snoozedUntil);
   // In a browser, the browser shows the notifications, once the user has allowed it.
-  const inBrowser = useBridge().transport === 'web';
+  const inBrowser = useCapabilities()?.notifications === 'browser';
   return (
     <>
       {inBrowser ? <PagePermissionRow /> : null}

@@ -1,6 +1,7 @@
 import { CircleAlert, CircleCheck, CircleMinus, FileQuestion } from 'lucide-react';
 import type { LocalArtifactDraft, LocalArtifactProblem } from '@shared/contract';
 import { formatBytes } from '@renderer/components/format';
+import { baseName } from '@shared/base-name';
 import { visibleText } from '@shared/visible-text';
 
 interface Row {
@@ -14,10 +15,6 @@ interface Row {
   /** Left out by the user (the checkbox). */
   userExcluded: boolean;
   problems: LocalArtifactProblem[];
-}
-
-function baseName(path: string): string {
-  return path.split('/').pop() ?? path;
 }
 
 function concerns(problem: LocalArtifactProblem, names: string[]): boolean {

@@ -1,5 +1,5 @@
 import { FilePlus2, FolderPlus, UploadCloud } from 'lucide-react';
-import { useRef } from 'react';
+import { useState } from 'react';
 import { useBridge } from '@renderer/bridge';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
@@ -25,29 +25,32 @@ function Uploader(): React.JSX.Element {
   const drafts = useAppQuery(uploadQueries.drafts).data ?? [];
   // The drafts made go into uploads.drafts (queries/uploads.ts).
   const prepare = useMutationOf(uploadMutations.prepare);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const folderInput = useRef<HTMLInputElement>(null);
-  const electron = bridge.transport === 'electron';
+  const [pickProblem, setPickProblem] = useState<unknown>(null);
 
-  const pickFiles = (): void => {
-    if (electron) {
-      void bridge.files
-        .pick({ multiple: true, title: 'Choose packages to upload' })
-        .then((staged) => {
+  // Each host shows its own chooser: main's dialog, or the browser's.
+  const pick = (folder: boolean): void => {
+    setPickProblem(null);
+    bridge.files
+      .pick({
+        multiple: true,
+        folder,
+        title: folder ? 'Choose a folder to upload' : 'Choose packages to upload',
+      })
+      .then(
+        (staged) => {
           if (staged.length > 0) prepare.mutate({ staged });
-        });
-    } else fileInput.current?.click();
+        },
+        (error: unknown) => {
+          setPickProblem(error);
+        },
+      );
   };
-  useIntent('upload.pick', pickFiles);
+  useIntent('upload.pick', () => {
+    pick(false);
+  });
   useIntent('upload.dropped', (intent) => {
     prepare.mutate({ files: intent.files });
   });
-
-  const onInput = (input: HTMLInputElement): void => {
-    const files = [...(input.files ?? [])];
-    input.value = '';
-    if (files.length > 0) prepare.mutate({ files });
-  };
 
   const compact = drafts.length > 0;
   return (
@@ -67,49 +70,33 @@ function Uploader(): React.JSX.Element {
           </span>
         </div>
         <div className="drop-zone-actions">
-          <button type="button" className="button primary" onClick={pickFiles}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => {
+              pick(false);
+            }}
+          >
             <FilePlus2 size={14} aria-hidden="true" />
             Choose files…
           </button>
-          {electron ? null : (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                folderInput.current?.click();
-              }}
-            >
-              <FolderPlus size={14} aria-hidden="true" />
-              Choose folder…
-            </button>
-          )}
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              pick(true);
+            }}
+          >
+            <FolderPlus size={14} aria-hidden="true" />
+            Choose folder…
+          </button>
         </div>
-        {electron ? null : (
-          <>
-            <input
-              ref={fileInput}
-              type="file"
-              multiple
-              hidden
-              data-testid="file-input"
-              aria-label="Files to upload"
-              onChange={(event) => {
-                onInput(event.currentTarget);
-              }}
-            />
-            <input
-              ref={folderInput}
-              type="file"
-              hidden
-              aria-label="Folder to upload"
-              {...{ webkitdirectory: '' }}
-              onChange={(event) => {
-                onInput(event.currentTarget);
-              }}
-            />
-          </>
-        )}
       </div>
+      {pickProblem !== null ? (
+        <ErrorState error={pickProblem}>
+          <p className="muted">Nothing was sent. Choose the files again once fixed.</p>
+        </ErrorState>
+      ) : null}
       {prepare.isPending ? <LoadingState label="Reading the files and checking them…" /> : null}
       {prepare.isError ? (
         <ErrorState error={prepare.error}>

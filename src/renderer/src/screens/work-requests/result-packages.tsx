@@ -2,16 +2,17 @@ import { Download, FolderDown } from 'lucide-react';
 import { useState } from 'react';
 import type { ArtifactResponse } from '@shared/contract';
 import { binaryPackageRows } from '@shared/results/binary-packages';
-import { useBridge } from '@renderer/bridge';
 import { formatBytes } from '@renderer/components/format';
-import { saveArtifactFile, saveArtifactFiles } from '@renderer/kit/download-file';
+import { useSaveArtifacts } from '@renderer/kit/download-file';
+import { useDetail } from '@renderer/kit/navigation';
 import { TableHead } from '@renderer/components/table-head';
 
 /** Binary packages: one row per .deb, each downloadable, and all of them at once. */
 export function BinaryPackagesResult(props: {
   artifacts: readonly ArtifactResponse[];
 }): React.JSX.Element {
-  const bridge = useBridge();
+  // The packages are the page's work request's: its server is the one they are on.
+  const { save, severalReady } = useSaveArtifacts(useDetail()?.server ?? null);
   const rows = binaryPackageRows(props.artifacts);
   const [status, setStatus] = useState<string | null>(null);
   const run = (work: Promise<string | null>): void => {
@@ -56,7 +57,7 @@ export function BinaryPackagesResult(props: {
                   className="button"
                   aria-label={`Download ${row.file}`}
                   onClick={() => {
-                    run(saveArtifactFile(bridge, row.artifactId, row.file));
+                    run(save({ file: { artifactId: row.artifactId, path: row.file } }));
                   }}
                 >
                   <Download size={14} aria-hidden="true" />
@@ -69,13 +70,9 @@ export function BinaryPackagesResult(props: {
       <button
         type="button"
         className="button"
+        disabled={!severalReady}
         onClick={() => {
-          run(
-            saveArtifactFiles(
-              bridge,
-              rows.map((r) => ({ artifactId: r.artifactId, path: r.file })),
-            ),
-          );
+          run(save({ files: rows.map((r) => ({ artifactId: r.artifactId, path: r.file })) }));
         }}
       >
         <FolderDown size={14} aria-hidden="true" />
