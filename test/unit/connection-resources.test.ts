@@ -179,6 +179,23 @@ describe('what a page opens goes with it', () => {
     }
   });
 
+  it('refuses to open a log of another server than the active one, and opens nothing', async () => {
+    const made = await service();
+    const { client, close } = page(made);
+    try {
+      await expect(
+        client.logs.open({ server: 'another-profile', artifactId: 971, path: 'build.log' }),
+      ).rejects.toMatchObject({ code: 'conflict', details: { rule: 'log-server' } });
+      await expect(
+        client.logs.openLive({ server: 'another-profile', workRequestId: 1 }),
+      ).rejects.toMatchObject({ code: 'conflict', details: { rule: 'log-server' } });
+      expect(made.service.logs.openHandles).toBe(0);
+    } finally {
+      await close();
+      await made.close();
+    }
+  });
+
   it('tells no page of the logs main opens for itself', async () => {
     const made = await service();
     const { client, close } = page(made);

@@ -30,7 +30,7 @@ import { baseName } from '../../shared/base-name';
 import type { DownloadJob, ServerSummary } from '../../shared/contract';
 import { DebusineError, serializeError } from '../../shared/errors';
 import { notOnThisHost, type HostCapabilities } from './host';
-import type { SessionProvider } from './session';
+import { activeServerNamed, type SessionProvider } from './session';
 
 type Handlers = Pick<ServiceHandlers, 'downloads.save' | 'downloads.link' | 'downloads.cancel'>;
 
@@ -147,21 +147,13 @@ export class Downloads {
     }
   }
 
-  /**
-   * The active server, when it is the one the page names: the artifact ids it gives mean
-   * other artifacts on any other.
-   */
+  /** The active server, when it is the one the page names (activeServerNamed). */
   #activeAs(profileId: string): ServerSummary {
-    const server = this.#session.active();
-    if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
-    if (server.id !== profileId) {
-      throw new DebusineError(
-        'conflict',
-        `This download is of another server than the active one (${server.name}): switch back to download it.`,
-        { rule: 'download-server' },
-      );
-    }
-    return server;
+    return activeServerNamed(this.#session, profileId, {
+      rule: 'download-server',
+      message: (active) =>
+        `This download is of another server than the active one (${active}): switch back to download it.`,
+    });
   }
 
   /** Serves one link (the web host's `GET /download/<token>`); the link is used up. */

@@ -12,7 +12,7 @@ import type { LiveLogStore } from '../logs/live-log-store';
 import type { LogStore } from '../logs/log-store';
 import type { ServerSummary } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
-import type { SessionProvider } from './session';
+import { activeServerNamed, type SessionProvider } from './session';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -41,21 +41,13 @@ function own(caller: Caller, handle: string): string {
   return handle;
 }
 
-/**
- * The active server, when it is the one the page names. Ids mean other things on another
- * server: a page of one server's log that outlived a switch must not open the other's.
- */
+/** The active server, when it is the one the page names (activeServerNamed). */
 function activeAs(session: SessionProvider, profileId: string): ServerSummary {
-  const server = session.active();
-  if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
-  if (server.id !== profileId) {
-    throw new DebusineError(
-      'conflict',
-      `This log is on another server than the active one (${server.name}): switch back to open it.`,
-      { rule: 'log-server' },
-    );
-  }
-  return server;
+  return activeServerNamed(session, profileId, {
+    rule: 'log-server',
+    message: (active) =>
+      `This log is on another server than the active one (${active}): switch back to open it.`,
+  });
 }
 
 export function logHandlers(

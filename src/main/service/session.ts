@@ -81,3 +81,21 @@ function hostOf(apiUrl: string): string {
 function emptyToUndefined(value: string | undefined): string | undefined {
   return value === '' ? undefined : value;
 }
+
+/**
+ * The active server, when it is the one a page names. Ids mean other things on another
+ * server: a page of one server's log or artifact that outlived a switch must not reach the
+ * other's. `refusal` says, with the active server's name, why not, under `rule`.
+ */
+export function activeServerNamed(
+  session: SessionProvider,
+  profileId: string,
+  refusal: { rule: string; message: (active: string) => string },
+): ServerSummary {
+  const server = session.active();
+  if (!server) throw new DebusineError('auth', 'No Debusine server is configured yet.');
+  if (server.id !== profileId) {
+    throw new DebusineError('conflict', refusal.message(server.name), { rule: refusal.rule });
+  }
+  return server;
+}
