@@ -189,6 +189,22 @@ stop_all() {
     in_root pg_ctlcluster "$(ls "$ROOT/etc/postgresql")" main stop -m fast >/dev/null 2>&1 || true
     rm -f "$RUN/postgresql.started"
   fi
+  stop_strays
+}
+
+# Whatever still runs in the chroot once its services are stopped: a service whose pid file
+# names another process (two `up`s at once each record their own, and only one set runs).
+# Left running, it holds the port the next `up` needs, and that `up` fails.
+stop_strays() {
+  [[ -d $ROOT ]] || return 0
+  local want proc pid
+  want=$(stat -c '%d:%i' "$ROOT")
+  for proc in /proc/[0-9]*; do
+    pid=${proc#/proc/}
+    [[ $(stat -L -c '%d:%i' "$proc/root" 2>/dev/null) == "$want" ]] || continue
+    log "stopping pid $pid, left running in the chroot: $(tr '\0' ' ' <"$proc/cmdline" 2>/dev/null | cut -c1-80)"
+    kill -KILL "$pid" 2>/dev/null || true
+  done
 }
 
 # ---------------------------------------------------------------------------------------
