@@ -38,6 +38,10 @@ export default defineConfig({
           include: ['test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
           setupFiles: ['test/unit/setup-dom.ts'],
+          // A bound on a hang, not a measure of speed (bench/ measures that): tests that
+          // write and grep megabytes take 2 s alone and over 5 s (vitest's default) beside
+          // another test file and the sandbox's builds.
+          testTimeout: 20_000,
         },
       },
       {
