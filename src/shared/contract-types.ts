@@ -247,6 +247,12 @@ export interface NotificationRecord {
    */
   reason: FailureReason | null;
   /**
+   * An early warning's (the step still runs, and its build cannot succeed): the line
+   * (0-based) of the step's live log where it broke; the list opens the live log there, as
+   * the desktop notification's "Open log here" does. Absent for every other notification.
+   */
+  liveLine?: number;
+  /**
    * The server profile whose watcher showed it (null: none named). Work request ids are per
    * server: the app lists the active server's notifications only.
    */

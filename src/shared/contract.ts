@@ -504,7 +504,11 @@ export const requests = {
       count: z.number().int().min(1).max(2000),
     }),
   ),
-  /** Searches the whole file in main: the count, and the next or previous matching line. */
+  /**
+   * Searches the whole file in main: the count, and the next or previous matching line.
+   * `until: 'found'` answers a search forwards as soon as its line is found (`counted`
+   * false while main goes on counting); `counted`, the default, waits for the count.
+   */
   'logs.search': request<T.LogSearchResult>()(
     z.strictObject({
       handle: logHandle,
@@ -513,6 +517,7 @@ export const requests = {
       caseSensitive: z.boolean().default(false),
       fromLine: z.number().int().nonnegative().default(0),
       direction: z.enum(['next', 'previous']).default('next'),
+      until: z.enum(['found', 'counted']).default('counted'),
     }),
   ),
   'logs.close': request<undefined>()(byHandle),

@@ -87,7 +87,20 @@ export interface LogSearchResult {
   /** False while the file is still arriving: only `searchedLines` lines were searched. */
   complete: boolean;
   searchedLines: number;
+  /**
+   * False when the line was answered before the search had gone through every line there
+   * is (asked with `until: 'found'`): `matches` then counts only the lines gone through so
+   * far, while main goes on counting; the same search with `until: 'counted'` waits for the
+   * whole count. The lines before the one found are all gone through, so `ordinal` is exact.
+   */
+  counted: boolean;
 }
+
+/**
+ * What a search waits for before it answers: `counted`, the whole count; `found`, only the
+ * matching line asked for (forwards; backwards it still waits for the count).
+ */
+export type SearchUntil = 'found' | 'counted';
 
 export interface SbuildOutlineEntry {
   title: string;

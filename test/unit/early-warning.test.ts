@@ -167,6 +167,8 @@ describe('early warnings', () => {
       title: 'sbuild hello 2.10-3 amd64 is failing',
       body: 'make[1]: *** [Makefile:4: hello] Error 1 (live log line 11)\nWorkspace System · still running',
       urgency: 'critical',
+      // The app's list of notifications opens the live log there too.
+      liveLine: 10,
       actions: [
         { id: 'open-log', label: 'Open log here' },
         { id: 'abort', label: 'Abort' },

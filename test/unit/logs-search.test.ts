@@ -3,7 +3,7 @@
  * expressions and their errors, the guard against nested repetitions, regular expressions
  * matching the text as the viewer shows it (escapes removed, long lines cut), and plain
  * text matching the file's bytes, whole lines, as grep does (logs-byte-search.test.ts
- * compares it with grep).
+ * compares it with grep), and the first hit answered before the count of a big file.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -70,6 +70,7 @@ describe('searching a log', () => {
       wrapped: false,
       complete: true,
       searchedLines: 8,
+      counted: true,
     });
     expect(await next(3)).toMatchObject({ line: 3, ordinal: 2 });
     expect(await next(5)).toMatchObject({ line: 5, ordinal: 4, wrapped: false });
@@ -178,6 +179,84 @@ describe('a search that takes too long', () => {
       });
     } finally {
       await file.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the first hit first', () => {
+  it('answers the line found before the pass has read the file, and the count at its end', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-log-search-'));
+    const path = join(dir, 'log');
+    // About 7 MB, read a CHUNK at a time: the first hit is in the first read, the only
+    // other one in the last.
+    const lines = Array.from({ length: 400_000 }, (_, n) => `line ${String(n)} ok`);
+    lines[10] = 'make: *** [debian/rules:3: binary] Error 2';
+    lines[399_990] = 'make: *** [debian/rules:9: clean] Error 2';
+    const content = Buffer.from(`${lines.join('\n')}\n`);
+    writeFileSync(path, content);
+    const opened = await open(path, 'r');
+    /** The end of the furthest read so far, and what was read by the time each answer came. */
+    let readTo = 0;
+    const order: string[] = [];
+    const file = new Proxy(opened, {
+      get(target, name, receiver): unknown {
+        if (name !== 'read') return Reflect.get(target, name, receiver) as unknown;
+        return async (buffer: Buffer, offset: number, length: number, position: number) => {
+          const got = await target.read(buffer, offset, length, position);
+          readTo = Math.max(readTo, position + got.bytesRead);
+          return got;
+        };
+      },
+    });
+    try {
+      const index = new LineIndex();
+      index.push(content);
+      index.finish();
+      const searches = new LogSearches();
+      const query = 'Error 2';
+      const asked = { regex: false, caseSensitive: true };
+      const first = searches.find({ file, index }, query, asked, 0, 'next', 'found');
+      const count = searches.find({ file, index }, query, asked, 0, 'next', 'counted');
+      const firstSeen = first.then((found) => {
+        order.push(`found line ${String(found.line)}, ${String(readTo)} bytes read`);
+        return found;
+      });
+      const countSeen = count.then((found) => {
+        order.push(`counted ${String(found.matches)}, ${String(readTo)} bytes read`);
+        return found;
+      });
+      expect(await firstSeen).toMatchObject({
+        line: 10,
+        ordinal: 1,
+        matches: 1,
+        counted: false,
+        complete: false,
+        wrapped: false,
+      });
+      expect(await countSeen).toMatchObject({
+        line: 10,
+        ordinal: 1,
+        matches: 2,
+        counted: true,
+        complete: true,
+      });
+      // The line came after the first read, long before the end; the count at the end.
+      expect(order).toEqual([
+        `found line 10, ${String(2 ** 20)} bytes read`,
+        `counted 2, ${String(content.length)} bytes read`,
+      ]);
+      // Asked again, it is known: answered at once, counted.
+      await expect(
+        searches.find({ file, index }, query, asked, 11, 'next', 'found'),
+      ).resolves.toMatchObject({ line: 399_990, ordinal: 2, matches: 2, counted: true });
+      // No line after the one asked for: the pass ends first, and the search wraps around.
+      const again = new LogSearches();
+      await expect(
+        again.find({ file, index }, query, asked, 399_991, 'next', 'found'),
+      ).resolves.toMatchObject({ line: 10, wrapped: true, matches: 2, counted: true });
+    } finally {
+      await opened.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

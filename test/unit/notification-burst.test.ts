@@ -145,7 +145,7 @@ describe('the notification gate in a burst', () => {
     expect(gate.recent).toEqual([]);
   });
 
-  it('records what the notification carries: its result, workflow root and reason', () => {
+  it('records what the notification carries: its result, workflow root, reason and live line', () => {
     const reason = {
       workRequestId: 6,
       what: 'sbuild hello 1.0 amd64',
@@ -154,10 +154,14 @@ describe('the notification gate in a burst', () => {
     };
     show({ ...notification(7, true), result: 'error', rootId: 3, reason });
     show({ ...notification(8, true), result: 'temporary failure', rootId: null });
+    // An early warning: the live log's line where the running build broke.
+    show({ ...notification(9, true), result: 'failing', rootId: 3, liveLine: 41 });
     expect(gate.recent).toMatchObject([
+      { workRequestId: 9, result: 'failing', rootId: 3, reason: null, liveLine: 41 },
       { workRequestId: 8, result: 'temporary failure', rootId: null, reason: null },
       { workRequestId: 7, result: 'error', rootId: 3, reason },
     ]);
+    expect(gate.recent[1]).not.toHaveProperty('liveLine');
     expect(events.map((e) => e.payload)).toEqual([...gate.recent].reverse());
   });
 

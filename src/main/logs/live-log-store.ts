@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import type { LogSearchResult, LogState, LogWindow } from '../../shared/log-types';
+import type { LogSearchResult, LogState, LogWindow, SearchUntil } from '../../shared/log-types';
 import { LiveLog, type LiveLogOptions } from './live-log';
 import type { QueryOptions } from './log-query';
 import { MAX_WINDOW_LINES } from './log-store';
@@ -150,8 +150,9 @@ export class LiveLogStore {
     options: QueryOptions,
     fromLine: number,
     direction: 'next' | 'previous',
+    until: SearchUntil = 'counted',
   ): Promise<LogSearchResult> {
-    return this.#log(handle, apiUrl).search(query, options, fromLine, direction);
+    return this.#log(handle, apiUrl).search(query, options, fromLine, direction, until);
   }
 
   /** Stops following (for every handle on it); what arrived stays readable. */

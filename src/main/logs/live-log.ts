@@ -12,7 +12,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { DebusineError, serializeError } from '../../shared/errors';
-import type { LiveLogInfo, LogLine, LogState } from '../../shared/log-types';
+import type { LiveLogInfo, LogLine, LogState, SearchUntil } from '../../shared/log-types';
 import { LineIndex } from './line-index';
 import { readLines, readWindow } from './line-reader';
 import { LogSearches } from './log-search';
@@ -168,10 +168,11 @@ export class LiveLog {
     options: QueryOptions,
     fromLine: number,
     direction: 'next' | 'previous',
+    until: SearchUntil = 'counted',
   ): ReturnType<LogSearches['find']> {
     const fd = this.#closed ? undefined : this.#fd;
     const source = fd && this.index.bytes > 0 ? { file: fd, index: this.index } : null;
-    return this.searches.find(source, query, options, fromLine, direction);
+    return this.searches.find(source, query, options, fromLine, direction, until);
   }
 
   /** Stops the stream; what arrived stays readable until close. */

@@ -9,7 +9,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { DebusineError } from '../../shared/errors';
-import type { LogSearchResult } from '../../shared/log-types';
+import type { LogSearchResult, SearchUntil } from '../../shared/log-types';
 import type { LineIndex } from './line-index';
 import { byteNeedle, searchBytes, type ByteNeedle } from './byte-search';
 import { readRuns } from './line-reader';
@@ -29,6 +29,8 @@ class Matches {
   count = 0;
   searched = 0;
   running: Promise<void> | undefined;
+  /** Finds waiting for a matching line at or after `line`, as the pass adds them. */
+  readonly waiting = new Set<{ line: number; resolve: (line: number) => void }>();
 
   /** Exactly one of the two: the bytes looked for, or the test of a decoded run. */
   constructor(
@@ -43,6 +45,27 @@ class Matches {
       this.lines = next;
     }
     this.lines[this.count++] = line;
+    if (this.waiting.size === 0) return;
+    for (const waiter of this.waiting) {
+      if (line < waiter.line) continue;
+      this.waiting.delete(waiter);
+      waiter.resolve(line);
+    }
+  }
+
+  /** Settles at the first matching line at or after `line` that a pass adds; never otherwise. */
+  reach(line: number): { found: Promise<number>; cancel: () => void } {
+    let waiter: { line: number; resolve: (line: number) => void } | undefined;
+    const found = new Promise<number>((resolve) => {
+      waiter = { line, resolve };
+      this.waiting.add(waiter);
+    });
+    return {
+      found,
+      cancel: () => {
+        if (waiter) this.waiting.delete(waiter);
+      },
+    };
   }
 
   /** The first index whose line is >= `line`. */
@@ -68,7 +91,9 @@ export class LogSearches {
   /**
    * The matching line from `fromLine` on (`next`: it or the first after it; `previous`:
    * it or the last before it), wrapping around, and how many lines match.
-   * `source` is null while no byte of the file has arrived.
+   * `source` is null while no byte of the file has arrived. With `until: 'found'`, a
+   * search forwards answers as soon as its line is found, and the pass goes on counting
+   * for the next ask.
    */
   async find(
     source: SearchSource | null,
@@ -76,13 +101,38 @@ export class LogSearches {
     options: QueryOptions,
     fromLine: number,
     direction: 'next' | 'previous',
+    until: SearchUntil = 'counted',
   ): Promise<LogSearchResult> {
     const matches = this.#matches(query, options);
+    let counted = true;
     // With no source (nothing arrived yet), the query is still checked: a bad one is said.
-    if (source) await this.#extend(matches, source);
+    if (source) {
+      const pass = this.#extend(matches, source);
+      const early = until === 'found' && direction === 'next';
+      if (!early) await pass;
+      else if (matches.lowerBound(fromLine) === matches.count) {
+        // The pass adds lines in order from the first not yet searched, so the first it
+        // adds at or after `fromLine` is the one asked for. Racing it with the pass's end
+        // also gives the pass's failure a handler when the line came first: the next ask
+        // goes on from where it stopped, and says why if it stops again.
+        const reach = matches.reach(fromLine);
+        try {
+          counted = await Promise.race([pass.then(() => true), reach.found.then(() => false)]);
+        } finally {
+          reach.cancel();
+        }
+      } else {
+        // Already found by an earlier pass (or one still running): only the count waits.
+        counted = matches.running === undefined && matches.searched === source.index.lines;
+        pass.catch(() => undefined);
+      }
+    }
     const complete =
-      source !== null && source.index.finished && matches.searched === source.index.lines;
-    const base = { matches: matches.count, complete, searchedLines: matches.searched };
+      counted &&
+      source !== null &&
+      source.index.finished &&
+      matches.searched === source.index.lines;
+    const base = { matches: matches.count, complete, searchedLines: matches.searched, counted };
     if (matches.count === 0) return { ...base, line: null, ordinal: null, wrapped: false };
     let at: number;
     let wrapped = false;

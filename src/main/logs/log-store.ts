@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { artifactPathProblem } from '../artifacts';
 import { DebusineError, serializeError } from '../../shared/errors';
-import type { LogSearchResult, LogState, LogWindow } from '../../shared/log-types';
+import type { LogSearchResult, LogState, LogWindow, SearchUntil } from '../../shared/log-types';
 import type { LogCache } from './log-cache';
 import { LogFile, type LogSource } from './log-file';
 import type { QueryOptions } from './log-query';
@@ -123,11 +123,12 @@ export class LogStore {
     options: QueryOptions,
     fromLine: number,
     direction: 'next' | 'previous',
+    until: SearchUntil = 'counted',
   ): Promise<LogSearchResult> {
     const file = this.#file(handle);
     const reader = file.reader();
     const source = reader ? { file: reader, index: file.index } : null;
-    return file.searches.find(source, query, options, fromLine, direction);
+    return file.searches.find(source, query, options, fromLine, direction, until);
   }
 
   /** Stops the handle's file from arriving (for every handle on it); its state after. */

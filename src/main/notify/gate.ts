@@ -105,6 +105,7 @@ export class NotificationGate implements Notifier<CompletionNotification> {
       result: notification.result,
       rootId: notification.rootId,
       reason: notification.reason,
+      ...(notification.liveLine === undefined ? {} : { liveLine: notification.liveLine }),
       shownAt: new Date(now).toISOString(),
       serverId: source,
     };

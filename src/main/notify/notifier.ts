@@ -60,6 +60,11 @@ export interface CompletionNotification extends DesktopNotification {
   rootId: number | null;
   /** Why it failed and the log line that shows it, when that is known; null otherwise. */
   reason: FailureReason | null;
+  /**
+   * An early warning's: the line (0-based) of the step's live log where the running build
+   * broke, which "Open log here" opens; absent for every other notification.
+   */
+  liveLine?: number;
 }
 
 export interface NotificationHandlers {

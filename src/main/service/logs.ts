@@ -104,12 +104,15 @@ export function logHandlers(
         liveOf(handle)?.lines(handle, activeUrl(), from, count) ?? store.lines(handle, from, count)
       );
     },
-    'logs.search': async ({ handle, query, regex, caseSensitive, fromLine, direction }, caller) => {
+    'logs.search': async (
+      { handle, query, regex, caseSensitive, fromLine, direction, until },
+      caller,
+    ) => {
       own(caller, handle);
       const options = { regex, caseSensitive };
       return (
-        liveOf(handle)?.search(handle, activeUrl(), query, options, fromLine, direction) ??
-        store.search(handle, query, options, fromLine, direction)
+        liveOf(handle)?.search(handle, activeUrl(), query, options, fromLine, direction, until) ??
+        store.search(handle, query, options, fromLine, direction, until)
       );
     },
     'logs.cancel': async ({ handle }, caller) => {

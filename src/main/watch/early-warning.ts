@@ -212,6 +212,7 @@ export class EarlyWarnings {
       result: 'failing',
       rootId: typeof step.workflow_root === 'number' ? step.workflow_root : null,
       reason: null,
+      liveLine: broke.line,
     };
     // Still followed to its end: "Open log here" then opens this same copy, whose line
     // numbers are the notification's (a new connection would start where the server's

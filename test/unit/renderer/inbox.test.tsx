@@ -2,7 +2,8 @@
 /**
  * The recent notifications list: while main has not answered it says it is loading, an
  * answer with none shows its empty state, a failure shows the error with a retry, and each
- * notification is a card whose button opens its work request.
+ * notification is a card whose button opens its work request; an early warning's card
+ * opens the live log at the line where the running build broke, on its own server.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
@@ -106,5 +107,32 @@ describe('RecentNotifications', () => {
       path: 'hello_1.0_amd64.build',
       line: 172,
     });
+  });
+
+  it("an early warning's card opens the live log at the line where the build broke", async () => {
+    useUiStore.setState({ area: 'work-requests', detail: null });
+    renderWith(() => [
+      {
+        workRequestId: 31,
+        title: 'sbuild hello 2.10-3 amd64 is failing',
+        body: 'make[1]: *** [Makefile:4: hello] Error 1 (live log line 11)',
+        result: 'failing',
+        shownAt: new Date().toISOString(),
+        rootId: 30,
+        reason: null,
+        liveLine: 10,
+        serverId: SERVER_A.id,
+      },
+    ]);
+    await screen.findByTestId('notification-31');
+    fireEvent.click(
+      screen.getByRole('button', { name: 'Open the live log of work request 31 at line 11' }),
+    );
+    expect(useUiStore.getState()).toMatchObject({
+      area: 'work-requests',
+      detail: { kind: 'live-log', server: SERVER_A.id, workRequestId: 31, line: 10 },
+    });
+    // The step's page stays a click away.
+    expect(screen.getByRole('button', { name: 'Open work request 31' })).toBeTruthy();
   });
 });

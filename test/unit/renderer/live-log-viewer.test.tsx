@@ -2,18 +2,25 @@
 /**
  * The log viewer on a live log, over a fake main: it follows the newest line as the log
  * grows, stops following when the user scrolls up (and follows again on "Follow"), says in
- * one line why a refused stream has no live log with "Open in browser", and tells its page
- * when the step ended.
+ * one line why a refused stream has no live log with "Open in browser", tells its page
+ * when the step ended, and its page then opens the stored build log at the line the live
+ * view showed: the newest while following, else the one in the middle of the screen.
  */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BridgeProvider } from '@renderer/bridge';
+import { serverQueries } from '@renderer/queries/servers';
+import { LiveLogScreen, LogScreen } from '@renderer/screens/logs';
 import { LogViewer } from '@renderer/screens/logs/log-viewer';
+import { useUiStore } from '@renderer/state/ui-store';
+import type { ArtifactResponse, WorkRequestResponse } from '@shared/contract';
 import type { LiveLogInfo, LogState } from '@shared/log-types';
 import { fakeBridge, type FakeBridge } from './support/fake-bridge';
 import { useFakeLayout } from './support/fake-layout';
+import { SERVER_A } from './support/server-a';
 
 const HANDLE = 'live-1';
 
@@ -160,5 +167,149 @@ describe('the live log in the viewer', () => {
       fake.emit('logs.progress', liveState(30, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
     });
     expect(onLiveEnded).toHaveBeenCalledOnce();
+  });
+});
+
+/** Lines in the stream before sbuild's own log, which is the stored build log. */
+const WORKER_LINES = 4;
+const STORED = 'stored-1';
+const BUILD_LOG = 'hello_1.0_amd64.build';
+
+/**
+ * The live log of step #31 and, once it ended, its stored build log (artifact 7), whose
+ * line k is the live line k + WORKER_LINES: the same text, "line <live number>".
+ */
+function fakeStep(first: number): { fake: FakeBridge; total: { lines: number } } {
+  const total = { lines: first };
+  const storedLines = (): number => total.lines - WORKER_LINES;
+  const fake = fakeBridge({
+    'servers.active': () => SERVER_A,
+    'logs.openLive': () => liveState(first),
+    'logs.open': () => {
+      const stored: LogState = {
+        ...liveState(storedLines(), { status: 'ended' }),
+        handle: STORED,
+        artifactId: 7,
+        path: BUILD_LOG,
+      };
+      delete stored.live;
+      return stored;
+    },
+    'logs.close': () => undefined,
+    'logs.lines': ({ handle, from, count }) => {
+      const shift = handle === STORED ? WORKER_LINES : 0;
+      const end = Math.min(handle === STORED ? storedLines() : total.lines, from + count);
+      const lines = [];
+      for (let i = from; i < end; i++) lines.push({ text: `line ${String(i + shift)}`, cut: null });
+      return { handle, from, lines, totalLines: end, done: handle === STORED };
+    },
+    'workRequests.get': ({ id }) =>
+      ({ id, artifacts: [7], links: {}, url: null }) as unknown as WorkRequestResponse,
+    'artifacts.get': ({ id }) =>
+      ({
+        id,
+        workspace: 'System',
+        category: 'debian:package-build-log',
+        data: { filename: BUILD_LOG },
+        files: { [BUILD_LOG]: {} },
+      }) as unknown as ArtifactResponse,
+    'links.webui': ({ path }) => `https://a.example${path}`,
+  });
+  return { fake, total };
+}
+
+/** The screen the app shows for the ui store's page, as the shell does for a log. */
+function Page(): React.JSX.Element | null {
+  const detail = useUiStore((s) => s.detail);
+  if (detail?.kind === 'live-log') return <LiveLogScreen target={detail} />;
+  if (detail?.kind === 'log') return <LogScreen target={detail} />;
+  return null;
+}
+
+function renderStep(fake: FakeBridge): void {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  queryClient.setQueryData(serverQueries.active.key, SERVER_A);
+  useUiStore.setState({
+    area: 'work-requests',
+    detail: { kind: 'live-log', server: SERVER_A.id, workRequestId: 31, line: null },
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <BridgeProvider client={fake.client}>
+        <Page />
+      </BridgeProvider>
+    </QueryClientProvider>,
+  );
+}
+
+/** The stored log, once it replaced the live one: its marked row and the lines on screen. */
+async function storedShown(): Promise<{ marked: HTMLElement; top: number; bottom: number }> {
+  await screen.findByRole('heading', { name: BUILD_LOG });
+  const body = await screen.findByTestId('log-body');
+  const marked = await waitFor(() => {
+    const row = body.querySelector<HTMLElement>('.log-row.marked');
+    if (row === null) throw new Error('No line is marked yet.');
+    expect(row.textContent).not.toContain('…');
+    return row;
+  });
+  // Rows are 18 px and the screen 540 px: 30 lines from the one at the scroll position.
+  const top = Math.floor(body.scrollTop / 18);
+  return { marked, top, bottom: top + 29 };
+}
+
+describe('the stored log after the live one', () => {
+  it('opens at the newest line the live view followed', async () => {
+    const { fake, total } = fakeStep(400);
+    renderStep(fake);
+    await screen.findByText('line 399');
+    total.lines = 450;
+    act(() => {
+      fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
+    });
+
+    const { marked, top, bottom } = await storedShown();
+    expect(useUiStore.getState().detail).toEqual({
+      kind: 'log',
+      server: SERVER_A.id,
+      workRequestId: 31,
+      artifactId: 7,
+      path: BUILD_LOG,
+      line: 449 - WORKER_LINES,
+    });
+    // The same line: the live log's newest, on screen and marked.
+    expect(marked.querySelector('.log-text')?.textContent).toBe('line 449');
+    const index = Number(marked.dataset.index);
+    expect(index).toBe(449 - WORKER_LINES);
+    expect(index).toBeGreaterThanOrEqual(top);
+    expect(index).toBeLessThanOrEqual(bottom);
+    expect(
+      screen
+        .getByRole('button', { name: `Line ${String(index + 1)}` })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
+  });
+
+  it('opens at the line in the middle of the screen once the user scrolled up', async () => {
+    const { fake, total } = fakeStep(400);
+    renderStep(fake);
+    await screen.findByText('line 399');
+    const body = screen.getByTestId('log-body');
+    act(() => {
+      body.scrollTop = 200 * 18;
+      body.dispatchEvent(new Event('scroll'));
+    });
+    await screen.findByRole('button', { name: 'Follow' });
+    await screen.findByText('line 214');
+    total.lines = 450;
+    act(() => {
+      fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
+    });
+
+    const { marked, top, bottom } = await storedShown();
+    // Lines 200 to 229 were on screen; the middle one, 214, is the stored log's 210.
+    expect(marked.querySelector('.log-text')?.textContent).toBe('line 214');
+    expect(Number(marked.dataset.index)).toBe(214 - WORKER_LINES);
+    expect(top).toBeLessThanOrEqual(200 - WORKER_LINES + 1);
+    expect(bottom).toBeGreaterThanOrEqual(229 - WORKER_LINES - 1);
   });
 });

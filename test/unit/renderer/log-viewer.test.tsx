@@ -186,6 +186,7 @@ describe('the viewer', () => {
       wrapped: false,
       complete: true,
       searchedLines: 1000,
+      counted: true,
     });
     const answers: Record<string, LogSearchResult> = {
       next0: match(40, 1),
@@ -203,6 +204,7 @@ describe('the viewer', () => {
             wrapped: false,
             complete: true,
             searchedLines: 1000,
+            counted: true,
           };
         }
         // Main's defaults: from the first line, forwards.
@@ -246,6 +248,49 @@ describe('the viewer', () => {
     expect(fake.calls.at(-1)?.args).toMatchObject({ regex: true, caseSensitive: true });
   });
 
+  it('shows the first match as soon as main finds it, and the count when main has it', async () => {
+    const asked: { fromLine: number; until: string }[] = [];
+    let count: (result: LogSearchResult) => void = () => undefined;
+    const fake = fakeLog(1000, undefined, {
+      'logs.search': (args) => {
+        const until = args.until ?? 'counted';
+        asked.push({ fromLine: args.fromLine ?? 0, until });
+        const found = { line: 40, ordinal: 1, wrapped: false, searchedLines: 0 };
+        if (until === 'found') {
+          return { ...found, matches: 1, complete: false, counted: false };
+        }
+        // Main is still going through the file.
+        return new Promise<LogSearchResult>((resolve) => {
+          count = resolve;
+        });
+      },
+    });
+    renderViewer(fake);
+    await screen.findByText('line 0');
+    const box = screen.getByRole('textbox', { name: 'Search the log' });
+    fireEvent.change(box, { target: { value: 'warning' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(await screen.findByText('1 of 1 or more, counting…')).toBeTruthy();
+    const row = await waitForRow(40);
+    expect(row.className).toContain('match');
+    expect(asked).toEqual([
+      { fromLine: 0, until: 'found' },
+      { fromLine: 0, until: 'counted' },
+    ]);
+    act(() => {
+      count({
+        line: 40,
+        ordinal: 1,
+        wrapped: false,
+        searchedLines: 1000,
+        matches: 120,
+        complete: true,
+        counted: true,
+      });
+    });
+    expect(await screen.findByText('1 of 120')).toBeTruthy();
+  });
+
   it('goes one match on per Enter, however quickly they come', async () => {
     const froms: number[] = [];
     const lines = [40, 90, 700];
@@ -263,6 +308,7 @@ describe('the viewer', () => {
           wrapped: false,
           complete: true,
           searchedLines: 1000,
+          counted: true,
         };
       },
     });

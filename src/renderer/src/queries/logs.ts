@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useBridge } from '@renderer/bridge';
-import type { LogLine, LogSearchResult, LogState } from '@shared/log-types';
+import type { LogLine, LogSearchResult, LogState, SearchUntil } from '@shared/log-types';
 import { defineQuery, type Scope } from './define';
 import { LogWindowCache, WINDOW_LINES } from './log-window-cache';
 
@@ -173,19 +173,23 @@ export interface LogSearchQuery {
   caseSensitive: boolean;
 }
 
-/** Searches the log in main, from a line, forwards or backwards (wrapping around). */
+/**
+ * Searches the log in main, from a line, forwards or backwards (wrapping around); until
+ * the line is found, or until the whole count is known too (logs.search).
+ */
 export function useLogSearch(
   handle: string | null,
 ): (
   query: LogSearchQuery,
   fromLine: number,
   direction: 'next' | 'previous',
+  until: SearchUntil,
 ) => Promise<LogSearchResult> {
   const bridge = useBridge();
   return useCallback(
-    async (query, fromLine, direction) => {
+    async (query, fromLine, direction, until) => {
       if (handle === null) throw new Error('The log is not open yet.');
-      return bridge.logs.search({ handle, ...query, fromLine, direction });
+      return bridge.logs.search({ handle, ...query, fromLine, direction, until });
     },
     [bridge, handle],
   );

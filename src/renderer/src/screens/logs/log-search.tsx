@@ -1,11 +1,12 @@
 /**
  * Searching a log: main searches the whole file (the renderer does not have it) and says
  * how many lines match and which one is next; the bar shows "3 of 120" and steps with
- * Enter / Shift+Enter (F3 / Shift+F3 from anywhere in the viewer).
+ * Enter / Shift+Enter (F3 / Shift+F3 from anywhere in the viewer). A search forwards shows
+ * its line as soon as main finds it, and the count once main has gone through the file.
  */
 import { ArrowDown, ArrowUp, CaseSensitive, Regex, Search } from 'lucide-react';
 import { forwardRef, useCallback, useId, useRef, useState } from 'react';
-import type { LogSearchResult } from '@shared/log-types';
+import type { LogSearchResult, SearchUntil } from '@shared/log-types';
 import type { LogSearchQuery } from '@renderer/queries/logs';
 import { messageOf } from './messages';
 import { ToggleButton } from './toggle-button';
@@ -14,6 +15,7 @@ export type SearchFn = (
   query: LogSearchQuery,
   fromLine: number,
   direction: 'next' | 'previous',
+  until: SearchUntil,
 ) => Promise<LogSearchResult>;
 
 export interface SearchState {
@@ -52,6 +54,26 @@ export function useSearchState(search: SearchFn, onFound: (line: number) => void
     setError(null);
   }, []);
 
+  /** Asks main for the whole count of a match shown before it had one. */
+  const count = useCallback(
+    (found: LogSearchResult, start: number, direction: 'next' | 'previous') => {
+      const asked = generation.current;
+      // Only while that match is still the one shown: a later step shows its own count.
+      const current = (): boolean => asked === generation.current && shown.current === found;
+      search(query, start, direction, 'counted').then(
+        (whole) => {
+          if (!current()) return;
+          shown.current = whole;
+          setResult(whole);
+        },
+        (failure: unknown) => {
+          if (current()) setError(messageOf(failure));
+        },
+      );
+    },
+    [query, search],
+  );
+
   const step = useCallback(
     (direction: 'next' | 'previous', from: number, totalLines: number) => {
       if (query.query === '' || totalLines === 0) return;
@@ -65,12 +87,14 @@ export function useSearchState(search: SearchFn, onFound: (line: number) => void
         else if (direction === 'next') start = current + 1 >= totalLines ? 0 : current + 1;
         else start = current === 0 ? totalLines - 1 : current - 1;
         try {
-          const found = await search(query, start, direction);
+          const found = await search(query, start, direction, 'found');
           if (asked !== generation.current) return;
           shown.current = found;
           setResult(found);
           setError(null);
           if (found.line !== null) onFound(found.line);
+          // Outside the queue: the next step need not wait for the count of this one.
+          if (!found.counted) count(found, start, direction);
         } catch (failure) {
           if (asked !== generation.current) return;
           shown.current = null;
@@ -84,18 +108,22 @@ export function useSearchState(search: SearchFn, onFound: (line: number) => void
         if (queue.current === next) setBusy(false);
       });
     },
-    [query, search, onFound],
+    [query, search, onFound, count],
   );
 
   return { query, setQuery, result, error, busy, step };
 }
 
-/** "3 of 120", "No matches", with "so far" while the file is still arriving. */
+/**
+ * "3 of 120", "No matches", with "so far" while the file is still arriving; "3 of 3 or
+ * more, counting…" while main is still going through the file.
+ */
 export function countLabel(result: LogSearchResult | null): string {
   if (result === null) return '';
   const soFar = result.complete ? '' : ' so far';
   if (result.matches === 0 || result.ordinal === null) return `No matches${soFar}`;
-  return `${String(result.ordinal)} of ${result.matches.toLocaleString('en')}${soFar}`;
+  const of = `${String(result.ordinal)} of ${result.matches.toLocaleString('en')}`;
+  return result.counted ? `${of}${soFar}` : `${of} or more, counting…`;
 }
 
 /** The search's on/off options, each a flag of the query. */

@@ -43,7 +43,12 @@ export interface LogViewerProps {
   cache?: LogWindowCache;
   /** Shows the live log of this running step instead of the artifact's file. */
   liveWorkRequestId?: number;
-  /** The live log ended with its step; `line` is the first line on screen. */
+  /**
+   * The live log ended with its step; `line` is the line to show of its stored log: the
+   * newest while following, else the selected line when it is on screen, else the middle
+   * of the screen (the stored log opens with its line in the middle, so that the same
+   * lines stay on screen).
+   */
   onLiveEnded?: (state: LogState, line: number) => void;
   /** Where a live log that cannot be streamed sends the user. */
   onLiveOpenInBrowser?: () => void;
@@ -79,14 +84,24 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
     setScrollRequest((current) => ({ line, seq: (current?.seq ?? 0) + 1 }));
   }, []);
 
-  // The line asked for is scrolled to once it has arrived.
+  // The line asked for is scrolled to once it has arrived; past the end of a log that has
+  // all arrived (a live log's newest line can be one of the worker's own, after sbuild's
+  // log ends), the last line is shown and marked instead.
   const pendingLine = useRef(props.line);
+  const complete = state?.state === 'ready';
   useEffect(() => {
-    const line = pendingLine.current;
-    if (line === null || totalLines <= line) return;
+    const asked = pendingLine.current;
+    if (asked === null || totalLines === 0) return;
+    if (totalLines <= asked && !complete) return;
     pendingLine.current = null;
+    const line = Math.min(asked, totalLines - 1);
+    if (line !== asked) {
+      setMarked(line);
+      setSelection({ from: line, to: line });
+      setAnchor(line);
+    }
     scrollTo(line);
-  }, [totalLines, scrollTo]);
+  }, [totalLines, complete, scrollTo]);
 
   const search = useSearchState(useLogSearch(handle), scrollTo);
   const step = (direction: 'next' | 'previous'): void => {
@@ -119,11 +134,18 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
 
   const { onLiveEnded } = props;
   const endedTold = useRef(false);
+  const following = follow.follow;
   useEffect(() => {
     if (state?.live?.status !== 'ended' || endedTold.current) return;
     endedTold.current = true;
-    onLiveEnded?.(state, visible.current.first);
-  }, [state, onLiveEnded]);
+    const { first, last } = visible.current;
+    let line: number;
+    if (following) line = Math.max(0, state.lines - 1);
+    else if (selection !== null && selection.from >= first && selection.from <= last) {
+      line = selection.from;
+    } else line = first + Math.floor((last - first) / 2);
+    onLiveEnded?.(state, line);
+  }, [state, onLiveEnded, following, selection]);
 
   const goTo = (line: number): void => {
     setMarked(line);

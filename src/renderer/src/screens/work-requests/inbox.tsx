@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Bell, CircleCheck, Hand, Hourglass, PenLine, ScrollText } from 'lucide-react';
+import { Bell, CircleCheck, Hand, Hourglass, PenLine, Radio, ScrollText } from 'lucide-react';
+import type { NotificationRecord } from '@shared/contract';
 import { lineNumber, type FailureReason } from '@shared/results/failure';
 import { OpenButton } from '@renderer/kit/open-button';
 import { EmptyState } from '@renderer/components/empty-state';
@@ -11,6 +12,9 @@ import { useFailuresReadWhileShown } from '@renderer/kit/failures-read';
 import { rootOf, waitingKind } from './model';
 import { useNeedsMe, useRecentNotifications } from '@renderer/queries/work-requests';
 import { useOpen } from '@renderer/kit/navigation';
+import { NO_SERVER } from '@renderer/queries/define';
+import { useScope } from '@renderer/queries/hooks';
+import { useUiStore } from '@renderer/state/ui-store';
 
 const ASK = {
   sign: { icon: PenLine, text: 'Waits for your signature', action: 'Sign and upload…' },
@@ -160,8 +164,13 @@ export function RecentNotifications(): React.JSX.Element {
             }
             workRequestId={n.workRequestId}
             more={
-              // The line the desktop notification opens: where the build broke.
-              n.reason?.log ? <OpenLogButton reason={n.reason} log={n.reason.log} /> : null
+              // The line the desktop notification opens: where the build broke (for an early
+              // warning, in the live log of the build still running).
+              n.liveLine !== undefined ? (
+                <OpenLiveLogButton record={n} line={n.liveLine} />
+              ) : n.reason?.log ? (
+                <OpenLogButton reason={n.reason} log={n.reason.log} />
+              ) : null
             }
             actionClass="button small"
             actionLabel={`Open work request ${String(n.workRequestId)}`}
@@ -174,6 +183,27 @@ export function RecentNotifications(): React.JSX.Element {
         ))
       }
     </CardList>
+  );
+}
+
+/** An early warning's "Open log here": the live log at the line where the build broke. */
+function OpenLiveLogButton(props: { record: NotificationRecord; line: number }): React.JSX.Element {
+  const active = useScope() ?? NO_SERVER;
+  const { record, line } = props;
+  const id = record.workRequestId;
+  return (
+    <button
+      type="button"
+      className="button small"
+      aria-label={`Open the live log of work request ${String(id)} at line ${String(line + 1)}`}
+      onClick={() => {
+        // On the server whose watcher warned: its work request ids are its own.
+        useUiStore.getState().openLiveLog(record.serverId ?? active, id, line);
+      }}
+    >
+      <Radio size={13} aria-hidden="true" />
+      Open log here
+    </button>
   );
 }
 
