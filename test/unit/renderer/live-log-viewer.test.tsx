@@ -10,7 +10,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BridgeProvider } from '@renderer/bridge';
 import { serverQueries } from '@renderer/queries/servers';
 import { LiveLogScreen, LogScreen } from '@renderer/screens/logs';
