@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { startApp, type RunningApp } from './app';
+import { envOnFake, startApp, type RunningApp } from './app';
 import { seriousA11yViolations } from './a11y';
 import { launchBrowser, screenshot } from './browser';
 import { unique } from './clients';
+import { startFakeDebusine, type FakeDebusine } from './fake-debusine';
 import type { Flavour } from './sandbox';
 
 export interface AppSession {
@@ -52,6 +53,52 @@ export function appSession(
     get browser(): Browser {
       if (!browser) throw new Error('the browser has not started');
       return browser;
+    },
+  };
+}
+
+export interface FakeAppSession extends AppSession {
+  /** The fake Debusine the app is signed in to. */
+  readonly fake: FakeDebusine;
+}
+
+/**
+ * An appSession on a fake Debusine (fake-debusine.ts) instead of a sandbox's: the fake
+ * starts first, and `seed` gives it what the suite needs (artifacts, work requests…); then
+ * the app starts signed in to it, in System, and a browser. `close` runs once the browser
+ * and the app have stopped, before the fake closes.
+ */
+export function fakeAppSession(
+  hooks: {
+    seed?: (fake: FakeDebusine) => Promise<void> | void;
+    close?: () => Promise<void> | void;
+  } = {},
+): FakeAppSession {
+  let fake: FakeDebusine | undefined;
+  const started = (): FakeDebusine => {
+    if (!fake) throw new Error('the fake server has not started');
+    return fake;
+  };
+  const session = appSession(null, {
+    seed: async () => {
+      fake = await startFakeDebusine();
+      await hooks.seed?.(fake);
+    },
+    env: () => envOnFake(started()),
+    close: async () => {
+      await hooks.close?.();
+      await fake?.close();
+    },
+  });
+  return {
+    get app(): RunningApp {
+      return session.app;
+    },
+    get browser(): Browser {
+      return session.browser;
+    },
+    get fake(): FakeDebusine {
+      return started();
     },
   };
 }
