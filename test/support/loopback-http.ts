@@ -1,5 +1,5 @@
 /** Plain requests to a local server, as any local program (not a browser) can make them. */
-import { request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { request, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import WebSocket from 'ws';
 
 export interface Answer {
@@ -84,4 +84,35 @@ export async function listenOnLoopback(server: Server): Promise<Listening> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+export interface Sent {
+  bytes: number;
+  /** Whether the client closed the connection before the answer ended. */
+  closedEarly: boolean;
+}
+
+/**
+ * Sends `pieces` as the body of `res` (whose head is written), a piece whenever the
+ * connection takes more, so that a client that stops reading stops the sending; resolves
+ * once the response closes, with what was handed to the connection.
+ */
+export function sendAsRead(res: ServerResponse, pieces: Iterator<string>): Promise<Sent> {
+  const sent: Sent = { bytes: 0, closedEarly: false };
+  const pump = (): void => {
+    for (;;) {
+      if (res.destroyed) return;
+      const next = pieces.next();
+      if (next.done === true) return void res.end();
+      sent.bytes += Buffer.byteLength(next.value);
+      if (!res.write(next.value)) return void res.once('drain', pump);
+    }
+  };
+  return new Promise((resolve) => {
+    res.on('close', () => {
+      sent.closedEarly = !res.writableFinished;
+      resolve(sent);
+    });
+    pump();
+  });
 }

@@ -10,15 +10,10 @@ import { exchange } from '../../src/main/api/exchange';
 import { HttpTransport } from '../../src/main/api/http';
 import { DebusineError } from '../../src/shared/errors';
 import { whoamiSchema } from '../../src/shared/models';
-import { listenOnLoopback, type Listening } from '../support/loopback-http';
+import { listenOnLoopback, sendAsRead, type Listening, type Sent } from '../support/loopback-http';
 
 /** What the server may have handed to the connection beyond what was read: socket buffers. */
 const IN_FLIGHT = 16 * 2 ** 20;
-
-interface Sent {
-  bytes: number;
-  closedEarly: boolean;
-}
 
 /** An answer: its status, its headers, and its body in pieces, sent as the client reads. */
 interface Answer {
@@ -33,25 +28,8 @@ const answers = new Map<string, Answer>();
 const sent = new Map<string, Promise<Sent>>();
 
 function send(answer: Answer, res: ServerResponse): Promise<Sent> {
-  const log: Sent = { bytes: 0, closedEarly: false };
   res.writeHead(answer.status, answer.headers);
-  const pieces = answer.pieces();
-  const pump = (): void => {
-    for (;;) {
-      if (res.destroyed) return;
-      const next = pieces.next();
-      if (next.done === true) return void res.end();
-      log.bytes += Buffer.byteLength(next.value);
-      if (!res.write(next.value)) return void res.once('drain', pump);
-    }
-  };
-  return new Promise((resolve) => {
-    res.on('close', () => {
-      log.closedEarly = !res.writableFinished;
-      resolve(log);
-    });
-    pump();
-  });
+  return sendAsRead(res, answer.pieces());
 }
 
 beforeAll(async () => {
