@@ -147,23 +147,27 @@ describe('a refusal', { timeout: 60_000 }, () => {
     expect(error.message).toMatch(/^Work request is not ready: x+$/);
   });
 
-  it('with a longer body is the status error, and the rest of the body is not read', async () => {
-    serve('/refused-endless/', problemOf(409, 4 * JSON_BODY_LIMIT, false));
-    const error = await refusalOf('/refused-endless/');
-    expect(error.code).toBe('conflict');
-    expect(error.message).toBe('whoami: unexpected answer from the server (HTTP 409)');
-    const log = await sentFor('/refused-endless/');
+  // The same refusal, with its body sent on and on, or announced longer than the limit.
+  it.each([
+    [
+      'with a longer body is the status error, and the rest of the body is not read',
+      { path: '/refused-endless/', status: 409, announced: false, code: 'conflict' },
+      ERROR_BODY_LIMIT + IN_FLIGHT,
+    ],
+    [
+      'announcing a longer body is the status error without reading it',
+      { path: '/refused-announced/', status: 500, announced: true, code: 'server' },
+      IN_FLIGHT,
+    ],
+  ] as const)('%s', async (_what, { path, status, announced, code }, sentBelow) => {
+    serve(path, problemOf(status, 4 * JSON_BODY_LIMIT, announced));
+    const error = await refusalOf(path);
+    expect(error.code).toBe(code);
+    expect(error.message).toBe(
+      `whoami: unexpected answer from the server (HTTP ${String(status)})`,
+    );
+    const log = await sentFor(path);
     expect(log.closedEarly).toBe(true);
-    expect(log.bytes).toBeLessThan(ERROR_BODY_LIMIT + IN_FLIGHT);
-  });
-
-  it('announcing a longer body is the status error without reading it', async () => {
-    serve('/refused-announced/', problemOf(500, 4 * JSON_BODY_LIMIT, true));
-    const error = await refusalOf('/refused-announced/');
-    expect(error.code).toBe('server');
-    expect(error.message).toBe('whoami: unexpected answer from the server (HTTP 500)');
-    const log = await sentFor('/refused-announced/');
-    expect(log.closedEarly).toBe(true);
-    expect(log.bytes).toBeLessThan(IN_FLIGHT);
+    expect(log.bytes).toBeLessThan(sentBelow);
   });
 });
