@@ -190,8 +190,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
   });
 
   it("asks for the key on the step page when it is the user's to choose", async () => {
-    const other = await gnupg.addKey('Other <other@example.org>');
-    try {
+    await gnupg.withKey('Other <other@example.org>', async () => {
       const { r, shown, otherId } = await start();
       shown.handlers.onAction('sign');
       const answer = await r.notifier.waitFor(
@@ -206,15 +205,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
       answer.handlers.onClick();
       await expect.poll(() => navigationsOf(r)).toEqual([{ kind: 'work-request', id: STEP }]);
       expect(r.service.session.active()?.id).not.toBe(otherId);
-    } finally {
-      const { execFile } = await import('node:child_process');
-      const { promisify } = await import('node:util');
-      await promisify(execFile)(
-        'gpg',
-        ['--batch', '--yes', '--delete-secret-and-public-keys', other],
-        { env: gnupg.env },
-      );
-    }
+    });
   });
 
   it('says on the desktop why it could not, naming the artifact made', async () => {
