@@ -1,6 +1,8 @@
 /** Plain requests to a local server, as any local program (not a browser) can make them. */
 import { request, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import WebSocket from 'ws';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer, type ServerOptions } from 'ws';
 
 export interface Answer {
   status: number;
@@ -115,4 +117,34 @@ export function sendAsRead(res: ServerResponse, pieces: Iterator<string>): Promi
     });
     pump();
   });
+}
+
+export interface LoopbackWebSockets {
+  wss: WebSocketServer;
+  /** `http://127.0.0.1:PORT/api`: an API whose websockets are this server's. */
+  apiUrl: string;
+  /** Drops every connection, then stops listening. */
+  close: () => Promise<void>;
+}
+
+/**
+ * A WebSocket server on a free loopback port, standing in for a Debusine's websockets;
+ * `options` as ws takes them (its address aside).
+ */
+export async function webSocketsOnLoopback(
+  options: Omit<ServerOptions, 'port' | 'host'> = {},
+): Promise<LoopbackWebSockets> {
+  const wss = new WebSocketServer({ ...options, port: 0, host: '127.0.0.1' });
+  await once(wss, 'listening');
+  const { port } = wss.address() as AddressInfo;
+  return {
+    wss,
+    apiUrl: `http://127.0.0.1:${String(port)}/api`,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise((resolve) => {
+        wss.close(resolve);
+      });
+    },
+  };
 }

@@ -4,25 +4,23 @@
  * repeating what it saw), how a refusal reads, and what a hostile server cannot do (no
  * credentials leave, memory and disk stay bounded, main keeps running).
  */
-import { once } from 'node:events';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { LiveLogStore } from '../../src/main/logs/live-log-store';
 import { MAX_RECONNECTS } from '../../src/main/logs/live-log-stream';
 import type { LogState } from '../../src/shared/log-types';
+import { webSocketsOnLoopback, type LoopbackWebSockets } from '../support/loopback-http';
 
-let wss: WebSocketServer | undefined;
+let server: LoopbackWebSockets | undefined;
 let store: LiveLogStore | undefined;
 afterEach(async () => {
   await store?.closeAll();
-  for (const client of wss?.clients ?? []) client.terminate();
-  await new Promise((r) => wss?.close(r));
-  wss = undefined;
+  await server?.close();
+  server = undefined;
 });
 
 interface Fake {
@@ -35,21 +33,17 @@ async function fakeServer(
   options: { refuseUpgrade?: number } = {},
 ): Promise<Fake> {
   const requests: IncomingMessage[] = [];
-  wss = new WebSocketServer({
-    port: 0,
-    host: '127.0.0.1',
+  server = await webSocketsOnLoopback({
     verifyClient: (_info, done) => {
       if (options.refuseUpgrade) done(false, options.refuseUpgrade);
       else done(true);
     },
   });
-  await once(wss, 'listening');
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+  server.wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     requests.push(request);
     onConnection(socket, requests.length, request);
   });
-  const { port } = wss.address() as AddressInfo;
-  return { apiUrl: `http://127.0.0.1:${String(port)}/api`, requests };
+  return { apiUrl: server.apiUrl, requests };
 }
 
 let stamp = Date.UTC(2026, 0, 1);
@@ -244,7 +238,7 @@ describe('the live log', () => {
     // Refused is final: no second attempt.
     expect(fake.requests).toHaveLength(1);
     await s.closeAll();
-    await new Promise((r) => wss?.close(r));
+    await server?.close();
 
     const older = await fakeServer(() => undefined, { refuseUpgrade: 404 });
     const again = await s.open({
