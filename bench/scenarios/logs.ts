@@ -114,33 +114,6 @@ async function runChild(
   return JSON.parse(out.trim().split('\n').pop() ?? '') as ChildReport;
 }
 
-/** `less` in a terminal (script(1) gives it one): until its first screen is written. */
-async function lessFirstScreen(file: string, firstLine: string): Promise<number> {
-  const start = process.hrtime.bigint();
-  const child = spawn('script', ['-qfc', `less -X ${file}`, '/dev/null'], {
-    env: { ...process.env, LINES: '60', COLUMNS: '160', TERM: 'xterm' },
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  let seen = '';
-  const ms = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('latin1');
-      // The first screen ends with less's prompt after the file's lines.
-      // (less writes its prompt ":" on the last line, in reverse video on most terminals.)
-      const prompt = ['\n:', '(END)', '\u001b[7m'].some((mark) => seen.includes(mark));
-      if (seen.includes(firstLine) && prompt) {
-        resolve(Number(process.hrtime.bigint() - start) / 1e6);
-      }
-    });
-    child.on('close', () => {
-      reject(new Error('less exited before its first screen'));
-    });
-  });
-  child.stdin.write('q');
-  child.kill('SIGTERM');
-  return ms;
-}
-
 /**
  * `less` started on `file` in a terminal (script(1) gives it one) with `args`, until the
  * screen it opens on is written: `mark` is on it, and so is less's prompt.
@@ -156,6 +129,7 @@ async function lessScreen(file: string, args: string[], mark: string): Promise<n
   const ms = await new Promise<number>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString('latin1');
+      // less writes its prompt ":" on the last line, in reverse video on most terminals.
       const prompt = ['\n:', '(END)', '\u001b[7m'].some((m) => seen.includes(m));
       if (seen.includes(mark) && prompt) resolve(Number(process.hrtime.bigint() - start) / 1e6);
     });
@@ -303,7 +277,8 @@ export async function logViewer(ctx: BenchContext): Promise<void> {
     const grep: number[] = [];
     let grepMatches = 0;
     for (let i = 0; i < ctx.runs; i++) {
-      less.push(await lessFirstScreen(file, firstLine.slice(0, 40)));
+      // Its first screen: the file's first line, and less's prompt after the lines.
+      less.push(await lessScreen(file, [], firstLine.slice(0, 40)));
       const counted = await grepCount(file);
       grep.push(counted.ms);
       grepMatches = counted.count;

@@ -8,11 +8,9 @@
  * Against fake Debusines (fake-work-requests.ts): two servers that number their work
  * requests alike, which the sandbox cannot be made to do.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppOn, type RunningApp } from '../support/app';
-import { launchBrowser } from '../support/browser';
-import { goTo, screenshotAndCheckA11y, signInWithToken } from '../support/e2e';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { fakeAppSession, goTo, screenshotAndCheckA11y, signInWithToken } from '../support/e2e';
 import { startFakeDebusine, type FakeDebusine } from '../support/fake-debusine';
 import { row, serveWorkRequests, type FakeWorkRequests } from '../support/fake-work-requests';
 
@@ -93,28 +91,22 @@ const completed = (id: number, result: string, fields: Record<string, unknown> =
   row(id, { created_at: NOW, status: 'completed', result, completed_at: NOW, ...fields });
 
 describe('the app in a browser', () => {
-  let fakeA: FakeDebusine;
   let workA: FakeWorkRequests;
   let fakeB: FakeDebusine;
   let workB: FakeWorkRequests;
-  let app: RunningApp;
-  let browser: Browser;
 
-  beforeAll(async () => {
-    fakeA = await startFakeDebusine();
-    workA = serveWorkRequests(fakeA);
-    fakeB = await startFakeDebusine();
-    workB = serveWorkRequests(fakeB);
-    app = await startAppOn(fakeA);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await workA.close();
-    await workB.close();
-    await fakeA.close();
-    await fakeB.close();
+  // The app starts on the first server (A); the second (B) is added by a test.
+  const session = fakeAppSession({
+    seed: async (fakeA) => {
+      workA = serveWorkRequests(fakeA);
+      fakeB = await startFakeDebusine();
+      workB = serveWorkRequests(fakeB);
+    },
+    close: async () => {
+      await workA.close();
+      await workB.close();
+      await fakeB.close();
+    },
   });
 
   /** A page of its own context, notifications allowed or not, recording what it shows. */
@@ -123,7 +115,7 @@ describe('the app in a browser', () => {
     colorScheme: 'light' | 'dark' = 'light',
     initScript?: string,
   ): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
-    const context = await browser.newContext({
+    const context = await session.browser.newContext({
       colorScheme,
       viewport: { width: 1280, height: 800 },
       permissions: allowed ? ['notifications'] : [],
@@ -133,8 +125,8 @@ describe('the app in a browser', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    app.host.assertRunning();
-    await page.goto(await app.host.nextUrl());
+    session.app.host.assertRunning();
+    await page.goto(await session.app.host.nextUrl());
     await page.getByTestId('app-shell').waitFor();
     return { page, context, errors };
   }
@@ -238,7 +230,7 @@ describe('the app in a browser', () => {
 
     // The failure's click opens #701 on the server that notified it, not on Server B.
     await clickNotification(page, 'Failed: sbuild #701');
-    await switcher.getByText(new URL(fakeA.apiUrl).host).waitFor({ timeout: 15_000 });
+    await switcher.getByText(new URL(session.fake.apiUrl).host).waitFor({ timeout: 15_000 });
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('Failure');
     const wrPage = page.getByTestId('work-request-page');
     await expect(wrPage.textContent()).resolves.toContain('sbuild');
@@ -250,7 +242,7 @@ describe('the app in a browser', () => {
   });
 
   it('opens a link of a log in a new tab, with no handle on the app', async () => {
-    fakeA.artifact(900, [
+    session.fake.artifact(900, [
       { path: 'build.log', content: 'first line\nsee https://example.org/docs for more\n' },
     ]);
     const { page, context, errors } = await open(true);

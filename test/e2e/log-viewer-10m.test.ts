@@ -5,18 +5,19 @@
  * hit is the last line, dragging the scroll bar to its end and the wheel each show what
  * they should there, and twenty jumps leave the page with as many elements as one did.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { DebusineClient } from '../../src/main/api/client';
-import { LocalArtifact } from '../../src/main/artifacts';
-import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { openPage } from '../support/app';
-import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
-import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import {
+  appSession,
+  closePage,
+  openArtifactFile,
+  screenshotAndCheckA11y,
+  uploadDebugLogs,
+} from '../support/e2e';
 
 const LINES = 10_000_000;
 const NAME = 'ten-million.log';
@@ -59,35 +60,17 @@ async function elements(page: Page): Promise<number> {
 }
 
 describe.runIf(hasServer('current'))('the log viewer at ten million lines', () => {
-  const server = testServer('current');
-  let client: DebusineClient;
   let artifactId: number;
-  let dir: string;
 
   const session = appSession('current', {
     seed: async () => {
-      client = clientFor(server);
-      dir = mkdtempSync(join(tmpdir(), 'log-viewer-10m-'));
-      writeFileSync(join(dir, NAME), tenMillionLines());
-      const artifact = new LocalArtifact('debusine:work-request-debug-logs', {});
-      artifact.files.set(NAME, join(dir, NAME));
-      artifactId = (
-        await uploadArtifact(client, artifact, { workspace: server.workspaces.default })
-      ).id;
-    },
-    close: async () => {
-      await client.close();
-      rmSync(dir, { recursive: true, force: true });
+      artifactId = await uploadDebugLogs(testServer('current'), { [NAME]: tenMillionLines() });
     },
   });
 
   it('reaches the last line every way, and twenty jumps leave the page as it was', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
-    await goTo(page, 'Artifacts');
-    const lookup = page.getByRole('search').getByLabel('Artifact id or URL');
-    await lookup.fill(String(artifactId));
-    await lookup.press('Enter');
-    await page.getByRole('button', { name: `Open ${NAME}` }).click();
+    await openArtifactFile(page, artifactId, NAME);
     const body = page.getByRole('region', { name: 'Log lines' });
     await page
       .getByTestId('log-progress')

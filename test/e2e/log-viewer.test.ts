@@ -1,20 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { DebusineClient } from '../../src/main/api/client';
-import { LocalArtifact } from '../../src/main/artifacts';
-import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { openPage } from '../support/app';
-import { clientFor } from '../support/clients';
 import { hasServer, testServer } from '../support/sandbox';
 import {
   appSession,
   closePage,
-  goTo,
+  openArtifactFile,
   screenshotAndCheckA11y,
   screenshotsInBothThemes,
+  uploadDebugLogs,
 } from '../support/e2e';
 
 const PAYLOAD = '<img src=x onerror="window.__pwned=1">';
@@ -45,49 +38,31 @@ function buildLog(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Opens `path` of the artifact from its page's file table. */
-async function openFromArtifact(page: Page, artifactId: number, path: string): Promise<void> {
-  await goTo(page, 'Artifacts');
-  const lookup = page.getByRole('search').getByLabel('Artifact id or URL');
-  await lookup.fill(String(artifactId));
-  await lookup.press('Enter');
-  await page.getByRole('button', { name: `Open ${path}` }).click();
-  await page.getByRole('heading', { name: path }).waitFor();
-}
-
 // The log viewer against a real server: a debug-logs artifact uploaded through main's own
 // client, opened from the artifact page, read a window at a time.
 describe.runIf(hasServer('current'))('the log viewer', () => {
-  const server = testServer('current');
-  let client: DebusineClient;
   let artifactId: number;
-  let dir: string;
 
   const session = appSession('current', {
     seed: async () => {
-      client = clientFor(server);
-      dir = mkdtempSync(join(tmpdir(), 'log-viewer-'));
-      writeFileSync(join(dir, 'cmd-output.log'), hostileLog());
-      writeFileSync(join(dir, 'build.log'), buildLog());
-      const artifact = new LocalArtifact('debusine:work-request-debug-logs', {});
-      artifact.files.set('cmd-output.log', join(dir, 'cmd-output.log'));
-      artifact.files.set('build.log', join(dir, 'build.log'));
-      artifactId = (
-        await uploadArtifact(client, artifact, { workspace: server.workspaces.default })
-      ).id;
-    },
-    close: async () => {
-      await client.close();
-      rmSync(dir, { recursive: true, force: true });
+      artifactId = await uploadDebugLogs(testServer('current'), {
+        'cmd-output.log': hostileLog(),
+        'build.log': buildLog(),
+      });
     },
   });
+
+  /** A page in `scheme` with `path` of the artifact open in the viewer; its lines too. */
+  async function openLog(path: string, scheme: 'light' | 'dark' = 'light') {
+    const { page, errors } = await openPage(session.browser, session.app, scheme);
+    await openArtifactFile(page, artifactId, path);
+    return { page, errors, body: page.getByRole('region', { name: 'Log lines' }) };
+  }
 
   it.each(['light', 'dark'] as const)(
     'shows a hostile log as text, and nothing in it runs (%s)',
     async (scheme) => {
-      const { page, errors } = await openPage(session.browser, session.app, scheme);
-      await openFromArtifact(page, artifactId, 'cmd-output.log');
-      const body = page.getByRole('region', { name: 'Log lines' });
+      const { page, errors, body } = await openLog('cmd-output.log', scheme);
       await body.getByText(PAYLOAD, { exact: true }).waitFor();
       await body.getByText('red text and bold green').waitFor();
       await expect(body.locator('img, script').count()).resolves.toBe(0);
@@ -112,9 +87,7 @@ describe.runIf(hasServer('current'))('the log viewer', () => {
   it.each(['light', 'dark'] as const)(
     'searches a 50,000-line log, steps through matches, and goes to line 40000 (%s)',
     async (scheme) => {
-      const { page, errors } = await openPage(session.browser, session.app, scheme);
-      await openFromArtifact(page, artifactId, 'build.log');
-      const body = page.getByRole('region', { name: 'Log lines' });
+      const { page, errors, body } = await openLog('build.log', scheme);
       await body.getByText('line 1 of the build', { exact: true }).waitFor();
       await page.getByTestId('log-progress').filter({ hasText: '50,000 lines' }).waitFor();
 
@@ -153,9 +126,7 @@ describe.runIf(hasServer('current'))('the log viewer', () => {
   );
 
   it('wraps long lines: the cut line flows over many rows, and go to line still lands', async () => {
-    const { page, errors } = await openPage(session.browser, session.app);
-    await openFromArtifact(page, artifactId, 'cmd-output.log');
-    const body = page.getByRole('region', { name: 'Log lines' });
+    const { page, errors, body } = await openLog('cmd-output.log');
     const rows = page.getByTestId('log-row');
     const long = rows.filter({ hasText: /^\d+long:x+/ });
     await long.waitFor();

@@ -9,40 +9,31 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startAppOn, type RunningApp } from '../support/app';
-import { launchBrowser } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/app';
 import { dropFiles } from '../support/drop-files';
-import { closePage, goTo } from '../support/e2e';
-import { startFakeDebusine, type FakeDebusine } from '../support/fake-debusine';
+import { closePage, fakeAppSession, goTo } from '../support/e2e';
 
 /** One more than main's cap on log handles, and one more for the log opened after. */
 const RELOADS = 65;
 const ARTIFACT = 4242;
 
 describe('a page that reloads', () => {
-  let fake: FakeDebusine;
-  let app: RunningApp;
-  let browser: Browser;
   let dir: string;
 
-  beforeAll(async () => {
-    fake = await startFakeDebusine();
-    const text = Array.from({ length: 200 }, (_, n) => `build step ${String(n + 1)}`).join('\n');
-    fake.artifact(ARTIFACT, [{ path: 'build.log', content: `${text}\n` }], {
-      fields: { category: 'debusine:work-request-debug-logs', data: {} },
-    });
-    app = await startAppOn(fake);
-    browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), 'page-resources-'));
-    writeFileSync(join(dir, 'notes.log'), 'a debug log to upload\n');
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await fake.close();
-    rmSync(dir, { recursive: true, force: true });
+  const session = fakeAppSession({
+    seed: (fake) => {
+      const text = Array.from({ length: 200 }, (_, n) => `build step ${String(n + 1)}`).join('\n');
+      fake.artifact(ARTIFACT, [{ path: 'build.log', content: `${text}\n` }], {
+        fields: { category: 'debusine:work-request-debug-logs', data: {} },
+      });
+      dir = mkdtempSync(join(tmpdir(), 'page-resources-'));
+      writeFileSync(join(dir, 'notes.log'), 'a debug log to upload\n');
+    },
+    close: () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
   });
 
   async function openLog(page: Page): Promise<void> {
@@ -59,7 +50,7 @@ describe('a page that reloads', () => {
 
   function draftFolders(): string[] {
     try {
-      return readdirSync(join(app.dataDir, 'drafts'));
+      return readdirSync(join(session.app.dataDir, 'drafts'));
     } catch {
       return [];
     }
@@ -71,7 +62,7 @@ describe('a page that reloads', () => {
       timeout: 240_000,
     },
     async () => {
-      const { page, errors } = await openPage(browser, app);
+      const { page, errors } = await openPage(session.browser, session.app);
       await goTo(page, 'Upload');
       await dropFiles(page, [join(dir, 'notes.log')]);
       await page.getByText('notes.log').first().waitFor();

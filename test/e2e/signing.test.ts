@@ -8,15 +8,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createUpload } from '../../src/main/artifacts/local/kinds-debian';
 import { downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
-import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { openPage } from '../support/app';
 import { ownerClient } from '../support/clients';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { appSession, goToTab, screenshotAndCheckA11y } from '../support/e2e';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
-import { seedWaitingStep } from '../support/seed-steps';
+import { seedSigningStep } from '../support/seed-steps';
 
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
 const runnable = missingDebianTools() === undefined && TOOLS.every(have);
@@ -45,13 +43,7 @@ describe.runIf(runnable)('signing a waiting step from its page', () => {
     const server = session.app.server;
     if (!server || !gnupg) throw new Error('not started');
     const fx = debianFixtures();
-    const unsigned = await uploadArtifact(client, await createUpload({ changesFile: fx.changes }), {
-      workspace: server.workspaces.default,
-    });
-    const id = await seedWaitingStep(server, {
-      kind: 'externaldebsign',
-      unsignedArtifactId: unsigned.id,
-    });
+    const { id, unsigned } = await seedSigningStep(client, server);
 
     const { page, errors } = await openPage(session.browser, session.app);
     await goToTab(page, 'Work requests', /Needs me/);

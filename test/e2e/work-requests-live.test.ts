@@ -24,6 +24,23 @@ async function noop(client: DebusineClient, result?: 'failure') {
   });
 }
 
+/** A noop that failed: created, and run to its end by the sandbox's worker. */
+async function failedNoop(client: DebusineClient) {
+  const bad = await noop(client, 'failure');
+  await waitForCompletion(client, bad.id);
+  return bad;
+}
+
+/** Finds work request `id` in the list by its id, and opens its page from its row. */
+async function openFromList(page: Page, id: number): Promise<void> {
+  await page.getByRole('search').getByRole('searchbox').fill(String(id));
+  await page
+    .getByTestId(`wr-row-${String(id)}`)
+    .getByRole('button')
+    .click();
+  await page.getByTestId('work-request-page').waitFor();
+}
+
 describe('work requests, live', () => {
   const client: DebusineClient = ownerClient('current');
   const session = appSession('current', { close: () => client.close() });
@@ -94,18 +111,12 @@ describe('work requests, live', () => {
 
   it('retries a failed work request and aborts a blocked one, with confirmation', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
-    const bad = await noop(client, 'failure');
-    await waitForCompletion(client, bad.id);
+    const bad = await failedNoop(client);
     if (!session.app.server) throw new Error('the app has no server');
     const blocked = await seedWaitingStep(session.app.server, { kind: 'manual-unblock' });
 
     await goToWorkRequests(page);
-    await page.getByRole('search').getByRole('searchbox').fill(String(bad.id));
-    await page
-      .getByTestId(`wr-row-${String(bad.id)}`)
-      .getByRole('button')
-      .click();
-    await page.getByTestId('work-request-page').waitFor();
+    await openFromList(page, bad.id);
     await expect.poll(() => page.getByTestId('wr-page-status').textContent()).toContain('Failure');
     await screenshotAndCheckA11y(page, 'work-request-page-light');
     // The CLI equivalent, and the web UI's page of it.
@@ -136,12 +147,7 @@ describe('work requests, live', () => {
 
     // Abort a blocked step: the dialog asks first; cancelling leaves it alone.
     await page.getByRole('button', { name: 'Work requests', exact: true }).first().click();
-    await page.getByRole('search').getByRole('searchbox').fill(String(blocked));
-    await page
-      .getByTestId(`wr-row-${String(blocked)}`)
-      .getByRole('button')
-      .click();
-    await page.getByTestId('work-request-page').waitFor();
+    await openFromList(page, blocked);
 
     // Priority: lowering one's own work request is allowed.
     await page.getByLabel('Priority adj.').fill('-5');
@@ -169,8 +175,7 @@ describe('work requests, live', () => {
 
   it('narrows the list with filters, search and saved views', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
-    const bad = await noop(client, 'failure');
-    await waitForCompletion(client, bad.id);
+    const bad = await failedNoop(client);
     await goToWorkRequests(page);
     const list = page.getByTestId('work-request-list');
     await list.waitFor();

@@ -17,13 +17,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startAppOn, type RunningApp } from '../support/app';
-import { launchBrowser } from '../support/browser';
-import { goTo, goToTab, screenshotsInBothThemes } from '../support/e2e';
-import { startFakeDebusine, type FakeDebusine, type FakeFile } from '../support/fake-debusine';
+import { describe, expect, it } from 'vitest';
+import { openPage } from '../support/app';
+import { fakeAppSession, goTo, goToTab, screenshotsInBothThemes } from '../support/e2e';
+import type { FakeDebusine, FakeFile } from '../support/fake-debusine';
 import { row, serveWorkRequests, type FakeWorkRequests } from '../support/fake-work-requests';
-import type { Browser } from 'playwright-core';
 
 const FIXTURES = join(import.meta.dirname, '../unit/fixtures/real-work');
 const BROKEN_LOG = readFileSync(join(FIXTURES, 'ddt-broken-failed.build'), 'utf8');
@@ -126,36 +124,27 @@ async function openWorkflow(page: Page, id: number): Promise<void> {
 }
 
 describe('watching a real pipeline, on a fake server', () => {
-  let fake: FakeDebusine;
   let work: FakeWorkRequests;
-  let app: RunningApp;
-  let browser: Browser;
 
-  beforeAll(async () => {
-    fake = await startFakeDebusine();
-    work = serveWorkRequests(fake);
-    serveFixture(fake, 405, () => 'log\n');
-    serveFixture(fake, 406, () => HELLO_LOG);
-    serveFixture(fake, 407, () => 'not a real deb');
-    serveFixture(fake, 408, () => 'not a real deb');
-    serveFixture(fake, 410, () => 'x');
-    serveFixture(fake, 415, () => '{}');
-    serveFixture(fake, 416, () => '{}');
-    serveFixture(fake, 424, () => BROKEN_LOG);
-    app = await startAppOn(fake);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await app.stop();
-    await work.close();
-    await fake.close();
+  const session = fakeAppSession({
+    seed: (fake) => {
+      work = serveWorkRequests(fake);
+      serveFixture(fake, 405, () => 'log\n');
+      serveFixture(fake, 406, () => HELLO_LOG);
+      serveFixture(fake, 407, () => 'not a real deb');
+      serveFixture(fake, 408, () => 'not a real deb');
+      serveFixture(fake, 410, () => 'x');
+      serveFixture(fake, 415, () => '{}');
+      serveFixture(fake, 416, () => '{}');
+      serveFixture(fake, 424, () => BROKEN_LOG);
+    },
+    close: () => work.close(),
   });
 
   it('shows the steps as the server makes them, then sums up their results', async () => {
     const ROOT = 500;
     pipelineRoot(work, ROOT);
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await openWorkflow(page, ROOT);
     const status = page.getByTestId('wr-page-status');
     await expect(status.textContent()).resolves.toBe('Pending');
@@ -230,7 +219,7 @@ describe('watching a real pipeline, on a fake server', () => {
     pipelineRoot(work, ROOT);
     work.update(ROOT, running());
     populate(work, ROOT);
-    const { page, errors } = await openPage(browser, app);
+    const { page, errors } = await openPage(session.browser, session.app);
     await openWorkflow(page, ROOT);
     await page.getByRole('button', { name: 'Watch', exact: true }).click();
     await page.getByRole('button', { name: 'Unwatch', exact: true }).waitFor();

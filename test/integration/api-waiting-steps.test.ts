@@ -10,7 +10,12 @@ import { DebusineClient } from '../../src/main/api/client';
 import { clientFor, waitForCompletion } from '../support/clients';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testServer, usingExternalServers } from '../support/sandbox';
-import { seedSigningWorkRequest, seedWaitingStep } from '../support/seed-steps';
+import {
+  seedSigningStep,
+  seedSigningWorkRequest,
+  seedWaitingStep,
+  uploadUnsignedFixture,
+} from '../support/seed-steps';
 
 /** Clear-signs a .changes with a throwaway key, as debsign would (gpg --clearsign). */
 function clearSign(file: string): void {
@@ -62,17 +67,7 @@ describe.runIf(!usingExternalServers())('waiting steps on the current server', (
     'completes an external debsign step with a signed upload',
     async () => {
       const fx = debianFixtures();
-      const unsigned = await uploadArtifact(
-        client,
-        await createUpload({ changesFile: fx.changes }),
-        {
-          workspace: server.workspaces.default,
-        },
-      );
-      const id = await seedWaitingStep(server, {
-        kind: 'externaldebsign',
-        unsignedArtifactId: unsigned.id,
-      });
+      const { id, unsigned } = await seedSigningStep(client, server);
 
       const waiting = await client.workRequestExternalDebsignGet(id);
       expect(waiting.status).toBe('running');
@@ -116,9 +111,7 @@ describe.runIf(!usingExternalServers())('worker-side operations on the current s
     'assetPermissionCheck answers for a signing work request, describing the artifact',
     async () => {
       const fx = debianFixtures();
-      const upload = await uploadArtifact(owner, await createUpload({ changesFile: fx.changes }), {
-        workspace: server.workspaces.default,
-      });
+      const upload = await uploadUnsignedFixture(owner, server);
       const fingerprint = randomBytes(20).toString('hex').toUpperCase();
       await owner.assetCreate({
         category: 'debusine:signing-key',

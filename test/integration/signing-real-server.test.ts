@@ -10,16 +10,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpload } from '../../src/main/artifacts/local/kinds-debian';
 import { downloadArtifactFile } from '../../src/main/artifacts/transfer/download';
-import { uploadArtifact } from '../../src/main/artifacts/transfer/upload-engine';
 import { keyLookup, signAndComplete } from '../../src/main/signing/debsign';
 import { debsignRunner } from '../../src/main/signing/run-debsign';
 import { clientFor } from '../support/clients';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
 import { testServer, usingExternalServers } from '../support/sandbox';
-import { seedWaitingStep } from '../support/seed-steps';
+import { seedSigningStep } from '../support/seed-steps';
 
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
 const runnable = !usingExternalServers() && missingDebianTools() === undefined && TOOLS.every(have);
@@ -44,13 +42,7 @@ describe.runIf(runnable)('signing a waiting step from the app, on the current se
 
   it('signs the upload with debsign, uploads it and completes the step', async () => {
     const fx = debianFixtures();
-    const unsigned = await uploadArtifact(client, await createUpload({ changesFile: fx.changes }), {
-      workspace: server.workspaces.default,
-    });
-    const id = await seedWaitingStep(server, {
-      kind: 'externaldebsign',
-      unsignedArtifactId: unsigned.id,
-    });
+    const { id, unsigned } = await seedSigningStep(client, server);
 
     const result = await signAndComplete(client, id, {
       keys: keyLookup(gnupg.env),

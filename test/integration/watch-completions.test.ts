@@ -213,14 +213,19 @@ describe.runIf(hasServer('current'))('watching completions on the current server
 
   it('resumes from the resume file after a restart of the watcher', async () => {
     const file = join(dir, 'restart-resume.json');
-    const first = new CompletionWatcher({
-      apiUrl: server.apiUrl,
-      getToken: () => token,
-      resume: new ResumeFile(file),
-    });
-    const firstEvents = collect(first);
-    await first.start();
-    await first.whenConnected();
+    /** A watcher resuming from `file`, started and connected; the completions it delivers. */
+    const startFromFile = async () => {
+      const watcher = new CompletionWatcher({
+        apiUrl: server.apiUrl,
+        getToken: () => token,
+        resume: new ResumeFile(file),
+      });
+      const events = collect(watcher);
+      await watcher.start();
+      await watcher.whenConnected();
+      return { watcher, events };
+    };
+    const { watcher: first, events: firstEvents } = await startFromFile();
     const seen = await noop();
     await until(() => firstEvents.some((e) => e.workRequestId === seen), 90_000, 'completion');
     await first.stop();
@@ -231,14 +236,7 @@ describe.runIf(hasServer('current'))('watching completions on the current server
     const missed = await noop();
     await waitForCompletion(client, missed);
 
-    const second = new CompletionWatcher({
-      apiUrl: server.apiUrl,
-      getToken: () => token,
-      resume: new ResumeFile(file),
-    });
-    const secondEvents = collect(second);
-    await second.start();
-    await second.whenConnected();
+    const { watcher: second, events: secondEvents } = await startFromFile();
     await until(() => secondEvents.some((e) => e.workRequestId === missed), 30_000, 'replay');
     await second.idle();
     // `seen` was handled before the restart: never delivered again.

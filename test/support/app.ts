@@ -55,14 +55,17 @@ export async function startApp(
   };
 }
 
-/** The web host signed in to a fake Debusine (test/support/fake-debusine), in System. */
-export function startAppOn(fake: { apiUrl: string }): Promise<RunningApp> {
-  return startApp(null, {
+/**
+ * What `startApp(null, …)` needs to start signed in to a fake Debusine
+ * (test/support/fake-debusine), in System.
+ */
+export function envOnFake(fake: { apiUrl: string }): Record<string, string> {
+  return {
     DEBUSINE_DESKTOP_API_URL: fake.apiUrl,
     DEBUSINE_DESKTOP_TOKEN: 'fake-server-token',
     DEBUSINE_DESKTOP_SCOPE: 'debusine',
     DEBUSINE_DESKTOP_WORKSPACE: 'System',
-  });
+  };
 }
 
 /**

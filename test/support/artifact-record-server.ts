@@ -6,7 +6,7 @@
  * closed the connection before the record ended.
  */
 import { createServer, type ServerResponse } from 'node:http';
-import { listenOnLoopback } from './loopback-http';
+import { listenOnLoopback, sendAsRead, type Sent } from './loopback-http';
 
 export interface RecordShape {
   files: number;
@@ -18,11 +18,7 @@ export interface RecordShape {
   data?: string;
 }
 
-export interface Sent {
-  bytes: number;
-  /** Whether the client closed the connection before the record ended. */
-  closedEarly: boolean;
-}
+export type { Sent };
 
 export interface RecordServer {
   apiUrl: string;
@@ -81,27 +77,10 @@ export async function startRecordServer(): Promise<RecordServer> {
   let site = '';
 
   function send(id: number, shape: RecordShape, res: ServerResponse): Promise<Sent> {
-    const sent: Sent = { bytes: 0, closedEarly: false };
     const headers: Record<string, string | number> = { 'content-type': 'application/json' };
     if (shape.contentLength) headers['content-length'] = byteLength(site, id, shape);
     res.writeHead(200, headers);
-    const pieces = recordPieces(site, id, shape);
-    const pump = (): void => {
-      for (;;) {
-        if (res.destroyed) return;
-        const next = pieces.next();
-        if (next.done) return void res.end();
-        sent.bytes += Buffer.byteLength(next.value);
-        if (!res.write(next.value)) return void res.once('drain', pump);
-      }
-    };
-    return new Promise((resolve) => {
-      res.on('close', () => {
-        sent.closedEarly = !res.writableFinished;
-        resolve(sent);
-      });
-      pump();
-    });
+    return sendAsRead(res, recordPieces(site, id, shape));
   }
 
   const server = createServer((req, res) => {

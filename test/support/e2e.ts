@@ -3,14 +3,19 @@
  * suite, moving around the app, and small artifacts to look at.
  */
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { startApp, type RunningApp } from './app';
+import { LocalArtifact, uploadArtifact } from '../../src/main/artifacts';
+import { envOnFake, startApp, type RunningApp } from './app';
 import { seriousA11yViolations } from './a11y';
 import { launchBrowser, screenshot } from './browser';
-import { unique } from './clients';
-import type { Flavour } from './sandbox';
+import { clientFor, unique } from './clients';
+import { startFakeDebusine, type FakeDebusine } from './fake-debusine';
+import type { Flavour, TestServer } from './sandbox';
 
 export interface AppSession {
   readonly app: RunningApp;
@@ -52,6 +57,52 @@ export function appSession(
     get browser(): Browser {
       if (!browser) throw new Error('the browser has not started');
       return browser;
+    },
+  };
+}
+
+export interface FakeAppSession extends AppSession {
+  /** The fake Debusine the app is signed in to. */
+  readonly fake: FakeDebusine;
+}
+
+/**
+ * An appSession on a fake Debusine (fake-debusine.ts) instead of a sandbox's: the fake
+ * starts first, and `seed` gives it what the suite needs (artifacts, work requests…); then
+ * the app starts signed in to it, in System, and a browser. `close` runs once the browser
+ * and the app have stopped, before the fake closes.
+ */
+export function fakeAppSession(
+  hooks: {
+    seed?: (fake: FakeDebusine) => Promise<void> | void;
+    close?: () => Promise<void> | void;
+  } = {},
+): FakeAppSession {
+  let fake: FakeDebusine | undefined;
+  const started = (): FakeDebusine => {
+    if (!fake) throw new Error('the fake server has not started');
+    return fake;
+  };
+  const session = appSession(null, {
+    seed: async () => {
+      fake = await startFakeDebusine();
+      await hooks.seed?.(fake);
+    },
+    env: () => envOnFake(started()),
+    close: async () => {
+      await hooks.close?.();
+      await fake?.close();
+    },
+  });
+  return {
+    get app(): RunningApp {
+      return session.app;
+    },
+    get browser(): Browser {
+      return session.browser;
+    },
+    get fake(): FakeDebusine {
+      return started();
     },
   };
 }
@@ -132,4 +183,42 @@ export async function createEmptyArtifact(
     data: {},
   });
   return artifact.id;
+}
+
+/**
+ * Uploads `files` (name and content) to the server's default workspace as one
+ * debug-logs artifact, as its owner, through main's own client: a task's logs to read in
+ * the viewer. Its id.
+ */
+export async function uploadDebugLogs(
+  server: TestServer,
+  files: Record<string, Buffer | string>,
+): Promise<number> {
+  const client = clientFor(server);
+  const dir = await mkdtemp(join(tmpdir(), 'debug-logs-'));
+  try {
+    const artifact = new LocalArtifact('debusine:work-request-debug-logs', {});
+    for (const [name, content] of Object.entries(files)) {
+      await writeFile(join(dir, name), content);
+      artifact.files.set(name, join(dir, name));
+    }
+    return (await uploadArtifact(client, artifact, { workspace: server.workspaces.default })).id;
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Opens `path` of the artifact in the viewer, from the artifact's page and its file table. */
+export async function openArtifactFile(
+  page: Page,
+  artifactId: number,
+  path: string,
+): Promise<void> {
+  await goTo(page, 'Artifacts');
+  const lookup = page.getByRole('search').getByLabel('Artifact id or URL');
+  await lookup.fill(String(artifactId));
+  await lookup.press('Enter');
+  await page.getByRole('button', { name: `Open ${path}` }).click();
+  await page.getByRole('heading', { name: path }).waitFor();
 }

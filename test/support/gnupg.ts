@@ -19,6 +19,17 @@ export interface TestGnupg {
   env: NodeJS.ProcessEnv;
   /** Makes a key for `uid` (no passphrase unless given); its fingerprint. */
   addKey(uid: string, passphrase?: string): Promise<string>;
+  /**
+   * Removes keys a test added, and the pinentry it set, so that the next test sees the
+   * keys it had before.
+   */
+  deleteKeys(fingerprints: string[]): Promise<void>;
+  /** Makes a key for `uid` (as addKey) for the time `use` runs with it, then deletes it. */
+  withKey<T>(
+    uid: string,
+    use: (fingerprint: string) => Promise<T>,
+    passphrase?: string,
+  ): Promise<T>;
   /** What the agent's pinentry does when asked for a passphrase. */
   pinentry(mode: 'cancel' | 'wrong'): Promise<void>;
   /** The fingerprint of the primary key whose valid signature `file` carries, or null. */
@@ -62,7 +73,7 @@ export async function testGnupg(): Promise<TestGnupg> {
   };
   const gpg = (args: string[]) => run('gpg', ['--batch', ...args], { env });
   const publicRing = join(dir, 'public.gpg');
-  return {
+  const self: TestGnupg = {
     dir,
     home,
     env,
@@ -82,6 +93,18 @@ export async function testGnupg(): Promise<TestGnupg> {
       const fpr = /^fpr:(?::[^:]*){7}:([0-9A-F]+):/m.exec(stdout)?.[1];
       if (!fpr) throw new Error(`gpg made no key for ${uid}`);
       return fpr;
+    },
+    async deleteKeys(fingerprints) {
+      await gpg(['--yes', '--delete-secret-and-public-keys', ...fingerprints]);
+      await rm(join(gnupg, 'gpg-agent.conf'), { force: true });
+    },
+    async withKey(uid, use, passphrase) {
+      const fingerprint = await self.addKey(uid, passphrase);
+      try {
+        return await use(fingerprint);
+      } finally {
+        await self.deleteKeys([fingerprint]);
+      }
     },
     async pinentry(mode) {
       const script = join(dir, `pinentry-${mode}`);
@@ -107,4 +130,5 @@ export async function testGnupg(): Promise<TestGnupg> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+  return self;
 }

@@ -1,6 +1,8 @@
 /** Plain requests to a local server, as any local program (not a browser) can make them. */
-import { request, type IncomingHttpHeaders, type Server } from 'node:http';
-import WebSocket from 'ws';
+import { request, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer, type ServerOptions } from 'ws';
 
 export interface Answer {
   status: number;
@@ -82,6 +84,67 @@ export async function listenOnLoopback(server: Server): Promise<Listening> {
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export interface Sent {
+  bytes: number;
+  /** Whether the client closed the connection before the answer ended. */
+  closedEarly: boolean;
+}
+
+/**
+ * Sends `pieces` as the body of `res` (whose head is written), a piece whenever the
+ * connection takes more, so that a client that stops reading stops the sending; resolves
+ * once the response closes, with what was handed to the connection.
+ */
+export function sendAsRead(res: ServerResponse, pieces: Iterator<string>): Promise<Sent> {
+  const sent: Sent = { bytes: 0, closedEarly: false };
+  const pump = (): void => {
+    for (;;) {
+      if (res.destroyed) return;
+      const next = pieces.next();
+      if (next.done === true) return void res.end();
+      sent.bytes += Buffer.byteLength(next.value);
+      if (!res.write(next.value)) return void res.once('drain', pump);
+    }
+  };
+  return new Promise((resolve) => {
+    res.on('close', () => {
+      sent.closedEarly = !res.writableFinished;
+      resolve(sent);
+    });
+    pump();
+  });
+}
+
+export interface LoopbackWebSockets {
+  wss: WebSocketServer;
+  /** `http://127.0.0.1:PORT/api`: an API whose websockets are this server's. */
+  apiUrl: string;
+  /** Drops every connection, then stops listening. */
+  close: () => Promise<void>;
+}
+
+/**
+ * A WebSocket server on a free loopback port, standing in for a Debusine's websockets;
+ * `options` as ws takes them (its address aside).
+ */
+export async function webSocketsOnLoopback(
+  options: Omit<ServerOptions, 'port' | 'host'> = {},
+): Promise<LoopbackWebSockets> {
+  const wss = new WebSocketServer({ ...options, port: 0, host: '127.0.0.1' });
+  await once(wss, 'listening');
+  const { port } = wss.address() as AddressInfo;
+  return {
+    wss,
+    apiUrl: `http://127.0.0.1:${String(port)}/api`,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise((resolve) => {
+        wss.close(resolve);
+      });
     },
   };
 }

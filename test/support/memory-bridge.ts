@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import {
   createService,
+  type AppService,
   type HostCapabilities,
   type ServiceDeps,
 } from '../../src/main/composition-root';
@@ -117,4 +118,31 @@ export async function testService(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A real service on `dataDir`, signed in by its environment to the server at `apiUrl` with
+ * a token, its events sent to `hub`, and nothing from the real environment (CLI config,
+ * sandbox file). `deps` gives the rest (notifier, host, client…) and may replace any of
+ * these. Call `start()` before use.
+ */
+export function signedInService(
+  dataDir: string,
+  apiUrl: string,
+  hub: EventHub,
+  deps: Pick<ServiceDeps, 'notifier' | 'host'> & Partial<ServiceDeps>,
+): AppService {
+  return createService({
+    dataDir,
+    tokens: new FileTokenStore(dataDir),
+    files: new StagedFiles(),
+    emit: hub.emit.bind(hub),
+    env: {
+      DEBUSINE_DESKTOP_API_URL: apiUrl,
+      DEBUSINE_DESKTOP_TOKEN: 'a-token-of-some-length',
+      DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
+      DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
+    },
+    ...deps,
+  });
 }

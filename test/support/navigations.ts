@@ -1,3 +1,5 @@
+import type { EventMessage } from '../../src/main/bridge/event-outbox';
+import type { AppService } from '../../src/main/composition-root';
 import type { EventPayload } from '../../src/shared/contract';
 
 /**
@@ -10,4 +12,18 @@ export function targetsOn(payloads: readonly unknown[], server: string | null): 
     const { server: named, ...target } = payload as EventPayload<'app.navigate'>;
     return named === server ? target : { ...target, server: named };
   });
+}
+
+/**
+ * What a running service asked the window to show, from the events it sent: each named
+ * as `targetsOn` names it, against the profile active now (the one main switched to).
+ */
+export function navigationsOf(r: {
+  events: readonly EventMessage[];
+  service: Pick<AppService, 'session'>;
+}): unknown[] {
+  return targetsOn(
+    r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload),
+    r.service.session.active()?.id ?? null,
+  );
 }

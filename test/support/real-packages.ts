@@ -141,6 +141,29 @@ echo "${name} greets"
   };
 }
 
+/** The recipe of the failing packages' target that fails on purpose, saying so. */
+function failsOnPurpose(name: string): string {
+  return `\t@echo "${name}: this build fails on purpose"
+\texit 1
+`;
+}
+
+/**
+ * The debian/rules of a failing package: `build`, the targets that build and fail (with
+ * failsOnPurpose), then binary and clean targets that succeed. dpkg-buildpackage calls
+ * only the binary target when the package needs no root.
+ */
+function failingRules(build: string): string {
+  return `#!/usr/bin/make -f
+${build}
+binary binary-arch binary-indep: build-arch
+\t@true
+
+clean:
+\t@true
+`;
+}
+
 /** The package that fails: its build target exits 1, after clean has succeeded. */
 function failingFiles(name: string, greeting: string): Record<string, string> {
   return {
@@ -157,18 +180,8 @@ Architecture: any
 Description: package whose build fails, for the Debusine Desktop tests
  Its debian/rules exits 1 during the build.
 `,
-    // dpkg-buildpackage calls only the binary target when the package needs no root.
-    'debian/rules': `#!/usr/bin/make -f
-build build-arch build-indep:
-\t@echo "${name}: this build fails on purpose"
-\texit 1
-
-binary binary-arch binary-indep: build-arch
-\t@true
-
-clean:
-\t@true
-`,
+    'debian/rules': failingRules(`build build-arch build-indep:
+${failsOnPurpose(name)}`),
     'debian/copyright': copyright(name),
     'debian/source/format': '3.0 (native)\n',
   };
@@ -251,21 +264,12 @@ function slowFailingFiles(name: string, greeting: string, lines: number): Record
   const files = failingFiles(name, greeting);
   return {
     ...files,
-    'debian/rules': `#!/usr/bin/make -f
-build build-arch build-indep:
+    'debian/rules': failingRules(`build build-arch build-indep:
 \t@for i in $$(seq 1 ${String(lines)}); do echo "${name}: step $$i of ${String(lines)}"; sleep 1; done
 \t$(MAKE) -f debian/rules fail
 
 fail:
-\t@echo "${name}: this build fails on purpose"
-\texit 1
-
-binary binary-arch binary-indep: build-arch
-\t@true
-
-clean:
-\t@true
-`,
+${failsOnPurpose(name)}`),
   };
 }
 

@@ -5,6 +5,9 @@
  * then exercised for real. The rows are written through Debusine's own ORM
  * (`debusine-admin shell`), as the server's workflow code would.
  */
+import type { DebusineClient } from '../../src/main/api/client';
+import { createUpload, uploadArtifact, type UploadResult } from '../../src/main/artifacts';
+import { debianFixtures } from './debian-fixtures';
 import { debusineAdminShell } from './debusine-admin';
 import type { TestServer } from './sandbox';
 
@@ -47,6 +50,33 @@ print(wr.id)
   const id = Number(out.trim().split('\n').pop());
   if (!Number.isInteger(id)) throw new Error(`seeding a ${step.kind} step failed:\n${out}`);
   return id;
+}
+
+/** Uploads the fixtures' upload (debian-fixtures.ts), unsigned, to the default workspace. */
+export async function uploadUnsignedFixture(
+  client: DebusineClient,
+  server: TestServer,
+): Promise<UploadResult> {
+  const changesFile = debianFixtures().changes;
+  return uploadArtifact(client, await createUpload({ changesFile }), {
+    workspace: server.workspaces.default,
+  });
+}
+
+/**
+ * The fixtures' upload, unsigned (uploadUnsignedFixture), and an externaldebsign step that
+ * waits for its signature; the step's id, and the upload.
+ */
+export async function seedSigningStep(
+  client: DebusineClient,
+  server: TestServer,
+): Promise<{ id: number; unsigned: UploadResult }> {
+  const unsigned = await uploadUnsignedFixture(client, server);
+  const id = await seedWaitingStep(server, {
+    kind: 'externaldebsign',
+    unsignedArtifactId: unsigned.id,
+  });
+  return { id, unsigned };
 }
 
 export interface SigningWorkRequest {

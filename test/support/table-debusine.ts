@@ -6,13 +6,11 @@
  * one does after an outage), and a client that answers from a table of work requests and
  * counts the list reads.
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
 import type { DebusineClient } from '../../src/main/api/client';
 import type { WorkRequestFilters } from '../../src/main/api/work-requests';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
+import { webSocketsOnLoopback } from './loopback-http';
 
 export interface CompletionSocket {
   apiUrl: string;
@@ -25,8 +23,8 @@ export interface CompletionSocket {
 }
 
 export async function completionSocket(): Promise<CompletionSocket> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(wss, 'listening');
+  const server = await webSocketsOnLoopback();
+  const { wss } = server;
   const sent: { completedAt: number; message: string }[] = [];
   let connections = 0;
   wss.on('connection', (socket, request) => {
@@ -38,9 +36,8 @@ export async function completionSocket(): Promise<CompletionSocket> {
       if (completedAt >= from) socket.send(message);
     }
   });
-  const { port } = wss.address() as AddressInfo;
   return {
-    apiUrl: `http://127.0.0.1:${String(port)}/api`,
+    apiUrl: server.apiUrl,
     get connections() {
       return connections;
     },
@@ -58,12 +55,7 @@ export async function completionSocket(): Promise<CompletionSocket> {
     dropClients() {
       for (const client of wss.clients) client.terminate();
     },
-    async close() {
-      for (const client of wss.clients) client.terminate();
-      await new Promise((resolve) => {
-        wss.close(resolve);
-      });
-    },
+    close: server.close,
   };
 }
 

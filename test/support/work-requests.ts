@@ -31,3 +31,19 @@ export function workRequestFixture(
     ...extra,
   };
 }
+
+/** A `debian_pipeline` workflow still running, the root of its own steps. */
+export function runningPipelineFixture(
+  id: number,
+  extra: Partial<WorkRequestResponse> = {},
+): WorkRequestResponse {
+  return workRequestFixture(id, {
+    task_type: 'Workflow',
+    task_name: 'debian_pipeline',
+    status: 'running',
+    result: '',
+    completed_at: null,
+    workflow_root: id,
+    ...extra,
+  });
+}

@@ -10,15 +10,10 @@ import { exchange } from '../../src/main/api/exchange';
 import { HttpTransport } from '../../src/main/api/http';
 import { DebusineError } from '../../src/shared/errors';
 import { whoamiSchema } from '../../src/shared/models';
-import { listenOnLoopback, type Listening } from '../support/loopback-http';
+import { listenOnLoopback, sendAsRead, type Listening, type Sent } from '../support/loopback-http';
 
 /** What the server may have handed to the connection beyond what was read: socket buffers. */
 const IN_FLIGHT = 16 * 2 ** 20;
-
-interface Sent {
-  bytes: number;
-  closedEarly: boolean;
-}
 
 /** An answer: its status, its headers, and its body in pieces, sent as the client reads. */
 interface Answer {
@@ -33,25 +28,8 @@ const answers = new Map<string, Answer>();
 const sent = new Map<string, Promise<Sent>>();
 
 function send(answer: Answer, res: ServerResponse): Promise<Sent> {
-  const log: Sent = { bytes: 0, closedEarly: false };
   res.writeHead(answer.status, answer.headers);
-  const pieces = answer.pieces();
-  const pump = (): void => {
-    for (;;) {
-      if (res.destroyed) return;
-      const next = pieces.next();
-      if (next.done === true) return void res.end();
-      log.bytes += Buffer.byteLength(next.value);
-      if (!res.write(next.value)) return void res.once('drain', pump);
-    }
-  };
-  return new Promise((resolve) => {
-    res.on('close', () => {
-      log.closedEarly = !res.writableFinished;
-      resolve(log);
-    });
-    pump();
-  });
+  return sendAsRead(res, answer.pieces());
 }
 
 beforeAll(async () => {
@@ -169,23 +147,27 @@ describe('a refusal', { timeout: 60_000 }, () => {
     expect(error.message).toMatch(/^Work request is not ready: x+$/);
   });
 
-  it('with a longer body is the status error, and the rest of the body is not read', async () => {
-    serve('/refused-endless/', problemOf(409, 4 * JSON_BODY_LIMIT, false));
-    const error = await refusalOf('/refused-endless/');
-    expect(error.code).toBe('conflict');
-    expect(error.message).toBe('whoami: unexpected answer from the server (HTTP 409)');
-    const log = await sentFor('/refused-endless/');
+  // The same refusal, with its body sent on and on, or announced longer than the limit.
+  it.each([
+    [
+      'with a longer body is the status error, and the rest of the body is not read',
+      { path: '/refused-endless/', status: 409, announced: false, code: 'conflict' },
+      ERROR_BODY_LIMIT + IN_FLIGHT,
+    ],
+    [
+      'announcing a longer body is the status error without reading it',
+      { path: '/refused-announced/', status: 500, announced: true, code: 'server' },
+      IN_FLIGHT,
+    ],
+  ] as const)('%s', async (_what, { path, status, announced, code }, sentBelow) => {
+    serve(path, problemOf(status, 4 * JSON_BODY_LIMIT, announced));
+    const error = await refusalOf(path);
+    expect(error.code).toBe(code);
+    expect(error.message).toBe(
+      `whoami: unexpected answer from the server (HTTP ${String(status)})`,
+    );
+    const log = await sentFor(path);
     expect(log.closedEarly).toBe(true);
-    expect(log.bytes).toBeLessThan(ERROR_BODY_LIMIT + IN_FLIGHT);
-  });
-
-  it('announcing a longer body is the status error without reading it', async () => {
-    serve('/refused-announced/', problemOf(500, 4 * JSON_BODY_LIMIT, true));
-    const error = await refusalOf('/refused-announced/');
-    expect(error.code).toBe('server');
-    expect(error.message).toBe('whoami: unexpected answer from the server (HTTP 500)');
-    const log = await sentFor('/refused-announced/');
-    expect(log.closedEarly).toBe(true);
-    expect(log.bytes).toBeLessThan(IN_FLIGHT);
+    expect(log.bytes).toBeLessThan(sentBelow);
   });
 });

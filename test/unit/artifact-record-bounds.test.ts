@@ -76,6 +76,19 @@ function largestAccepted(id: number): RecordShape {
 /** What the app says of a record longer than the limit. */
 const TOO_LARGE = `The server's answer to artifactGet is larger than ${formatLimit(JSON_BODY_LIMIT)}`;
 
+/**
+ * Serves `shape` as artifact `id` and reads it, expecting the read to refuse it as longer
+ * than the limit and the server to have been cut off; the read's report, and what was sent.
+ */
+async function refusedAsTooLarge(id: number, shape: RecordShape) {
+  server.artifact(id, shape);
+  const report = await readInChild(id);
+  expect(report.error).toEqual({ code: 'bad-response', message: TOO_LARGE });
+  const sent = await server.sent(id);
+  expect(sent.closedEarly).toBe(true);
+  return { report, sent };
+}
+
 // Each record is read by a Node process started for it: seconds each on a busy machine.
 describe('an artifact record', { timeout: 120_000 }, () => {
   it('of the most files and bytes accepted is read in under 200 MB', async () => {
@@ -103,12 +116,7 @@ describe('an artifact record', { timeout: 120_000 }, () => {
   });
 
   it('of a million files is refused once the bytes read pass the limit', async () => {
-    const shape = { files: 1_000_000 };
-    server.artifact(3, shape);
-    const report = await readInChild(3);
-    expect(report.error).toEqual({ code: 'bad-response', message: TOO_LARGE });
-    const sent = await server.sent(3);
-    expect(sent.closedEarly).toBe(true);
+    const { report, sent } = await refusedAsTooLarge(3, { files: 1_000_000 });
     expect(sent.bytes).toBeGreaterThan(JSON_BODY_LIMIT);
     expect(sent.bytes).toBeLessThan(JSON_BODY_LIMIT + IN_FLIGHT);
     // Nothing past the limit was kept, and only the bytes below it were ever held.
@@ -130,12 +138,7 @@ describe('an artifact record', { timeout: 120_000 }, () => {
   });
 
   it('announced longer than the limit is refused before its body is read', async () => {
-    const shape = { files: 200_000, contentLength: true };
-    server.artifact(4, shape);
-    const report = await readInChild(4);
-    expect(report.error).toEqual({ code: 'bad-response', message: TOO_LARGE });
-    const sent = await server.sent(4);
-    expect(sent.closedEarly).toBe(true);
+    const { report, sent } = await refusedAsTooLarge(4, { files: 200_000, contentLength: true });
     expect(sent.bytes).toBeLessThan(IN_FLIGHT);
     expect(report.peak - report.rssBefore, growth(report)).toBeLessThan(IN_FLIGHT * 2);
   });

@@ -3,7 +3,8 @@
  * that sums every file at each event sends (the reference below), and a transfer of many
  * files must not walk its whole file list on each update.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeTimersInEachTest } from '../support/fake-timers';
 import {
   ProgressTracker,
   type FileProgress,
@@ -82,12 +83,7 @@ function eventsOf(files: [string, number][], steps: Step[]): ProgressEvent[][] {
   return runs;
 }
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+fakeTimersInEachTest();
 
 describe('ProgressTracker sends the events a tracker that sums every file sends', () => {
   it('for files that progress, fail and go back, are skipped, and finish', () => {

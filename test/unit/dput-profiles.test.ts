@@ -36,6 +36,13 @@ const PACKAGE_PROFILE = {
   method: 'debusine',
 };
 
+/** The package's profile as a sandbox's: for the server at `fqdn`, in its scope. */
+const sandboxProfile = (fqdn: string) => ({
+  ...PACKAGE_PROFILE,
+  fqdn,
+  debusine_scope: 'debusine',
+});
+
 describe('dput-ng profiles', () => {
   it('merges DEFAULT, the package, /etc and the user, in that order, with the meta under each', async () => {
     const dirs = layers({
@@ -85,11 +92,7 @@ describe('dput-ng profiles', () => {
 
   it('finds a server’s profile by its host name, as the Debusine client does, whatever the profile is called', async () => {
     const byName = layers({
-      'home/profiles/debusine-sandbox.json': {
-        ...PACKAGE_PROFILE,
-        fqdn: '127.0.0.1',
-        debusine_scope: 'debusine',
-      },
+      'home/profiles/debusine-sandbox.json': sandboxProfile('127.0.0.1'),
     });
     const found = await new DputProfiles(byName).forServer(
       'http://127.0.0.1:18016/api',
@@ -100,11 +103,7 @@ describe('dput-ng profiles', () => {
 
   it('takes a host and port as fqdn too', async () => {
     const dirs = layers({
-      'home/profiles/sandbox.json': {
-        ...PACKAGE_PROFILE,
-        fqdn: '127.0.0.1:18016',
-        debusine_scope: 'debusine',
-      },
+      'home/profiles/sandbox.json': sandboxProfile('127.0.0.1:18016'),
       'home/profiles/other.json': { ...PACKAGE_PROFILE, fqdn: 'elsewhere.example' },
     });
     const found = await new DputProfiles(dirs).forServer('http://127.0.0.1:18016/api', 'debusine');

@@ -4,19 +4,18 @@
  * local stand-in for the live log websocket, notifies once, with the line where the build
  * broke and its buttons, and a build that only looks bad on the way notifies nothing.
  */
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { LiveLogStore } from '../../src/main/logs/live-log-store';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { EarlyWarnings } from '../../src/main/watch/early-warning';
 import { marksBuildFailing } from '../../src/main/watch/failing-line';
 import { WatchList } from '../../src/main/watch/watch-list';
 import type { WorkRequestResponse } from '../../src/shared/models';
+import { webSocketsOnLoopback, type LoopbackWebSockets } from '../support/loopback-http';
 
 describe('the lines that mark a build as failing', () => {
   it.each([
@@ -38,19 +37,14 @@ describe('the lines that mark a build as failing', () => {
   });
 });
 
-let wss: WebSocketServer | undefined;
+let server: LoopbackWebSockets | undefined;
 let warnings: EarlyWarnings | undefined;
 let store: LiveLogStore | undefined;
 afterEach(async () => {
   await warnings?.close();
   await store?.closeAll();
-  const server = wss;
-  wss = undefined;
-  if (!server) return;
-  for (const client of server.clients) client.terminate();
-  await new Promise((r) => {
-    server.close(r);
-  });
+  await server?.close();
+  server = undefined;
 });
 
 const step = (id: number, root: number): WorkRequestResponse =>
@@ -65,10 +59,9 @@ const step = (id: number, root: number): WorkRequestResponse =>
   }) as WorkRequestResponse;
 
 async function liveServer(lines: (id: number) => string[]): Promise<string> {
-  wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(wss, 'listening');
+  server = await webSocketsOnLoopback();
   let at = Date.UTC(2026, 0, 1);
-  wss.on('connection', (socket: WebSocket, request) => {
+  server.wss.on('connection', (socket: WebSocket, request) => {
     const id = Number(/work-request\/(\d+)\//.exec(request.url ?? '')?.[1]);
     socket.send(JSON.stringify({ type: 'connected' }));
     for (const text of lines(id)) {
@@ -84,8 +77,7 @@ async function liveServer(lines: (id: number) => string[]): Promise<string> {
     socket.send(JSON.stringify({ type: 'log_data_end', exit_code: 0, timestamp: 'x' }));
     socket.close();
   });
-  const { port } = wss.address() as AddressInfo;
-  return `http://127.0.0.1:${String(port)}/api`;
+  return server.apiUrl;
 }
 
 const BOX = [

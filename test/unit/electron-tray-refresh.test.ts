@@ -4,16 +4,12 @@
  * electron's FakeTray): a quit while a refresh is reading the snapshot shows nothing
  * afterwards, and a burst of events makes one read.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { trayRefresher } from '../../src/main/app/tray-refresh';
 import { FakeTray } from '../support/fake-electron';
+import { fakeTimersInEachTest } from '../support/fake-timers';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+fakeTimersInEachTest();
 
 describe("the tray's refresh", () => {
   it('shows nothing once stopped, not even what a read under way brings back', async () => {

@@ -4,15 +4,11 @@
  * that doubles while nothing changes and comes back to its first interval when something
  * does. The clock is faked.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EndChecks } from '../../src/main/watch/end-checks';
+import { fakeTimersInEachTest } from '../support/fake-timers';
 
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+fakeTimersInEachTest();
 
 // A root's reads are made on the turn after their delay (roots due together are read
 // together), hence the few milliseconds past each delay below.

@@ -1,43 +1,19 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { analyseSbuildLog } from '../../src/main/logs/sbuild-log';
 import { explainWorkRequest } from '../../src/main/results/explainer';
 import { explainFailure, type FailureSources } from '../../src/main/results/failure-reason';
 import { DebusineError } from '../../src/shared/errors';
-import {
-  artifactResponseSchema,
-  type ArtifactResponse,
-  type WorkRequestResponse,
-} from '../../src/shared/models';
+import type { WorkRequestResponse } from '../../src/shared/models';
 import { routerFixture, workRequestSourceOf } from '../support/completion-router';
-import { workRequestFixture as wr } from '../support/work-requests';
-
 // What the sandbox's real tasks produced (fixtures/real-work): a build whose debian/rules
 // exits 1, a clean lintian run, a passing autopkgtest.
-const fixtures = join(import.meta.dirname, 'fixtures/real-work');
-async function artifact(id: number): Promise<ArtifactResponse> {
-  const text = await readFile(join(fixtures, `artifact-${String(id)}.json`), 'utf8');
-  return artifactResponseSchema.parse(JSON.parse(text));
-}
-
-function sources(
-  artifacts: Record<number, ArtifactResponse>,
-  opened: string[] = [],
-): FailureSources {
-  return {
-    artifact: (id) => {
-      const found = artifacts[id];
-      return found ? Promise.resolve(found) : Promise.reject(new DebusineError('not-found', 'no'));
-    },
-    analyseLog: async (artifactId, path) => {
-      opened.push(`${String(artifactId)}/${path}`);
-      const text = await readFile(join(fixtures, 'ddt-broken-failed.build'), 'utf8');
-      return analyseSbuildLog(text.split('\n'));
-    },
-  };
-}
+import {
+  failedBuildLogLines,
+  realArtifact as artifact,
+  realWorkSources as sources,
+} from '../support/real-work';
+import { workRequestFixture as wr } from '../support/work-requests';
 
 const failedSbuild = wr(31, {
   task_name: 'sbuild',
@@ -63,7 +39,7 @@ describe('why a task failed', () => {
       why: 'build: make: *** [debian/rules:4: build-arch] Error 1',
       log: { artifactId: 424, path, line: expect.any(Number) as number },
     });
-    const lines = (await readFile(join(fixtures, 'ddt-broken-failed.build'), 'utf8')).split('\n');
+    const lines = await failedBuildLogLines();
     expect(lines[reason?.log?.line ?? -1]).toBe('make: *** [debian/rules:4: build-arch] Error 1');
   });
 
@@ -133,13 +109,19 @@ describe('failure notifications say why, and open the log at that line', () => {
     receivedAt: Date.now(),
   });
 
-  it("a watched workflow's failure names its failed build step's error line", async () => {
+  /** The router over workflow #30, watched while it ran, whose build step #31 failed. */
+  const watchedFailedPipeline = async () => {
     const root = wr(30, { task_type: 'Workflow', task_name: 'debian_pipeline', result: 'failure' });
     const t = await setup(
       [root, failedSbuild],
       sources({ 424: await artifact(424), 405: await artifact(405) }),
     );
     await t.router.started({ ...root, status: 'running', result: '' });
+    return t;
+  };
+
+  it("a watched workflow's failure names its failed build step's error line", async () => {
+    const t = await watchedFailedPipeline();
     await t.router.handleCompletion(event(31, 'failure'));
     expect(t.notifier.shown).toHaveLength(0);
     await t.router.handleCompletion(event(30, 'failure'));
@@ -192,14 +174,9 @@ describe('failure notifications say why, and open the log at that line', () => {
   });
 
   it('a workflow that failed while the app was away still names its failed step', async () => {
-    const root = wr(30, { task_type: 'Workflow', task_name: 'debian_pipeline', result: 'failure' });
-    const t = await setup(
-      [root, failedSbuild],
-      sources({ 424: await artifact(424), 405: await artifact(405) }),
-    );
     // Watched while running; then the app was offline while its build step failed and the
     // workflow ended. The catch-up after reconnecting is all the router hears of it.
-    await t.router.started({ ...root, status: 'running', result: '' });
+    const t = await watchedFailedPipeline();
     await t.router.catchUp();
     const [shown] = t.notifier.shown;
     expect(shown?.notification.title).toBe('Failed: workflow debian_pipeline #30');

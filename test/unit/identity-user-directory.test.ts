@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UserDirectory, type UserNameSource } from '../../src/main/identity/user-directory';
+import { tempDirInEachTest } from '../support/temp-dirs';
 
 const API = 'https://debusine.example.org/api';
 
@@ -29,14 +29,9 @@ function source(names: Record<number, string> = { 2: 'alice', 3: 'bob' }) {
 }
 
 describe('UserDirectory', () => {
-  let dir: string;
   let file: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ddt-users-'));
+  tempDirInEachTest('ddt-users-', (dir) => {
     file = join(dir, 'identities.json');
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('names creators once each, leaving out ids the server does not name', async () => {

@@ -4,25 +4,23 @@
  * repeating what it saw), how a refusal reads, and what a hostile server cannot do (no
  * credentials leave, memory and disk stay bounded, main keeps running).
  */
-import { once } from 'node:events';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { LiveLogStore } from '../../src/main/logs/live-log-store';
+import type { WebSocket } from 'ws';
+import { LiveLogStore, type LiveOpen } from '../../src/main/logs/live-log-store';
 import { MAX_RECONNECTS } from '../../src/main/logs/live-log-stream';
 import type { LogState } from '../../src/shared/log-types';
+import { webSocketsOnLoopback, type LoopbackWebSockets } from '../support/loopback-http';
 
-let wss: WebSocketServer | undefined;
+let server: LoopbackWebSockets | undefined;
 let store: LiveLogStore | undefined;
 afterEach(async () => {
   await store?.closeAll();
-  for (const client of wss?.clients ?? []) client.terminate();
-  await new Promise((r) => wss?.close(r));
-  wss = undefined;
+  await server?.close();
+  server = undefined;
 });
 
 interface Fake {
@@ -35,21 +33,17 @@ async function fakeServer(
   options: { refuseUpgrade?: number } = {},
 ): Promise<Fake> {
   const requests: IncomingMessage[] = [];
-  wss = new WebSocketServer({
-    port: 0,
-    host: '127.0.0.1',
+  server = await webSocketsOnLoopback({
     verifyClient: (_info, done) => {
       if (options.refuseUpgrade) done(false, options.refuseUpgrade);
       else done(true);
     },
   });
-  await once(wss, 'listening');
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+  server.wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     requests.push(request);
     onConnection(socket, requests.length, request);
   });
-  const { port } = wss.address() as AddressInfo;
-  return { apiUrl: `http://127.0.0.1:${String(port)}/api`, requests };
+  return { apiUrl: server.apiUrl, requests };
 }
 
 let stamp = Date.UTC(2026, 0, 1);
@@ -67,6 +61,23 @@ const end = (exitCode: number) =>
     timestamp: new Date().toISOString(),
   });
 const CONNECTED = JSON.stringify({ type: 'connected' });
+
+/**
+ * A server that sends message after message (each made by `message`), the next as soon as
+ * the last has gone, until the client goes away or more than `most` have gone.
+ */
+function floodingServer(message: () => string, most: number): Promise<Fake> {
+  return fakeServer((socket) => {
+    socket.send(CONNECTED);
+    let sent = 0;
+    const pump = (): void => {
+      if (socket.readyState !== socket.OPEN || sent > most) return;
+      sent++;
+      socket.send(message(), pump);
+    };
+    pump();
+  });
+}
 
 /** A store whose states are recorded, with a wait on a condition over them. */
 function liveStore(maxBytes?: number, maxLines?: number) {
@@ -101,6 +112,31 @@ async function lineTexts(s: LiveLogStore, handle: string, apiUrl: string): Promi
   return window.lines.map((l) => l.text);
 }
 
+/**
+ * Opens the live log of work request `workRequestId` on `fake` in `s`: of a step that is
+ * not sbuild and still runs whenever asked, unless `step` says otherwise. Its handle, and
+ * the reads the tests make of it on that server: its end, and the text of its lines.
+ */
+async function openLive(
+  s: LiveLogStore,
+  fake: { apiUrl: string },
+  workRequestId: number,
+  step: Partial<Pick<LiveOpen, 'sbuild' | 'stillRunning'>> = {},
+) {
+  const { handle } = await s.open({
+    apiUrl: fake.apiUrl,
+    workRequestId,
+    sbuild: false,
+    stillRunning: () => Promise.resolve(true),
+    ...step,
+  });
+  return {
+    handle,
+    ended: () => s.ended(handle, fake.apiUrl),
+    lineTexts: () => lineTexts(s, handle, fake.apiUrl),
+  };
+}
+
 describe('the live log', () => {
   it('shows lines as they arrive, sends no credentials, and ends with the exit code', async () => {
     let release: () => void = () => undefined;
@@ -116,22 +152,20 @@ describe('the live log', () => {
       });
     });
     const { store: s, until } = liveStore();
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 31,
+    const opened = await openLive(s, fake, 31, {
       sbuild: true,
       stillRunning: () => Promise.resolve(false),
     });
     const growing = await until((state) => state.lines >= 3);
     expect(growing.state).toBe('loading');
     expect(growing.live?.status).toBe('streaming');
-    expect(await lineTexts(s, opened.handle, fake.apiUrl)).toEqual([
+    expect(await opened.lineTexts()).toEqual([
       'sbuild (Debian sbuild) 0.89',
       'first line',
       'second line',
     ]);
     release();
-    const ended = await s.ended(opened.handle, fake.apiUrl);
+    const ended = await opened.ended();
     expect(ended).toMatchObject({ state: 'ready', lines: 4 });
     expect(ended.live).toMatchObject({ status: 'ended', exitCode: 2, sbuildStart: 0 });
     expect(ended.analysis?.errorLines).toEqual([3]);
@@ -162,15 +196,12 @@ describe('the live log', () => {
       }
     });
     const { store: s } = liveStore();
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 7,
-      sbuild: false,
+    const opened = await openLive(s, fake, 7, {
       stillRunning: () => Promise.resolve(running),
     });
-    const ended = await s.ended(opened.handle, fake.apiUrl);
+    const ended = await opened.ended();
     expect(ended.live).toMatchObject({ status: 'ended', exitCode: 1 });
-    expect(await lineTexts(s, opened.handle, fake.apiUrl)).toEqual(['one', 'two', 'three']);
+    expect(await opened.lineTexts()).toEqual(['one', 'two', 'three']);
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -188,14 +219,11 @@ describe('the live log', () => {
       socket.close();
     });
     const { store: s } = liveStore();
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 8,
-      sbuild: false,
+    const opened = await openLive(s, fake, 8, {
       // Still uploading its results when the command's stream closes.
       stillRunning: () => Promise.resolve(true),
     });
-    const ended = await s.ended(opened.handle, fake.apiUrl);
+    const ended = await opened.ended();
     expect(ended.live).toMatchObject({ status: 'ended', exitCode: 2, message: null });
     expect(fake.requests).toHaveLength(2);
   });
@@ -206,13 +234,8 @@ describe('the live log', () => {
       socket.terminate();
     });
     const { store: s } = liveStore();
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 7,
-      sbuild: false,
-      stillRunning: () => Promise.resolve(true),
-    });
-    const ended = await s.ended(opened.handle, fake.apiUrl);
+    const opened = await openLive(s, fake, 7);
+    const ended = await opened.ended();
     expect(ended.live?.status).toBe('lost');
     expect(ended.live?.message).toMatch(/stopped arriving/);
     expect(fake.requests).toHaveLength(MAX_RECONNECTS + 1);
@@ -230,13 +253,8 @@ describe('the live log', () => {
       socket.close();
     });
     const { store: s } = liveStore();
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 9,
-      sbuild: false,
-      stillRunning: () => Promise.resolve(true),
-    });
-    const refused = await s.ended(opened.handle, fake.apiUrl);
+    const opened = await openLive(s, fake, 9);
+    const refused = await opened.ended();
     expect(refused.live?.status).toBe('refused');
     expect(refused.live?.message).toBe(
       'The server streams live logs only of public workspaces to the app; this one is not.',
@@ -244,16 +262,11 @@ describe('the live log', () => {
     // Refused is final: no second attempt.
     expect(fake.requests).toHaveLength(1);
     await s.closeAll();
-    await new Promise((r) => wss?.close(r));
+    await server?.close();
 
     const older = await fakeServer(() => undefined, { refuseUpgrade: 404 });
-    const again = await s.open({
-      apiUrl: older.apiUrl,
-      workRequestId: 9,
-      sbuild: false,
-      stillRunning: () => Promise.resolve(true),
-    });
-    const none = await s.ended(again.handle, older.apiUrl);
+    const again = await openLive(s, older, 9);
+    const none = await again.ended();
     expect(none.live).toMatchObject({ status: 'refused' });
     expect(none.live?.message).toMatch(/no live log \(it needs Debusine 0\.16/);
   });
@@ -264,12 +277,7 @@ describe('the live log', () => {
       socket.send(data('secret of server A\n'));
     });
     const { store: s, until } = liveStore();
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 5,
-      sbuild: false,
-      stillRunning: () => Promise.resolve(true),
-    });
+    const opened = await openLive(s, fake, 5);
     await until((state) => state.lines === 1);
     await expect(s.lines(opened.handle, 'https://b.example/api', 0, 10)).rejects.toMatchObject({
       code: 'not-found',
@@ -300,9 +308,7 @@ describe('a hostile live log', () => {
     });
     let running = true;
     const { store: s } = liveStore();
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 3,
+    const opened = await openLive(s, fake, 3, {
       sbuild: true,
       stillRunning: () => {
         const answer = running;
@@ -310,9 +316,9 @@ describe('a hostile live log', () => {
         return Promise.resolve(answer);
       },
     });
-    const ended = await s.ended(opened.handle, fake.apiUrl);
+    const ended = await opened.ended();
     expect(ended.live?.status).toBe('ended');
-    const texts = await lineTexts(s, opened.handle, fake.apiUrl);
+    const texts = await opened.lineTexts();
     expect(texts).toHaveLength(2);
     expect(texts[0]).toContain('red');
     // Shown as text: no escape, bell, NUL or reordering character survives as itself.
@@ -325,25 +331,11 @@ describe('a hostile live log', () => {
   it('stops an endless log at its bound on disk, in one huge line or many', async () => {
     const MAX = 256 * 1024;
     const chunk = 'z'.repeat(60 * 1024);
-    const fake = await fakeServer((socket) => {
-      socket.send(CONNECTED);
-      let sent = 0;
-      // Endless, one line with no line break, until the client goes away.
-      const pump = (): void => {
-        if (socket.readyState !== socket.OPEN || sent > 400) return;
-        sent++;
-        socket.send(data(chunk), pump);
-      };
-      pump();
-    });
+    // Endless, one line with no line break, until the client goes away.
+    const fake = await floodingServer(() => data(chunk), 400);
     const { store: s } = liveStore(MAX);
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 4,
-      sbuild: true,
-      stillRunning: () => Promise.resolve(true),
-    });
-    const ended = await s.ended(opened.handle, fake.apiUrl);
+    const opened = await openLive(s, fake, 4, { sbuild: true });
+    const ended = await opened.ended();
     expect(ended.live?.status).toBe('stopped');
     expect(ended.live?.message).toMatch(/stops at/);
     expect(ended.bytes).toBe(MAX);
@@ -367,25 +359,11 @@ describe('a hostile live log', () => {
 
   it('stops a flood of empty lines at its bound of lines, whatever the bytes', async () => {
     const MAX_LINES = 100_000;
-    const fake = await fakeServer((socket) => {
-      socket.send(CONNECTED);
-      let sent = 0;
-      // Nothing but line breaks: four bytes of index a line, one byte of disk.
-      const pump = (): void => {
-        if (socket.readyState !== socket.OPEN || sent > 100) return;
-        sent++;
-        socket.send(data('\n'.repeat(60_000)), pump);
-      };
-      pump();
-    });
+    // Nothing but line breaks: four bytes of index a line, one byte of disk.
+    const fake = await floodingServer(() => data('\n'.repeat(60_000)), 100);
     const { store: s } = liveStore(undefined, MAX_LINES);
-    const opened = await s.open({
-      apiUrl: fake.apiUrl,
-      workRequestId: 6,
-      sbuild: false,
-      stillRunning: () => Promise.resolve(true),
-    });
-    const ended = await s.ended(opened.handle, fake.apiUrl);
+    const opened = await openLive(s, fake, 6);
+    const ended = await opened.ended();
     expect(ended.live?.status).toBe('stopped');
     expect(ended.live?.message).toMatch(/stops at 100,000 lines/);
     // The last chunk may carry it past the bound by at most one message's lines.

@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,18 +68,30 @@ function grepLines(
   return { count, lines: [...new Set(lines)] };
 }
 
-/** The lines the byte search finds, reading through an index built from `bytes`. */
-async function searchLines(
+/** Writes `bytes` to a file and indexes them; `use` reads them through both. */
+async function withLog<T>(
   bytes: Buffer,
-  needle: string,
-  caseSensitive: boolean,
-): Promise<number[]> {
+  use: (file: FileHandle, index: LineIndex) => Promise<T>,
+): Promise<T> {
   const path = write(bytes);
   const index = new LineIndex();
   index.push(bytes);
   index.finish();
   const file = await open(path, 'r');
   try {
+    return await use(file, index);
+  } finally {
+    await file.close();
+  }
+}
+
+/** The lines the byte search finds, reading through an index built from `bytes`. */
+async function searchLines(
+  bytes: Buffer,
+  needle: string,
+  caseSensitive: boolean,
+): Promise<number[]> {
+  return withLog(bytes, async (file, index) => {
     const query = byteNeedle(needle, caseSensitive);
     if (!query) throw new Error(`${needle} is not searched in bytes`);
     const found: number[] = [];
@@ -94,9 +106,7 @@ async function searchLines(
     });
     expect(reached).toBe(index.lines);
     return found;
-  } finally {
-    await file.close();
-  }
+  });
 }
 
 async function expectAsGrep(bytes: Buffer, needle: string, caseSensitive = true): Promise<void> {
@@ -227,12 +237,7 @@ describe('what is searched in the bytes and what is not', () => {
   });
 
   it('gives the same answers through the searches kept per file', async () => {
-    const path = write(HOSTILE);
-    const index = new LineIndex();
-    index.push(HOSTILE);
-    index.finish();
-    const file = await open(path, 'r');
-    try {
+    await withLog(HOSTILE, async (file, index) => {
       const searches = new LogSearches();
       const options = { regex: false, caseSensitive: false };
       const expected = grepLines(HOSTILE, 'error', false);
@@ -243,8 +248,6 @@ describe('what is searched in the bytes and what is not', () => {
       // A search for what the viewer shows as ␀ still finds the NUL's line (decoded).
       const nul = await searches.find({ file, index }, 'nul:␀', options, 0, 'next');
       expect(nul).toMatchObject({ matches: 1, line: 3 });
-    } finally {
-      await file.close();
-    }
+    });
   });
 });

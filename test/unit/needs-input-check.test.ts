@@ -18,7 +18,7 @@ import { NOTIFIED_WAITS_LIMIT, WatchList } from '../../src/main/watch/watch-list
 import { DebusineError } from '../../src/shared/errors';
 import type { NotificationPreferences, NotificationRecord } from '../../src/shared/contract';
 import type { WorkRequestResponse } from '../../src/shared/models';
-import { workRequestFixture } from '../support/work-requests';
+import { runningPipelineFixture, workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
 
 /** The renderer these tests stand for: it holds what they open. */
@@ -27,15 +27,7 @@ const caller = testCaller();
 const ROOT = 10;
 
 function root(extra: Record<string, unknown> = {}): WorkRequestResponse {
-  return workRequestFixture(ROOT, {
-    task_type: 'Workflow',
-    task_name: 'debian_pipeline',
-    status: 'running',
-    result: '',
-    completed_at: null,
-    workflow_root: ROOT,
-    ...extra,
-  });
+  return runningPipelineFixture(ROOT, extra);
 }
 
 function step(id: number, extra: Record<string, unknown> = {}): WorkRequestResponse {

@@ -15,9 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService, type AppService } from '../../src/main/composition-root';
-import { StagedFiles } from '../../src/main/service/staged-files';
-import { FileTokenStore } from '../../src/main/settings/token-store';
+import type { AppService } from '../../src/main/composition-root';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import {
   completionSocket,
@@ -25,9 +23,10 @@ import {
   type CompletionSocket,
   type TableClient,
 } from '../support/table-debusine';
-import { workRequestFixture } from '../support/work-requests';
+import { runningPipelineFixture, workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
-import { targetsOn } from '../support/navigations';
+import { signedInService } from '../support/memory-bridge';
+import { navigationsOf as navigations } from '../support/navigations';
 
 /** The renderer these tests stand for: it holds what they open. */
 const caller = testCaller();
@@ -38,13 +37,7 @@ const WAIT = 52;
 
 /** The debian_pipeline workflow the user watches, from its template. */
 function root(id = ROOT): WorkRequestResponse {
-  return workRequestFixture(id, {
-    task_type: 'Workflow',
-    task_name: 'debian_pipeline',
-    status: 'running',
-    result: '',
-    completed_at: null,
-    workflow_root: id,
+  return runningPipelineFixture(id, {
     workflow_data: { workflow_template_name: 'debian-pipeline-trixie' },
   });
 }
@@ -113,19 +106,9 @@ async function start(w: World): Promise<Running> {
   const hub = new EventHub();
   const events: EventMessage[] = [];
   hub.listen((m) => events.push(m));
-  const service = createService({
-    dataDir: w.dataDir,
-    tokens: new FileTokenStore(w.dataDir),
+  const service = signedInService(w.dataDir, w.socket.apiUrl, hub, {
     notifier,
-    files: new StagedFiles(),
     host: { transport: 'web', platform: 'linux' },
-    emit: hub.emit.bind(hub),
-    env: {
-      DEBUSINE_DESKTOP_API_URL: w.socket.apiUrl,
-      DEBUSINE_DESKTOP_TOKEN: 'a-token-of-some-length',
-      DEBUSINE_DESKTOP_CLI_CONFIG: join(w.dataDir, 'none.ini'),
-      DEBUSINE_SANDBOX_HOME: join(w.dataDir, 'none'),
-    },
     createClient: () => w.api.open(),
   });
   let closed = false;
@@ -160,12 +143,6 @@ function reachWait(w: World, completedAt: string, step = waitStep(WAIT, 'confirm
   w.table.set(step.id, step);
   w.socket.complete(CHILD, completedAt, 'success');
 }
-
-const navigations = (r: Running) =>
-  targetsOn(
-    r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload),
-    r.service.session.active()?.id ?? null,
-  );
 
 describe('a step of a watched workflow that waits for the user', { timeout: 60_000 }, () => {
   it('notifies once when a sibling completes, and a click opens the step', async () => {

@@ -18,15 +18,14 @@ import { parseDeepLink } from '../../src/main/service/deep-links';
 import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
 import { logLink } from '../../src/shared/log-link';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService, type AppService } from '../../src/main/composition-root';
-import { StagedFiles } from '../../src/main/service/staged-files';
-import { FileTokenStore } from '../../src/main/settings/token-store';
+import type { AppService } from '../../src/main/composition-root';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
-import { targetsOn } from '../support/navigations';
+import { signedInService } from '../support/memory-bridge';
+import { navigationsOf as navigations } from '../support/navigations';
 
 /** The renderer these tests stand for: it holds what they open. */
 const caller = testCaller();
@@ -85,11 +84,8 @@ async function start(retryFails?: DebusineError): Promise<Running> {
   hub.listen((m) => events.push(m));
   const told: string[] = [];
   const browsed: string[] = [];
-  const service = createService({
-    dataDir,
-    tokens: new FileTokenStore(dataDir),
+  const service = signedInService(dataDir, server.apiUrl, hub, {
     notifier,
-    files: new StagedFiles(),
     host: {
       transport: 'electron',
       platform: 'darwin',
@@ -98,13 +94,6 @@ async function start(retryFails?: DebusineError): Promise<Running> {
         browsed.push(url);
         return Promise.resolve();
       },
-    },
-    emit: hub.emit.bind(hub),
-    env: {
-      DEBUSINE_DESKTOP_API_URL: server.apiUrl,
-      DEBUSINE_DESKTOP_TOKEN: 'a-token-of-some-length',
-      DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
-      DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
     },
     createClient: (options) => retryingClient(options.apiUrl, table, retryFails),
   });
@@ -196,16 +185,6 @@ async function switchToAnother(r: Running): Promise<{ id: string; apiUrl: string
   expect(r.service.session.active()?.id).toBe(added.id);
   return { id: added.id, apiUrl: other.apiUrl };
 }
-
-/**
- * What main asked the window to show. Each names its server: where that is the profile
- * active now (the one main switched to), it is left out, so that a wrong one shows.
- */
-const navigations = (r: Running) =>
-  targetsOn(
-    r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload),
-    r.service.session.active()?.id ?? null,
-  );
 
 /**
  * Ids are per server: #10 on one server is another work request, or none, on the next.

@@ -1,19 +1,16 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../src/main/service/env-seed';
 import { findPresets, publicPreset } from '../../src/main/service/presets';
 import { ProfileStore } from '../../src/main/settings/profiles';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { dataDirFrom } from '../../src/main/web/data-dir';
+import { tempDirInEachTest } from '../support/temp-dirs';
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'service-setup-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+tempDirInEachTest('service-setup-', (made) => {
+  dir = made;
 });
 
 describe('seeding from the environment', () => {

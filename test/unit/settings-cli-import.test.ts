@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseIni, readCliConfig } from '../../src/main/settings/cli-config';
 import { importCliConfig } from '../../src/main/settings/cli-import';
 import { ProfileStore } from '../../src/main/settings/profiles';
 import { FileTokenStore } from '../../src/main/settings/token-store';
+import { tempDirInEachTest } from '../support/temp-dirs';
 
 const TOKEN_A = 'a'.repeat(64);
 const TOKEN_B = 'b'.repeat(64);
@@ -28,12 +28,9 @@ default-workspace = developers
 describe('the Debusine CLI config.ini', () => {
   let dir: string;
   let file: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'cli-import-'));
+  tempDirInEachTest('cli-import-', (made) => {
+    dir = made;
     file = join(dir, 'config.ini');
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('reads sections, keys with = or :, and the default server', async () => {

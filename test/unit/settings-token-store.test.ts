@@ -1,19 +1,15 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile, stat } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { ProfileStore } from '../../src/main/settings/profiles';
 import { signIn } from '../../src/main/settings/sign-in';
 import { FileTokenStore } from '../../src/main/settings/token-store';
+import { tempDirInEachTest } from '../support/temp-dirs';
 
 describe('the file token store and profiles', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tokens-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  tempDirInEachTest('tokens-', (made) => {
+    dir = made;
   });
 
   it('keeps tokens in a 0600 file and says so', async () => {

@@ -149,17 +149,16 @@ describe.skipIf(skip)(
         expect(new Set(Object.values(await signersOfUpload()))).toEqual(new Set([other]));
       } finally {
         await rm(etc, { force: true });
-        await deleteKeys([other, third]);
+        await gnupg.deleteKeys([other, third]);
       }
     });
 
     it('reads ~/.devscripts as debsign itself does: the real debsign signs with that key', async () => {
-      const other = await gnupg.addKey('Other <other@example.org>');
-      await writeFile(
-        join(gnupg.home, '.devscripts'),
-        `# mine\nexport DEBSIGN_KEYID="0x${other.slice(-16)}"  # the long id\n`,
-      );
-      try {
+      await gnupg.withKey('Other <other@example.org>', async (other) => {
+        await writeFile(
+          join(gnupg.home, '.devscripts'),
+          `# mine\nexport DEBSIGN_KEYID="0x${other.slice(-16)}"  # the long id\n`,
+        );
         // debsign without -k, on a copy of the unsigned upload's signed kinds.
         const dir = await mkdtemp(join(gnupg.dir, 'plain-debsign-'));
         const f = debianFixtures();
@@ -173,14 +172,11 @@ describe.skipIf(skip)(
         expect(keysNamedBy(await lookup().secretKeys(), config.DEBSIGN_KEYID?.value ?? '')).toEqual(
           [expect.objectContaining({ fingerprint: other })],
         );
-      } finally {
-        await deleteKeys([other]);
-      }
+      });
     });
 
     it("uses the uploader's key (Changed-By) among several", async () => {
-      const uploader = await gnupg.addKey('Debusine Desktop Tests <tests@example.org>');
-      try {
+      await gnupg.withKey('Debusine Desktop Tests <tests@example.org>', async (uploader) => {
         const result = await sign();
         expect(result).toMatchObject({
           status: 'signed',
@@ -188,14 +184,11 @@ describe.skipIf(skip)(
           keyReason: 'the uploader (Changed-By): tests@example.org',
         });
         expect(new Set(Object.values(await signersOfUpload()))).toEqual(new Set([uploader]));
-      } finally {
-        await deleteKeys([uploader]);
-      }
+      });
     });
 
     it('asks which key when several match nothing, then signs with the one chosen', async () => {
-      const other = await gnupg.addKey('Other <other@example.org>');
-      try {
+      await gnupg.withKey('Other <other@example.org>', async (other) => {
         const asked = await sign();
         expect(asked).toMatchObject({ status: 'choose-key' });
         if (asked.status !== 'choose-key') throw new Error('signed');
@@ -206,9 +199,7 @@ describe.skipIf(skip)(
         const result = await sign({ key: other });
         expect(result).toMatchObject({ status: 'signed', key: { fingerprint: other } });
         expect(new Set(Object.values(await signersOfUpload()))).toEqual(new Set([other]));
-      } finally {
-        await deleteKeys([other]);
-      }
+      });
     });
 
     it('refuses a key that is not one of the secret keys, before fetching anything', async () => {
@@ -234,7 +225,7 @@ describe.skipIf(skip)(
         });
         await expectNothingDone();
       } finally {
-        await deleteKeys([locked]);
+        await gnupg.deleteKeys([locked]);
       }
     });
 
@@ -249,7 +240,7 @@ describe.skipIf(skip)(
         });
         await expectNothingDone();
       } finally {
-        await deleteKeys([locked]);
+        await gnupg.deleteKeys([locked]);
       }
     });
 
@@ -328,14 +319,6 @@ describe.skipIf(skip)(
       expect(server.created).toHaveLength(created);
       expect(await readdir(tmpRoot)).toEqual([]);
     });
-
-    /** Removes keys a test added, so that the next test sees the test key alone. */
-    async function deleteKeys(fingerprints: string[]): Promise<void> {
-      await run('gpg', ['--batch', '--yes', '--delete-secret-and-public-keys', ...fingerprints], {
-        env: gnupg.env,
-      });
-      await rm(join(gnupg.dir, 'gnupg', 'gpg-agent.conf'), { force: true });
-    }
   },
 );
 

@@ -16,9 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService, type AppService } from '../../src/main/composition-root';
-import { StagedFiles } from '../../src/main/service/staged-files';
-import { FileTokenStore } from '../../src/main/settings/token-store';
+import type { AppService } from '../../src/main/composition-root';
 import { keyLookup } from '../../src/main/signing/debsign';
 import { debsignRunner } from '../../src/main/signing/run-debsign';
 import type { WorkRequestResponse } from '../../src/shared/models';
@@ -26,9 +24,10 @@ import { debianFixtures, have, missingDebianTools } from '../support/debian-fixt
 import { testGnupg, type TestGnupg } from '../support/gnupg';
 import { signingServer, type SigningServer } from '../support/signing-server';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
-import { workRequestFixture } from '../support/work-requests';
+import { runningPipelineFixture, workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
-import { targetsOn } from '../support/navigations';
+import { signedInService } from '../support/memory-bridge';
+import { navigationsOf } from '../support/navigations';
 
 /** The renderer these tests stand for: it holds what they open. */
 const caller = testCaller();
@@ -43,17 +42,7 @@ const STEP = 41;
 
 function tableOf(): Map<number, WorkRequestResponse> {
   return new Map([
-    [
-      ROOT,
-      workRequestFixture(ROOT, {
-        task_type: 'Workflow',
-        task_name: 'debian_pipeline',
-        status: 'running',
-        result: '',
-        completed_at: null,
-        workflow_root: ROOT,
-      }),
-    ],
+    [ROOT, runningPipelineFixture(ROOT)],
     [
       STEP,
       workRequestFixture(STEP, {
@@ -141,19 +130,9 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
       askedOfOther.push(name);
       return Promise.reject(new Error(`${name} asked of the other server`));
     };
-    const service = createService({
-      dataDir,
-      tokens: new FileTokenStore(dataDir),
+    const service = signedInService(dataDir, socket.apiUrl, hub, {
       notifier,
-      files: new StagedFiles(),
       host: { transport: 'electron', platform: 'darwin' },
-      emit: hub.emit.bind(hub),
-      env: {
-        DEBUSINE_DESKTOP_API_URL: socket.apiUrl,
-        DEBUSINE_DESKTOP_TOKEN: 'a-token-of-some-length',
-        DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
-        DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
-      },
       createClient: (options) =>
         options.apiUrl === other.apiUrl
           ? tableClient(other.apiUrl, new Map(), {
@@ -211,8 +190,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
   });
 
   it("asks for the key on the step page when it is the user's to choose", async () => {
-    const other = await gnupg.addKey('Other <other@example.org>');
-    try {
+    await gnupg.withKey('Other <other@example.org>', async () => {
       const { r, shown, otherId } = await start();
       shown.handlers.onAction('sign');
       const answer = await r.notifier.waitFor(
@@ -225,24 +203,9 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
       expect(r.askedOfOther).toEqual([]);
       // Its click opens the step on its own server.
       answer.handlers.onClick();
-      await expect
-        .poll(() =>
-          targetsOn(
-            r.events.filter((m) => m.event === 'app.navigate').map((m) => m.payload),
-            r.service.session.active()?.id ?? null,
-          ),
-        )
-        .toEqual([{ kind: 'work-request', id: STEP }]);
+      await expect.poll(() => navigationsOf(r)).toEqual([{ kind: 'work-request', id: STEP }]);
       expect(r.service.session.active()?.id).not.toBe(otherId);
-    } finally {
-      const { execFile } = await import('node:child_process');
-      const { promisify } = await import('node:util');
-      await promisify(execFile)(
-        'gpg',
-        ['--batch', '--yes', '--delete-secret-and-public-keys', other],
-        { env: gnupg.env },
-      );
-    }
+    });
   });
 
   it('says on the desktop why it could not, naming the artifact made', async () => {

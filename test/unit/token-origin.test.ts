@@ -42,14 +42,14 @@ async function bridge(): Promise<ServiceBridge> {
   return b;
 }
 
+/** Adds a server as a profile (its id: the name in lower case), signed out. */
+async function addProfile(b: ServiceBridge, name: string, apiUrl: string): Promise<void> {
+  await b.api.servers.add({ name, apiUrl, scope: 'debusine', defaultWorkspace: null });
+}
+
 /** Adds server A as profile `a`, signs in with A's token and waits for A's websocket. */
 async function signedInToA(b: ServiceBridge, a: RecordingServer): Promise<void> {
-  await b.api.servers.add({
-    name: 'A',
-    apiUrl: a.apiUrl,
-    scope: 'debusine',
-    defaultWorkspace: null,
-  });
+  await addProfile(b, 'A', a.apiUrl);
   await b.api.session.signInWithToken({ serverId: 'a', token: TOKEN });
   await b.waitEvent('connection.state', (c) => c.serverId === 'a' && c.status === 'connected');
   expect(a.carrying(TOKEN).some((r) => r.kind === 'upgrade')).toBe(true);
@@ -129,12 +129,7 @@ describe('changing a profile’s address over the bridge', () => {
     const a = await server({ issued: TOKEN });
     const b = await server();
     const app = await bridge();
-    await app.api.servers.add({
-      name: 'A',
-      apiUrl: a.apiUrl,
-      scope: 'debusine',
-      defaultWorkspace: null,
-    });
+    await addProfile(app, 'A', a.apiUrl);
     // The sign-in checks the token with A, then the address changes before it is stored.
     const { signIn } = await import('../../src/main/settings/sign-in');
     const profile = await app.made.service.session.profiles.get('a');
@@ -155,12 +150,7 @@ describe('the other ways a token could reach another origin', () => {
     const b = await server();
     const app = await serviceBridge({}, ['enroll.finished']);
     cleanups.push(() => app.close());
-    await app.api.servers.add({
-      name: 'A',
-      apiUrl: a.apiUrl,
-      scope: 'debusine',
-      defaultWorkspace: null,
-    });
+    await addProfile(app, 'A', a.apiUrl);
     const { enrollId } = await app.api.enroll.start({ serverId: 'a' });
     await app.api.servers.update({ id: 'a', apiUrl: b.apiUrl });
     const finished = await app.waitEvent('enroll.finished', (e) => e.enrollId === enrollId, 10_000);
@@ -175,12 +165,7 @@ describe('the other ways a token could reach another origin', () => {
     const app = await bridge();
     // Left behind under the id the new profile gets, for another server.
     await app.made.tokens.set('b', TOKEN, a.apiUrl);
-    await app.api.servers.add({
-      name: 'B',
-      apiUrl: b.apiUrl,
-      scope: 'debusine',
-      defaultWorkspace: null,
-    });
+    await addProfile(app, 'B', b.apiUrl);
     expect((await app.api.servers.list()).find((s) => s.id === 'b')?.hasToken).toBe(false);
     await app.api.servers.check({ id: 'b' });
     expect(await app.made.tokens.has('b')).toBe(false);
@@ -190,12 +175,7 @@ describe('the other ways a token could reach another origin', () => {
   it('a token stored before origins were kept is bound to its profile’s address', async () => {
     const a = await server({ issued: TOKEN });
     const app = await bridge();
-    await app.api.servers.add({
-      name: 'A',
-      apiUrl: a.apiUrl,
-      scope: 'debusine',
-      defaultWorkspace: null,
-    });
+    await addProfile(app, 'A', a.apiUrl);
     await writeFile(
       join(app.made.dataDir, 'tokens.json'),
       JSON.stringify({ version: 1, tokens: { a: TOKEN } }),
@@ -212,12 +192,9 @@ describe('the transports send a token only to the origin it was stored for', () 
     const a = await server({ issued: TOKEN });
     const b = await server();
     // The transport's address is B, its token A's: nothing may reach B.
-    const http = new HttpTransport({
-      apiUrl: b.apiUrl,
-      token: TOKEN,
-      tokenOrigin: a.origin,
-      retries: 0,
-    });
+    // A's token, bound to A's origin, as the transports are given it.
+    const tokenOfA = { token: TOKEN, tokenOrigin: a.origin, retries: 0 };
+    const http = new HttpTransport({ apiUrl: b.apiUrl, ...tokenOfA });
     cleanups.push(() => http.close());
     await expect(
       http.send({ operation: 'whoami', method: 'GET', path: '/whoami/' }),
@@ -236,12 +213,7 @@ describe('the transports send a token only to the origin it was stored for', () 
     ).rejects.toMatchObject({ code: 'auth' });
     expect(b.received).toEqual([]);
     // Its own origin still gets it.
-    const client = new DebusineClient({
-      apiUrl: a.apiUrl,
-      token: TOKEN,
-      tokenOrigin: a.origin,
-      retries: 0,
-    });
+    const client = new DebusineClient({ apiUrl: a.apiUrl, ...tokenOfA });
     cleanups.push(() => client.close());
     await expect(client.whoami()).resolves.toMatchObject({ auth: true });
   });

@@ -3,15 +3,14 @@
  * in for Debusine's and sends a completion of exactly that size, then one a byte larger,
  * which the watcher refuses, saying why, and reconnects after.
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import {
   CompletionWatcher,
   type CompletionEvent,
   type ConnectionState,
 } from '../../src/main/watch/completion-watcher';
+import { webSocketsOnLoopback, type LoopbackWebSockets } from '../support/loopback-http';
 
 const LIMIT = 64 * 1024;
 
@@ -28,30 +27,27 @@ function completionOf(id: number, length: number): string {
   return message('x'.repeat(length - message('').length));
 }
 
-let wss: WebSocketServer | undefined;
+let server: LoopbackWebSockets | undefined;
 let watcher: CompletionWatcher | undefined;
 afterEach(async () => {
   await watcher?.stop();
-  for (const client of wss?.clients ?? []) client.terminate();
-  await new Promise((r) => wss?.close(r));
+  await server?.close();
 });
 
 describe('the completion websocket', () => {
   it('takes a message of 64 KiB and refuses one a byte larger', async () => {
-    wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await once(wss, 'listening');
+    server = await webSocketsOnLoopback();
     const closes: number[] = [];
-    wss.on('connection', (socket: WebSocket) => {
+    server.wss.on('connection', (socket: WebSocket) => {
       socket.on('close', (code) => closes.push(code));
       socket.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
       socket.send(completionOf(1, LIMIT));
       socket.send(completionOf(2, LIMIT + 1));
     });
-    const { port } = wss.address() as AddressInfo;
     const received: CompletionEvent[] = [];
     const states: ConnectionState[] = [];
     watcher = new CompletionWatcher({
-      apiUrl: `http://127.0.0.1:${String(port)}/api`,
+      apiUrl: server.apiUrl,
       getToken: () => 'token',
       // No second attempt within the test.
       initialBackoffMs: 60_000,

@@ -16,12 +16,11 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { EventHub } from '../../src/main/bridge/event-outbox';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { createService } from '../../src/main/composition-root';
-import { StagedFiles } from '../../src/main/service/staged-files';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { completionSocket, tableClient } from '../support/table-debusine';
 import { workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
+import { signedInService } from '../support/memory-bridge';
 
 /** The renderer these tests stand for: it holds what they open. */
 const caller = testCaller();
@@ -99,19 +98,10 @@ it('keeps reading after the session replaced its client during the first start',
     // client it reads with.
     if (message.event === 'connection.state') watching.settle();
   });
-  const service = createService({
-    dataDir,
+  const service = signedInService(dataDir, socket.apiUrl, hub, {
     tokens,
     notifier: new RecordingNotifier(false),
-    files: new StagedFiles(),
     host: { transport: 'web', platform: 'linux' },
-    emit: hub.emit.bind(hub),
-    env: {
-      DEBUSINE_DESKTOP_API_URL: socket.apiUrl,
-      DEBUSINE_DESKTOP_TOKEN: 'a-token-of-some-length',
-      DEBUSINE_DESKTOP_CLI_CONFIG: join(dataDir, 'none.ini'),
-      DEBUSINE_SANDBOX_HOME: join(dataDir, 'none'),
-    },
     createClient: () => {
       firstClient.settle();
       return api.open();

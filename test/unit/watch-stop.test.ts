@@ -3,10 +3,7 @@
  * Debusine's (its messages as the real one sends them; docs/debusine-server-facts.md),
  * because a real server will not send a thousand completions on demand.
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WebSocketServer } from 'ws';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,15 +18,15 @@ import {
 } from '../../src/main/watch/completion-watcher';
 import { WatchList } from '../../src/main/watch/watch-list';
 import { MemoryResumeStore } from '../../src/main/watch/resume-state';
+import { webSocketsOnLoopback, type LoopbackWebSockets } from '../support/loopback-http';
 
 const BACKLOG = 1000;
 /** Completion times after the watcher's first resume point ("now"), a millisecond apart. */
 const at = (id: number): string => new Date(Date.UTC(2099, 0, 1) + id).toISOString();
 
-async function fakeServer(): Promise<{ wss: WebSocketServer; apiUrl: string }> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await once(wss, 'listening');
-  wss.on('connection', (socket, request) => {
+async function fakeServer(): Promise<LoopbackWebSockets> {
+  const server = await webSocketsOnLoopback();
+  server.wss.on('connection', (socket, request) => {
     // As the real server: what completed at or after completed_at_since, oldest first.
     const since = new URL(request.url ?? '/', 'http://x').searchParams.get('completed_at_since');
     socket.send(JSON.stringify({ type: 'websocket.send', text: 'connected' }));
@@ -46,8 +43,7 @@ async function fakeServer(): Promise<{ wss: WebSocketServer; apiUrl: string }> {
       );
     }
   });
-  const { port } = wss.address() as AddressInfo;
-  return { wss, apiUrl: `http://127.0.0.1:${String(port)}/api` };
+  return server;
 }
 
 /** A watcher on the fake server, with a token it accepts. */
@@ -60,15 +56,13 @@ function watcherOn(
 }
 
 describe('CompletionWatcher with a backlog', () => {
-  let wss: WebSocketServer | undefined;
+  let server: LoopbackWebSockets | undefined;
   afterEach(async () => {
-    for (const client of wss?.clients ?? []) client.terminate();
-    await new Promise((r) => wss?.close(r));
+    await server?.close();
   });
 
   it('finishes the completion at hand, leaves the rest to the next start, loses none', async () => {
-    const server = await fakeServer();
-    wss = server.wss;
+    server = await fakeServer();
     const resume = new MemoryResumeStore();
     const handled: number[] = [];
     const slow = async (event: CompletionEvent): Promise<void> => {
@@ -101,8 +95,7 @@ describe('CompletionWatcher with a backlog', () => {
   });
 
   it('goes on after a handler that fails, with nobody listening for errors', async () => {
-    const server = await fakeServer();
-    wss = server.wss;
+    server = await fakeServer();
     const resume = new MemoryResumeStore();
     const handled: number[] = [];
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -134,8 +127,7 @@ describe('CompletionWatcher with a backlog', () => {
     ['reads the backlog a page at a time where the server filters by ids', true],
     ['reads the backlog one by one where it cannot', false],
   ])('%s', async (_name, filtersByIds) => {
-    const server = await fakeServer();
-    wss = server.wss;
+    server = await fakeServer();
     const dir = await mkdtemp(join(tmpdir(), 'read-ahead-'));
     const gets: number[] = [];
     const lists: number[][] = [];

@@ -7,10 +7,7 @@
  * steps complete, sweeps the watch list now and then, and catches up after an outage; the
  * notification names the failed step and its log line, and opens the log there.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyseSbuildLog } from '../../src/main/logs/sbuild-log';
 import { NotificationGate } from '../../src/main/notify/gate';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { explainWorkRequest } from '../../src/main/results/explainer';
@@ -18,36 +15,18 @@ import { explainFailure, type FailureSources } from '../../src/main/results/fail
 import type { WorkRequestEnded } from '../../src/main/watch/completion-router';
 import type { NotifyFilter } from '../../src/main/watch/router-options';
 import type { NotificationPreferences } from '../../src/shared/contract';
-import { DebusineError } from '../../src/shared/errors';
-import {
-  artifactResponseSchema,
-  type ArtifactResponse,
-  type WorkRequestResponse,
-} from '../../src/shared/models';
+import type { WorkRequestResponse } from '../../src/shared/models';
 import { routerFixture, workRequestSourceOf } from '../support/completion-router';
+import {
+  failedBuildLogLines,
+  realArtifact as artifact,
+  realWorkSources,
+} from '../support/real-work';
 import { workRequestFixture as wr } from '../support/work-requests';
-
-const fixtures = join(import.meta.dirname, 'fixtures/real-work');
-
-async function artifact(id: number): Promise<ArtifactResponse> {
-  const text = await readFile(join(fixtures, `artifact-${String(id)}.json`), 'utf8');
-  return artifactResponseSchema.parse(JSON.parse(text));
-}
 
 /** The real failed build's artifacts: its log says where `make` broke. */
 async function buildSources(): Promise<FailureSources> {
-  const artifacts: Record<number, ArtifactResponse> = {
-    424: await artifact(424),
-    405: await artifact(405),
-  };
-  const lines = (await readFile(join(fixtures, 'ddt-broken-failed.build'), 'utf8')).split('\n');
-  return {
-    artifact: (id) => {
-      const found = artifacts[id];
-      return found ? Promise.resolve(found) : Promise.reject(new DebusineError('not-found', 'no'));
-    },
-    analyseLog: () => Promise.resolve(analyseSbuildLog(lines)),
-  };
+  return realWorkSources({ 424: await artifact(424), 405: await artifact(405) });
 }
 
 const ROOT = 30;
@@ -169,7 +148,7 @@ describe('a watched pipeline whose build fails ends aborted', () => {
     const [shown] = t.notifier.shown;
     const n = shown?.notification;
     expect(n?.title).toBe('Aborted: workflow debian_pipeline #30');
-    const lines = (await readFile(join(fixtures, 'ddt-broken-failed.build'), 'utf8')).split('\n');
+    const lines = await failedBuildLogLines();
     const line = lines.indexOf('make: *** [debian/rules:4: build-arch] Error 1');
     expect(line).toBeGreaterThan(0);
     expect(n?.body).toBe(

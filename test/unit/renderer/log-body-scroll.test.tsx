@@ -7,12 +7,14 @@
  */
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { LogBody, type LogBodyProps, type ScrollRequest } from '@renderer/screens/logs/log-body';
 import { fakeBridge, type FakeBridge } from './support/fake-bridge';
+import { useFakeLayout } from './support/fake-layout';
 
 const HANDLE = 'h1';
+/** The height of the fake layout's screen (support/fake-layout.ts). */
 const VIEW = 540;
 const ROW = 18;
 
@@ -45,37 +47,11 @@ function Body(props: Partial<LogBodyProps> & { totalLines: number }): React.JSX.
   );
 }
 
-const saved = {
-  clientHeight: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight'),
-  scrollTop: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'scrollTop'),
-};
+// happy-dom lays nothing out: the body gets a screen's height, and keeps the scrollTop it
+// is given (a browser would keep it within the sizer, as the model does anyway).
+useFakeLayout();
 
-beforeEach(() => {
-  // happy-dom lays nothing out: the body gets a screen's height, and keeps the scrollTop
-  // it is given (a browser would keep it within the sizer, as the model does anyway).
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get: () => VIEW,
-  });
-  const tops = new WeakMap<Element, number>();
-  Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
-    configurable: true,
-    get(this: Element) {
-      return tops.get(this) ?? 0;
-    },
-    set(this: Element, top: number) {
-      tops.set(this, top);
-    },
-  });
-});
-
-afterEach(() => {
-  for (const [name, descriptor] of Object.entries(saved)) {
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, name, descriptor);
-    else Reflect.deleteProperty(HTMLElement.prototype, name);
-  }
-  cleanup();
-});
+afterEach(cleanup);
 
 function setup(fake: FakeBridge, element: React.JSX.Element) {
   const Wrapper = (props: { children: ReactNode }) => (

@@ -15,6 +15,17 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
+/** Clicks `button`: the page of `detail` opens in `area`, on the server shown. */
+function expectClickOpens(
+  button: HTMLElement,
+  area: string,
+  detail: { kind: string; id: number },
+): void {
+  fireEvent.click(button);
+  expect(useUiStore.getState().area).toBe(area);
+  expect(useUiStore.getState().detail).toEqual({ ...detail, server: SERVER_A.id });
+}
+
 describe('OpenButton', () => {
   it('opens a work request’s page, reading #id', () => {
     render(
@@ -25,13 +36,7 @@ describe('OpenButton', () => {
     const button = screen.getByRole('button', { name: '#42' });
     expect(button.getAttribute('type')).toBe('button');
     expect(button.className).toBe('link-button wr-id');
-    fireEvent.click(button);
-    expect(useUiStore.getState().area).toBe('work-requests');
-    expect(useUiStore.getState().detail).toEqual({
-      kind: 'work-request',
-      server: SERVER_A.id,
-      id: 42,
-    });
+    expectClickOpens(button, 'work-requests', { kind: 'work-request', id: 42 });
   });
 
   it('opens an artifact’s page, with its own words and label', () => {
@@ -44,12 +49,6 @@ describe('OpenButton', () => {
     );
     const button = screen.getByRole('button', { name: 'Open artifact 7' });
     expect(button.textContent).toBe('Open it');
-    fireEvent.click(button);
-    expect(useUiStore.getState().area).toBe('artifacts');
-    expect(useUiStore.getState().detail).toEqual({
-      kind: 'artifact',
-      server: SERVER_A.id,
-      id: 7,
-    });
+    expectClickOpens(button, 'artifacts', { kind: 'artifact', id: 7 });
   });
 });

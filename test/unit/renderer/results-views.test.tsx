@@ -68,6 +68,11 @@ function workRequest(ids: number[], result = 'success'): WorkRequestResponse {
   } as unknown as WorkRequestResponse;
 }
 
+/** What the viewer is asked to open: `path` of the artifact, for work request 77, here. */
+function openedLog(artifactId: number, path: string, line: number | null) {
+  return { kind: 'log', server: SERVER_A.id, artifactId, path, line, workRequestId: 77 };
+}
+
 function show(wr: WorkRequestResponse, handlers: FakeHandlers = {}, served = artifact) {
   const fake = fakeBridge({
     'servers.active': () => SERVER_A,
@@ -211,14 +216,7 @@ describe('the results of a build', () => {
     expect(within(row).getByText('greets')).toBeTruthy();
     expect(within(row).getByText('PASS')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Open log log' }));
-    expect(useUiStore.getState().detail).toEqual({
-      kind: 'log',
-      server: SERVER_A.id,
-      artifactId: 413,
-      path: 'log',
-      line: null,
-      workRequestId: 77,
-    });
+    expect(useUiStore.getState().detail).toEqual(openedLog(413, 'log', null));
   });
 
   it('summarizes a failed build with its error line, and opens the log at that line', async () => {
@@ -235,14 +233,9 @@ describe('the results of a build', () => {
     expect(screen.getByTestId('build-log-424').textContent).toMatch(/ddt-broken 1\.0 \(amd64\)/);
     // The label counts lines from 1, as the viewer shows them; the line opened, from 0.
     fireEvent.click(screen.getByRole('button', { name: 'Open log at line 124' }));
-    expect(useUiStore.getState().detail).toEqual({
-      kind: 'log',
-      server: SERVER_A.id,
-      artifactId: 424,
-      path: 'ddt-broken_1.0_amd64-2026-11-24T03:15:53Z.build',
-      line: 123,
-      workRequestId: 77,
-    });
+    expect(useUiStore.getState().detail).toEqual(
+      openedLog(424, 'ddt-broken_1.0_amd64-2026-11-24T03:15:53Z.build', 123),
+    );
     expect(fake.calls.filter((c) => c.channel === 'workRequests.explainFailure')).toHaveLength(1);
   });
 
