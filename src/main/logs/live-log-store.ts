@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebusineError } from '../../shared/errors';
-import type { LogSearchResult, LogState, LogWindow, SearchUntil } from '../../shared/log-types';
+import type { LogSearchResult, LogState, LogWindow } from '../../shared/log-types';
 import { LiveLog, type LiveLogOptions } from './live-log';
-import type { QueryOptions } from './log-query';
+import type { SearchAsk } from './log-search';
 import { MAX_WINDOW_LINES } from './log-store';
 
 /** Live logs streaming at once (the viewer's and the early warnings'). */
@@ -143,16 +143,8 @@ export class LiveLogStore {
     return { handle, from, lines, totalLines: log.index.lines, done: log.ended };
   }
 
-  search(
-    handle: string,
-    apiUrl: string | null,
-    query: string,
-    options: QueryOptions,
-    fromLine: number,
-    direction: 'next' | 'previous',
-    until: SearchUntil = 'counted',
-  ): Promise<LogSearchResult> {
-    return this.#log(handle, apiUrl).search(query, options, fromLine, direction, until);
+  search(handle: string, apiUrl: string | null, ...ask: SearchAsk): Promise<LogSearchResult> {
+    return this.#log(handle, apiUrl).search(...ask);
   }
 
   /** Stops following (for every handle on it); what arrived stays readable. */

@@ -12,11 +12,10 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { DebusineError, serializeError } from '../../shared/errors';
-import type { LiveLogInfo, LogLine, LogState, SearchUntil } from '../../shared/log-types';
+import type { LiveLogInfo, LogLine, LogState } from '../../shared/log-types';
 import { LineIndex } from './line-index';
 import { readLines, readWindow } from './line-reader';
-import { LogSearches } from './log-search';
-import type { QueryOptions } from './log-query';
+import { LogSearches, type SearchAsk } from './log-search';
 import { SbuildLogAnalyzer } from './sbuild-log';
 import { LiveLogStream, type LiveStreamEnd } from './live-log-stream';
 
@@ -163,16 +162,10 @@ export class LiveLog {
     return readWindow(fd, this.index, from, to);
   }
 
-  async search(
-    query: string,
-    options: QueryOptions,
-    fromLine: number,
-    direction: 'next' | 'previous',
-    until: SearchUntil = 'counted',
-  ): ReturnType<LogSearches['find']> {
+  async search(...ask: SearchAsk): ReturnType<LogSearches['find']> {
     const fd = this.#closed ? undefined : this.#fd;
     const source = fd && this.index.bytes > 0 ? { file: fd, index: this.index } : null;
-    return this.searches.find(source, query, options, fromLine, direction, until);
+    return this.searches.find(source, ...ask);
   }
 
   /** Stops the stream; what arrived stays readable until close. */

@@ -80,6 +80,19 @@ class Matches {
   }
 }
 
+/**
+ * A search as a page asks it, for a stored or a live log alike: the query and how to read
+ * it, the line it starts from and which way it goes, and whether the answer may come
+ * before the count (`until`, 'counted' when not said).
+ */
+export type SearchAsk = [
+  query: string,
+  options: QueryOptions,
+  fromLine: number,
+  direction: 'next' | 'previous',
+  until?: SearchUntil,
+];
+
 export class LogSearches {
   readonly #kept = new Map<string, Matches>();
   readonly #timeLimit: number;
@@ -95,14 +108,8 @@ export class LogSearches {
    * search forwards answers as soon as its line is found, and the pass goes on counting
    * for the next ask.
    */
-  async find(
-    source: SearchSource | null,
-    query: string,
-    options: QueryOptions,
-    fromLine: number,
-    direction: 'next' | 'previous',
-    until: SearchUntil = 'counted',
-  ): Promise<LogSearchResult> {
+  async find(source: SearchSource | null, ...ask: SearchAsk): Promise<LogSearchResult> {
+    const [query, options, fromLine, direction, until = 'counted'] = ask;
     const matches = this.#matches(query, options);
     let counted = true;
     // With no source (nothing arrived yet), the query is still checked: a bad one is said.

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { artifactPathProblem } from '../artifacts';
 import { DebusineError, serializeError } from '../../shared/errors';
-import type { LogSearchResult, LogState, LogWindow, SearchUntil } from '../../shared/log-types';
+import type { LogSearchResult, LogState, LogWindow } from '../../shared/log-types';
 import type { LogCache } from './log-cache';
 import { LogFile, type LogSource } from './log-file';
-import type { QueryOptions } from './log-query';
+import type { SearchAsk } from './log-search';
 
 /** Lines one window may hold. */
 export const MAX_WINDOW_LINES = 2000;
@@ -117,18 +117,11 @@ export class LogStore {
     };
   }
 
-  async search(
-    handle: string,
-    query: string,
-    options: QueryOptions,
-    fromLine: number,
-    direction: 'next' | 'previous',
-    until: SearchUntil = 'counted',
-  ): Promise<LogSearchResult> {
+  async search(handle: string, ...ask: SearchAsk): Promise<LogSearchResult> {
     const file = this.#file(handle);
     const reader = file.reader();
     const source = reader ? { file: reader, index: file.index } : null;
-    return file.searches.find(source, query, options, fromLine, direction, until);
+    return file.searches.find(source, ...ask);
   }
 
   /** Stops the handle's file from arriving (for every handle on it); its state after. */
