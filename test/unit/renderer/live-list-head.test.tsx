@@ -17,19 +17,12 @@ import { workRequestKeys, type Pages } from '@renderer/queries/work-request-keys
 import { liveRows, mergeHead, patchLists } from '@renderer/queries/work-request-rows';
 import type { WorkRequestPage, WorkRequestResponse } from '@shared/contract';
 import { fakeBridge, type FakeBridge } from './support/fake-bridge';
+import { workRequestFixture } from '../../support/work-requests';
 
 const SCOPE = 'server-a';
 
 function wr(id: number, status = 'running'): WorkRequestResponse {
-  return {
-    id,
-    status,
-    result: '',
-    task_name: 'noop',
-    task_type: 'Worker',
-    workspace: 'System',
-    task_data: {},
-  } as unknown as WorkRequestResponse;
+  return workRequestFixture(id, { status, result: '' });
 }
 
 function page(ids: number[], nextCursor: string | null, creators = {}): WorkRequestPage {

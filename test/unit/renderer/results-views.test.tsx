@@ -32,6 +32,7 @@ import a418 from '../fixtures/real-work/artifact-418.json';
 import a420 from '../fixtures/real-work/artifact-420.json';
 import a424 from '../fixtures/real-work/artifact-424.json';
 import analysisJson from '../fixtures/real-work/lintian-analysis.json';
+import { workRequestFixture } from '../../support/work-requests';
 
 /** The real artifacts, as the server answered (copied, so that no test changes another's). */
 const FIXTURES: Record<number, unknown> = {
@@ -55,17 +56,7 @@ const artifact = (id: number): ArtifactResponse => {
 const ANALYSIS = JSON.stringify(analysisJson);
 
 function workRequest(ids: number[], result = 'success'): WorkRequestResponse {
-  return {
-    id: 77,
-    status: 'completed',
-    result,
-    task_name: 'sbuild',
-    task_type: 'Worker',
-    workspace: 'System',
-    task_data: {},
-    duration: 42,
-    artifacts: ids,
-  } as unknown as WorkRequestResponse;
+  return workRequestFixture(77, { result, task_name: 'sbuild', duration: 42, artifacts: ids });
 }
 
 /** What the viewer is asked to open: `path` of the artifact, for work request 77, here. */

@@ -14,6 +14,7 @@ import { BridgeProvider } from '@renderer/bridge';
 import { WaitingStep } from '@renderer/screens/work-requests/waiting';
 import { fakeBridge, type FakeHandlers } from './support/fake-bridge';
 import { SERVER_A } from './support/server-a';
+import { workRequestFixture } from '../../support/work-requests';
 
 const MINE: SigningKey = {
   fingerprint: 'A260D2A9F365017140BDDDD2CAEBED84A203F49A',
@@ -26,27 +27,16 @@ const WORK: SigningKey = {
   userIds: ['Me at work <me@work.example>'],
 };
 
-const step: WorkRequestResponse = {
-  id: 41,
+const step: WorkRequestResponse = workRequestFixture(41, {
   created_at: '2026-11-21T12:00:00Z',
   started_at: '2026-11-21T12:00:01Z',
   completed_at: null,
-  duration: null,
   status: 'running',
   result: '',
-  worker: null,
   task_type: 'Wait',
   task_name: 'externaldebsign',
   task_data: { unsigned: 500 },
-  dynamic_task_data: null,
-  priority_base: 0,
-  priority_adjustment: 0,
-  artifacts: [],
-  scope: 'debusine',
-  workspace: 'System',
-  links: {},
-  created_by: 2,
-};
+});
 
 function renderWith(handlers: FakeHandlers) {
   const fake = fakeBridge({

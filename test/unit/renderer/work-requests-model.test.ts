@@ -10,19 +10,10 @@ import {
 } from '@renderer/screens/work-requests/model';
 import { NO_FILTERS } from '@renderer/screens/work-requests/views-store';
 import type { WorkRequestResponse } from '@shared/contract';
+import { workRequestFixture } from '../../support/work-requests';
 
 function wr(id: number, createdBy: number | null, extra: Partial<WorkRequestResponse> = {}) {
-  return {
-    id,
-    created_by: createdBy,
-    task_name: 'noop',
-    task_type: 'Worker',
-    workspace: 'System',
-    status: 'completed',
-    result: 'success',
-    task_data: {},
-    ...extra,
-  } as WorkRequestResponse;
+  return workRequestFixture(id, { created_by: createdBy, ...extra });
 }
 
 describe('the list\'s "mine" filter', () => {

@@ -21,27 +21,19 @@ import { WorkflowSteps } from '@renderer/screens/work-requests/workflow-tree';
 import type { WorkRequestPage, WorkRequestResponse } from '@shared/contract';
 import { SERVER_A } from './support/server-a';
 import { fakeBridge } from './support/fake-bridge';
+import { workRequestFixture } from '../../support/work-requests';
 
 const ROOT = 100;
 
 function wr(id: number, extra: Partial<WorkRequestResponse> = {}): WorkRequestResponse {
-  return {
-    id,
-    status: 'completed',
-    result: 'success',
-    task_name: 'noop',
-    task_type: 'Worker',
-    workspace: 'System',
-    task_data: {},
+  return workRequestFixture(id, {
     parent: null,
     workflow_root: null,
-    artifacts: [],
-    duration: null,
     // One second per id: the list is newest first by creation time, as the server's.
     created_at: new Date(Date.UTC(2026, 10, 26, 3, 0, 0) + id * 1000).toISOString(),
     completed_at: null,
     ...extra,
-  } as unknown as WorkRequestResponse;
+  });
 }
 
 /** A server's list (10 a page, newest first, filtered by ids) over a table a test changes. */

@@ -23,6 +23,7 @@ import a408 from '../fixtures/real-work/artifact-408.json';
 import a410 from '../fixtures/real-work/artifact-410.json';
 import a415 from '../fixtures/real-work/artifact-415.json';
 import a416 from '../fixtures/real-work/artifact-416.json';
+import { workRequestFixture } from '../../support/work-requests';
 
 const FIXTURES: Record<number, unknown> = {
   405: a405,
@@ -37,23 +38,14 @@ const FIXTURES: Record<number, unknown> = {
 const ROOT = 1;
 
 function wr(id: number, extra: Partial<WorkRequestResponse>): WorkRequestResponse {
-  return {
-    id,
-    status: 'completed',
-    result: 'success',
-    task_name: 'noop',
-    task_type: 'Worker',
-    workspace: 'System',
-    task_data: {},
-    dynamic_task_data: null,
+  return workRequestFixture(id, {
     parent: ROOT,
     workflow_root: ROOT,
-    artifacts: [],
     duration: 12,
     created_at: '2026-11-26T03:00:00Z',
     completed_at: '2026-11-26T03:05:00Z',
     ...extra,
-  } as unknown as WorkRequestResponse;
+  });
 }
 
 const root = wr(ROOT, { task_type: 'Workflow', task_name: 'debian_pipeline', parent: null });
