@@ -44,6 +44,24 @@ function page(made: Made): { client: BridgeClient; close: () => Promise<void> } 
   return { client: createBridgeClient(bridge.api), close: () => bridge.close() };
 }
 
+type Page = ReturnType<typeof page>;
+
+/** Runs `test` with a started service and two pages on it, and closes them all after. */
+async function withTwoPages(
+  test: (made: Made, first: Page, second: Page) => Promise<void>,
+): Promise<void> {
+  const made = await service();
+  const first = page(made);
+  const second = page(made);
+  try {
+    await test(made, first, second);
+  } finally {
+    await first.close();
+    await second.close();
+    await made.close();
+  }
+}
+
 /** A file as the web host stages one: a copy main owns and deletes on release. */
 async function stageCopy(made: Made, name: string, content: string): Promise<string> {
   const dir = join(made.dataDir, 'staging');
@@ -90,11 +108,8 @@ describe('what a page opens goes with it', () => {
     }
   });
 
-  it("keeps a page's log handle, draft and progress from another page", async () => {
-    const made = await service();
-    const first = page(made);
-    const second = page(made);
-    try {
+  it("keeps a page's log handle, draft and progress from another page", () =>
+    withTwoPages(async (made, first, second) => {
       const heard: string[] = [];
       second.client.on('logs.progress', (state) => heard.push(state.handle));
       const log = await first.client.logs.open({
@@ -135,18 +150,10 @@ describe('what a page opens goes with it', () => {
       expect(await entries(join(made.dataDir, 'drafts'))).toEqual([]);
       // The staged copy went with the draft, the only one made of it.
       expect(made.files.get(id)).toBeUndefined();
-    } finally {
-      await first.close();
-      await second.close();
-      await made.close();
-    }
-  });
+    }));
 
-  it("lists a page's own drafts, and releases a draft's files when no other draft of the page uses them", async () => {
-    const made = await service();
-    const first = page(made);
-    const second = page(made);
-    try {
+  it("lists a page's own drafts, and releases a draft's files when no other draft of the page uses them", () =>
+    withTwoPages(async (made, first, second) => {
       const shared = await stageCopy(made, 'notes.log', 'shared\n');
       const own = await stageCopy(made, 'other.log', 'own\n');
       const [one] = await first.client.localArtifacts.detect({ fileIds: [shared] });
@@ -172,12 +179,7 @@ describe('what a page opens goes with it', () => {
       expect(made.files.get(shared)).toBeUndefined();
       expect(await first.client.localArtifacts.list()).toEqual([]);
       expect(await entries(join(made.dataDir, 'drafts'))).toEqual([]);
-    } finally {
-      await first.close();
-      await second.close();
-      await made.close();
-    }
-  });
+    }));
 
   it('refuses to open a log of another server than the active one, and opens nothing', async () => {
     const made = await service();
