@@ -53,20 +53,34 @@ describe("main's requests own their bodies", { timeout: 30_000 }, () => {
 const importProblems = (path: string, code: string): Promise<string[]> =>
   lintImports(eslint, path, code);
 
+/**
+ * Lints a module importing each specifier at its path: refused with a message containing
+ * `refusal`, or, when it is null, accepted.
+ */
+async function expectImports(
+  cases: readonly (readonly [path: string, specifier: string])[],
+  refusal: string | null,
+): Promise<void> {
+  for (const [path, specifier] of cases) {
+    expect(await importProblems(path, use(specifier)), `${path} → ${specifier}`).toEqual(
+      refusal === null ? [] : [expect.stringContaining(refusal)],
+    );
+  }
+}
+
 describe("main's layers", { timeout: 30_000 }, () => {
   it('refuses a domain folder importing the service, the bridge, a host or the composition root', async () => {
-    for (const [path, specifier] of [
-      ['src/main/logs/probe.ts', '../service/session'],
-      ['src/main/watch/probe.ts', '../bridge/caller'],
-      ['src/main/api/probe.ts', '../app/window'],
-      ['src/main/artifacts/probe.ts', '../web/host'],
-      ['src/main/notify/probe.ts', '../composition-root'],
-      ['src/main/artifacts/deep/probe.ts', '../../service/drafts'],
-    ] as const) {
-      expect(await importProblems(path, use(specifier)), path).toEqual([
-        expect.stringContaining('A domain folder of main'),
-      ]);
-    }
+    await expectImports(
+      [
+        ['src/main/logs/probe.ts', '../service/session'],
+        ['src/main/watch/probe.ts', '../bridge/caller'],
+        ['src/main/api/probe.ts', '../app/window'],
+        ['src/main/artifacts/probe.ts', '../web/host'],
+        ['src/main/notify/probe.ts', '../composition-root'],
+        ['src/main/artifacts/deep/probe.ts', '../../service/drafts'],
+      ],
+      'A domain folder of main',
+    );
   });
 
   it('lets the service, the hosts and the domain folders import what is below them', async () => {
@@ -137,16 +151,15 @@ describe("artifacts' layers: hashing ← formats ← local ← transfer", { time
   });
 
   it("refuses a sub-folder importing the folder's front", async () => {
-    for (const [path, specifier] of [
-      ['src/main/artifacts/formats/probe.ts', '..'],
-      ['src/main/artifacts/local/probe.ts', '../index'],
-      ['src/main/artifacts/transfer/probe.ts', '../../artifacts'],
-      ['src/main/artifacts/hashing/probe.ts', '../../artifacts/index'],
-    ] as const) {
-      expect(await importProblems(path, use(specifier)), `${path} → ${specifier}`).toEqual([
-        expect.stringContaining("artifacts/index.ts is the folder's front"),
-      ]);
-    }
+    await expectImports(
+      [
+        ['src/main/artifacts/formats/probe.ts', '..'],
+        ['src/main/artifacts/local/probe.ts', '../index'],
+        ['src/main/artifacts/transfer/probe.ts', '../../artifacts'],
+        ['src/main/artifacts/hashing/probe.ts', '../../artifacts/index'],
+      ],
+      "artifacts/index.ts is the folder's front",
+    );
   });
 
   it("keeps main's own layer rules in the sub-folders", async () => {
@@ -159,19 +172,20 @@ describe("artifacts' layers: hashing ← formats ← local ← transfer", { time
   });
 
   it('lets each import the ones before it, its own folder and the rest of main', async () => {
-    for (const [path, specifier] of [
-      ['src/main/artifacts/formats/probe.ts', '../hashing/checksums'],
-      ['src/main/artifacts/local/probe.ts', '../formats/deb822'],
-      ['src/main/artifacts/local/probe.ts', '../hashing/digest-cache'],
-      ['src/main/artifacts/transfer/probe.ts', '../local/kind-rules'],
-      ['src/main/artifacts/transfer/probe.ts', '../formats/tar-stream'],
-      ['src/main/artifacts/transfer/probe.ts', './download-errors'],
-      ['src/main/artifacts/transfer/probe.ts', '../../api/http'],
-      ['src/main/artifacts/hashing/probe.ts', '../../bounded'],
-      ['src/main/service/probe.ts', '../artifacts/transfer/download'],
-      ['src/main/service/probe.ts', '../artifacts'],
-    ] as const) {
-      expect(await importProblems(path, use(specifier)), `${path} → ${specifier}`).toEqual([]);
-    }
+    await expectImports(
+      [
+        ['src/main/artifacts/formats/probe.ts', '../hashing/checksums'],
+        ['src/main/artifacts/local/probe.ts', '../formats/deb822'],
+        ['src/main/artifacts/local/probe.ts', '../hashing/digest-cache'],
+        ['src/main/artifacts/transfer/probe.ts', '../local/kind-rules'],
+        ['src/main/artifacts/transfer/probe.ts', '../formats/tar-stream'],
+        ['src/main/artifacts/transfer/probe.ts', './download-errors'],
+        ['src/main/artifacts/transfer/probe.ts', '../../api/http'],
+        ['src/main/artifacts/hashing/probe.ts', '../../bounded'],
+        ['src/main/service/probe.ts', '../artifacts/transfer/download'],
+        ['src/main/service/probe.ts', '../artifacts'],
+      ],
+      null,
+    );
   });
 });
