@@ -173,7 +173,6 @@ export function createService(deps: ServiceDeps): AppService {
   const downloads = new Downloads({
     session,
     chooseDestination: host.chooseDestination,
-    emit,
     transport: host.transport,
     dataDir: deps.dataDir,
   });

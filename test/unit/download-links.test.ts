@@ -47,7 +47,6 @@ describe('download links of the web host', () => {
     };
     const downloads = new Downloads({
       session,
-      emit: () => undefined,
       transport: 'web',
       dataDir: mkdtempSync(join(tmpdir(), 'download-links-')),
     });

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestArgs, SavedDownload } from '../../src/shared/contract';
 import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
+import { createBridgeClient } from '../../src/shared/bridge-client';
+import { memoryBridge } from '../support/memory-bridge';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 
 const server = hostileServer();
@@ -138,6 +140,39 @@ describe('a download of another server than the active one', () => {
       { kind: 'file', suggestedName: 'a.bin' },
       { kind: 'file', suggestedName: `artifact-${String(id)}.tar.gz` },
     ]);
+  });
+});
+
+describe("a download's progress", () => {
+  it('goes to the page that asked for it alone', async () => {
+    const ground = playground();
+    const id = server.artifact([{ path: 'a.bin', content: 'the file' }]);
+    const { bridge, active } = await electron(() => Promise.resolve(join(ground.dest, 'a.bin')));
+    const other = memoryBridge(bridge.made.handlers);
+    // As the hosts do for every page: what main says to all reaches this one too.
+    bridge.made.hub.listen((m) => {
+      other.hub.emit(m.event, m.payload);
+    });
+    const heard: string[] = [];
+    const otherClient = createBridgeClient(other.api);
+    otherClient.on('download.progress', (job) => heard.push(`progress ${job.jobId}`));
+    otherClient.on('download.finished', (job) => heard.push(`finished ${job.jobId}`));
+    try {
+      const saved = await bridge.api.downloads.save({
+        what: 'file',
+        server: active,
+        artifactId: id,
+        path: 'a.bin',
+      });
+      if (saved?.savedBy !== 'app') throw new Error('main did not save it');
+      const [job] = saved.jobs;
+      await bridge.waitEvent('download.finished', (j) => j.jobId === job?.jobId);
+      // A request of the other page's, answered after the events: they would have come first.
+      await otherClient.app.info();
+      expect(heard).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -24,8 +24,8 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { artifactPathProblem, downloadArtifact, downloadArtifactFile } from '../artifacts';
 import { StagingJournal } from '../artifacts/transfer/staging-journal';
+import type { Caller } from '../bridge/caller';
 import type { ServiceHandlers } from '../bridge/dispatch';
-import type { EmitEvent } from '../bridge/event-outbox';
 import { baseName } from '../../shared/base-name';
 import type { DownloadJob, ServerSummary } from '../../shared/contract';
 import { DebusineError, serializeError } from '../../shared/errors';
@@ -53,7 +53,6 @@ export class Downloads {
   readonly #links = new Map<string, Link>();
   readonly #session: SessionProvider;
   readonly #choose: HostCapabilities['chooseDestination'];
-  readonly #emit: EmitEvent;
   readonly #transport: 'electron' | 'web';
   readonly #journal: StagingJournal;
   /** Where `serve` downloads before streaming to the browser (the app's own folder). */
@@ -67,13 +66,11 @@ export class Downloads {
     session: SessionProvider;
     /** The host's save dialog; without it, downloads.save is the page's to answer. */
     chooseDestination?: HostCapabilities['chooseDestination'];
-    emit: EmitEvent;
     transport: 'electron' | 'web';
     dataDir: string;
   }) {
     this.#session = options.session;
     this.#choose = options.chooseDestination;
-    this.#emit = options.emit;
     this.#transport = options.transport;
     this.#journal = new StagingJournal(join(options.dataDir, 'downloads-under-way.json'));
     this.#scratch = join(options.dataDir, 'downloads');
@@ -94,7 +91,9 @@ export class Downloads {
     await Promise.all([...this.#running.values()].map(({ settled }) => settled));
   }
 
+  /** Runs a download; its progress and its end are told to the page that asked for it alone. */
   #job(
+    caller: Caller,
     artifactId: number,
     work: (
       signal: AbortSignal,
@@ -113,7 +112,7 @@ export class Downloads {
     const settled = work(abort.signal, (n, total) => {
       job.receivedBytes = n;
       job.totalBytes = total;
-      this.#emit('download.progress', { ...job });
+      caller.emit('download.progress', { ...job });
     })
       .then(
         () => {
@@ -127,7 +126,7 @@ export class Downloads {
       )
       .finally(() => {
         this.#running.delete(job.jobId);
-        this.#emit('download.finished', { ...job });
+        caller.emit('download.finished', { ...job });
       });
     this.#running.set(job.jobId, { job, abort, settled });
     return { ...job };
@@ -230,9 +229,9 @@ export class Downloads {
   }
 
   /** One file of an artifact, written to `target`. */
-  #fileJob(artifactId: number, path: string, target: string): DownloadJob {
+  #fileJob(caller: Caller, artifactId: number, path: string, target: string): DownloadJob {
     const client = this.#session.client();
-    return this.#job(artifactId, async (signal, onBytes) => {
+    return this.#job(caller, artifactId, async (signal, onBytes) => {
       await downloadArtifactFile(client, artifactId, path, target, {
         signal,
         recorder: this.#journal,
@@ -244,9 +243,9 @@ export class Downloads {
   }
 
   /** A whole artifact in `folder`: unpacked, or as its tarball named `tarball`. */
-  #artifactJob(artifactId: number, folder: string, tarball?: string): DownloadJob {
+  #artifactJob(caller: Caller, artifactId: number, folder: string, tarball?: string): DownloadJob {
     const client = this.#session.client();
-    return this.#job(artifactId, async (signal, onBytes) => {
+    return this.#job(caller, artifactId, async (signal, onBytes) => {
       await downloadArtifact(client, artifactId, folder, {
         ...(tarball === undefined ? {} : { tarball: true, tarballName: tarball }),
         signal,
@@ -260,7 +259,7 @@ export class Downloads {
 
   handlers(): Handlers {
     return {
-      'downloads.save': async (args) => {
+      'downloads.save': async (args, caller) => {
         if (args.what === 'file') {
           this.#checkPath(args.path);
           const target = await this.#chooseFor(args.server, {
@@ -268,7 +267,7 @@ export class Downloads {
             suggestedName: baseName(args.path),
           });
           if (target === null) return null;
-          const job = this.#fileJob(args.artifactId, args.path, target);
+          const job = this.#fileJob(caller, args.artifactId, args.path, target);
           return { savedBy: 'app', destination: basename(target), jobs: [job] };
         }
         if (args.what === 'tarball') {
@@ -281,12 +280,14 @@ export class Downloads {
           if (name === '') {
             throw new DebusineError('validation', 'Choose a file to save the tarball as');
           }
-          const job = this.#artifactJob(args.artifactId, dirname(target), name);
+          const job = this.#artifactJob(caller, args.artifactId, dirname(target), name);
           return { savedBy: 'app', destination: name, jobs: [job] };
         }
         const folder = await this.#chooseFor(args.server, { kind: 'directory' });
         if (folder === null) return null;
-        const jobs = [...new Set(args.artifactIds)].map((id) => this.#artifactJob(id, folder));
+        const jobs = [...new Set(args.artifactIds)].map((id) =>
+          this.#artifactJob(caller, id, folder),
+        );
         return { savedBy: 'app', destination: basename(folder), jobs };
       },
       'downloads.cancel': ({ jobId }) => {
