@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestArgs, SavedDownload } from '../../src/shared/contract';
 import { expectRefused, hostileServer, playground } from '../support/hostile-downloads';
 import { createBridgeClient } from '../../src/shared/bridge-client';
+import { trickle } from '../support/fake-debusine';
 import { memoryBridge } from '../support/memory-bridge';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 
@@ -144,9 +145,12 @@ describe('a download of another server than the active one', () => {
 });
 
 describe("a download's progress", () => {
-  it('goes to the page that asked for it alone', async () => {
+  it('goes to the page that asked for it alone, which alone may stop it', async () => {
     const ground = playground();
-    const id = server.artifact([{ path: 'a.bin', content: 'the file' }]);
+    // A byte every 100 ms: still running when the other page tries to stop it.
+    const id = server.artifact([
+      { path: 'a.bin', content: 'the file', serve: trickle('the file', 1, 100) },
+    ]);
     const { bridge, active } = await electron(() => Promise.resolve(join(ground.dest, 'a.bin')));
     const other = memoryBridge(bridge.made.handlers);
     // As the hosts do for every page: what main says to all reaches this one too.
@@ -166,7 +170,12 @@ describe("a download's progress", () => {
       });
       if (saved?.savedBy !== 'app') throw new Error('main did not save it');
       const [job] = saved.jobs;
-      await bridge.waitEvent('download.finished', (j) => j.jobId === job?.jobId);
+      // Nor can it stop it: to the other page there is no such download.
+      await expect(otherClient.downloads.cancel({ jobId: job?.jobId ?? '' })).rejects.toMatchObject(
+        { code: 'not-found' },
+      );
+      const done = await bridge.waitEvent('download.finished', (j) => j.jobId === job?.jobId);
+      expect(done.state).toBe('completed');
       // A request of the other page's, answered after the events: they would have come first.
       await otherClient.app.info();
       expect(heard).toEqual([]);

@@ -59,7 +59,7 @@ export class Downloads {
   readonly #scratch: string;
   readonly #running = new Map<
     string,
-    { job: DownloadJob; abort: AbortController; settled: Promise<void> }
+    { job: DownloadJob; abort: AbortController; settled: Promise<void>; caller: Caller }
   >();
 
   constructor(options: {
@@ -128,7 +128,7 @@ export class Downloads {
         this.#running.delete(job.jobId);
         caller.emit('download.finished', { ...job });
       });
-    this.#running.set(job.jobId, { job, abort, settled });
+    this.#running.set(job.jobId, { job, abort, settled, caller });
     return { ...job };
   }
 
@@ -290,9 +290,10 @@ export class Downloads {
         );
         return { savedBy: 'app', destination: basename(folder), jobs };
       },
-      'downloads.cancel': ({ jobId }) => {
+      'downloads.cancel': ({ jobId }, caller) => {
         const running = this.#running.get(jobId);
-        if (!running) {
+        // Another page's download is not this page's to stop: as if there were none.
+        if (running?.caller !== caller) {
           return Promise.reject(
             new DebusineError('not-found', 'This download is not running (it ended already)', {
               rule: 'download-job',
