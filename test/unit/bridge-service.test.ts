@@ -36,9 +36,9 @@ describe('the service', () => {
     for (const channel of REQUEST_CHANNELS) {
       // A fresh service each time: some samples add servers, and none of them is reachable.
       const { handlers } = await service();
-      const handler = handlers[channel] as (a: unknown) => Promise<unknown>;
+      const handler = handlers[channel] as (a: unknown, c: typeof caller) => Promise<unknown>;
       const args = requests[channel].args.parse(SAMPLE_ARGS[channel]);
-      const outcome = await handler(args).then(
+      const outcome = await handler(args, caller).then(
         () => null,
         (e: unknown) => e,
       );
