@@ -72,8 +72,8 @@ describe('the service', () => {
       ['notifications.chooseCommand', undefined],
       ['notifications.removeCommand', undefined],
     ] as const) {
-      const handler = handlers[channel] as (a: unknown) => Promise<unknown>;
-      await expect(handler(args), channel).rejects.toMatchObject({
+      const handler = handlers[channel] as (a: unknown, c: typeof caller) => Promise<unknown>;
+      await expect(handler(args, caller), channel).rejects.toMatchObject({
         code: 'unsupported',
         message: expect.stringContaining('not available in the browser') as string,
       });
