@@ -9,7 +9,13 @@
 import { resolve } from 'node:path';
 import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importProblems as lintImports, probeLinter, root, use } from '../support/lint-probe';
+import {
+  importProblems as lintImports,
+  probeLinter,
+  root,
+  ruleProblems,
+  use,
+} from '../support/lint-probe';
 
 let eslint: ESLint;
 
@@ -188,4 +194,16 @@ describe("artifacts' layers: hashing ← formats ← local ← transfer", { time
       null,
     );
   });
+});
+
+describe('no enum anywhere', { timeout: 30_000 }, () => {
+  // The enum rule of typescript-eslint is off for its cost: no code may declare one.
+  it.each(['src/main/watch/probe.ts', 'src/renderer/src/queries/probe.ts', 'test/unit/probe.ts'])(
+    'refuses one in %s',
+    async (path) => {
+      expect(
+        await ruleProblems(eslint, 'no-restricted-syntax', path, 'export enum E {\n  A,\n}\n'),
+      ).toEqual(['Use a union of string literals, not an enum.']);
+    },
+  );
 });
