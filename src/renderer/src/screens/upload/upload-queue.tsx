@@ -1,5 +1,5 @@
 import { Inbox } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { UploadJob } from '@shared/contract';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
@@ -12,34 +12,6 @@ import { useStartedUploads } from '@renderer/state/started-uploads';
 import { useOpen } from '@renderer/kit/navigation';
 
 /**
- * The uploads started here that completed since the list was last seen: a job that was
- * still going in the previous list and is completed in this one. A new array only when
- * there are some, so that an effect runs once per end.
- */
-function useFinishedHere(
-  list: readonly UploadJob[] | undefined,
-  startedJobs: readonly string[],
-): UploadJob[] {
-  const seen = useRef<Map<string, UploadJob['state']> | null>(null);
-  const [finished, setFinished] = useState<UploadJob[]>([]);
-  useEffect(() => {
-    if (list === undefined) return;
-    const before = seen.current;
-    seen.current = new Map(list.map((j) => [j.jobId, j.state]));
-    if (before === null) return;
-    const ended = list.filter(
-      (j) =>
-        j.state === 'completed' &&
-        startedJobs.includes(j.jobId) &&
-        before.has(j.jobId) &&
-        before.get(j.jobId) !== 'completed',
-    );
-    if (ended.length > 0) setFinished(ended);
-  }, [list, startedJobs]);
-  return finished;
-}
-
-/**
  * The upload queue: every job main knows, including those resumed after a restart, with
  * live progress from main's upload.progress events.
  */
@@ -50,16 +22,26 @@ export function UploadQueue(): React.JSX.Element {
   const activeApi = active.data?.apiUrl ?? null;
   // Progress and ends come into the cached list through queries/events.ts.
   const jobs = useAppQuery(uploadQueries.jobs);
-  const finished = useFinishedHere(jobs.data, startedJobs);
+  // The states of the jobs as last seen: an end is a job going from another state to
+  // `completed` between two lists.
+  const seen = useRef<Map<string, UploadJob['state']> | null>(null);
 
   // When an upload started here finishes, its artifact page opens (if nothing else of
   // ours is still going, so that the queue is not yanked away mid-batch).
   useEffect(() => {
-    const job = finished.at(-1);
+    const list = jobs.data;
+    if (list === undefined) return;
+    const before = seen.current;
+    seen.current = new Map(list.map((j) => [j.jobId, j.state]));
+    const mine = list.filter((j) => startedJobs.includes(j.jobId));
+    const job = mine
+      .filter(
+        (j) =>
+          j.state === 'completed' && before?.has(j.jobId) && before.get(j.jobId) !== 'completed',
+      )
+      .at(-1);
     if (job?.artifactId == null) return;
-    const othersRunning = (jobs.data ?? []).some(
-      (j) => startedJobs.includes(j.jobId) && ['queued', 'running'].includes(j.state),
-    );
+    const othersRunning = mine.some((j) => ['queued', 'running'].includes(j.state));
     if (othersRunning || useUiStore.getState().area !== 'upload') return;
     // A workflow the upload started is where the user goes next, as after `dput`: its
     // tree, live; else the artifact's page. Only on the server it was made on.
@@ -67,9 +49,7 @@ export function UploadQueue(): React.JSX.Element {
     const workflowId = job.workflow?.workRequestId ?? null;
     if (workflowId !== null) openWorkRequest(workflowId);
     else openArtifact(job.artifactId);
-    // Only a new end moves the window; not a change of anything else.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [finished]);
+  }, [jobs.data, startedJobs, activeApi, openArtifact, openWorkRequest]);
 
   const act = useMutationOf(uploadMutations.act);
 
