@@ -17,12 +17,28 @@ const vitestArgs = process.argv.slice(2);
 
 if (vitestArgs[0] === '--electronegativity') process.exit(await electronegativity(root));
 
+/**
+ * Typed linting spends most of its time in the TypeScript checker, whose many short-lived
+ * objects make V8's default young generation collect over and over: a larger one took the
+ * whole lint from 120 s to 109 s here. `npm run lint` passes the same flag.
+ */
+const LINT_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 /** Each step is a command, or a function returning an exit code. */
 const steps = [
   ['Debian packages', () => packages()],
   ['typecheck (node)', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']],
   ['typecheck (web)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']],
-  ['lint', bin('eslint'), ['--max-warnings=0', '.']],
+  [
+    'lint',
+    process.execPath,
+    [
+      ...LINT_NODE_FLAGS,
+      resolve(root, 'node_modules/eslint/bin/eslint.js'),
+      '--max-warnings=0',
+      '.',
+    ],
+  ],
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
   ['build', bin('electron-vite'), ['build']],
   ['electronegativity', () => electronegativity(root)],
