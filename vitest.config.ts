@@ -3,32 +3,43 @@ import { rendererAliases } from './aliases.config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The real-work tests first. They spend minutes waiting for the sandbox's worker to build
- * and test packages, and need almost nothing of this machine meanwhile; started first, they
- * wait while the other worker runs the rest of the unit and integration tests, instead of
- * after them.
+ * The files that mostly wait for the sandbox's server, first: the real-work tests and the
+ * e2e files of the `e2e-waits` project (below). They spend minutes waiting for the sandbox's
+ * worker to build and test packages, or for the server to answer a thousand list pages, and
+ * need little of this machine meanwhile; started first, they wait while the other worker
+ * runs the unit and integration tests, instead of after them.
  */
-class RealWorkFirst extends BaseSequencer {
+class WaitingFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const slow = (spec: TestSpecification) =>
-      /[\\/]real-work[^\\/]*\.test\.ts$/.test(spec.moduleId);
-    return [...sorted.filter(slow), ...sorted.filter((spec) => !slow(spec))];
+    const waits = (spec: TestSpecification) =>
+      spec.project.name === 'e2e-waits' || /[\\/]real-work[^\\/]*\.test\.ts$/.test(spec.moduleId);
+    return [...sorted.filter(waits), ...sorted.filter((spec) => !waits(spec))];
   }
 }
 
-// Three projects: unit tests need nothing (those that render renderer components ask for
-// happy-dom in their first line); integration and e2e tests talk to real Debusine servers,
+/**
+ * The e2e files that spend most of their minutes waiting for the sandbox's server: the
+ * Debian developer's journey (the worker builds, tests and uploads a package) and the list of
+ * 10,000 work requests (the server answers ten rows per request). Together they are half of
+ * the e2e project's time; in a project of their own they run beside the unit and integration
+ * tests, one browser each, instead of after them.
+ */
+const E2E_WAITS = ['test/e2e/dput-journey.test.ts', 'test/e2e/work-requests-10k.test.ts'];
+
+// Four projects: unit tests need nothing (those that render renderer components ask for
+// happy-dom in their first line); integration and the two e2e projects talk to real Debusine
+// servers,
 // which the global setup brings up (test/debusine-server/sandbox.sh) unless the
 // DEBUSINE_TEST_* variables point at a server of your own.
 export default defineConfig({
   resolve: { alias: rendererAliases },
   test: {
-    // Two files at a time for unit and integration tests, so that the real-work tests,
-    // which mostly wait for the sandbox's worker, run beside the others (e2e tests still
-    // run one at a time, below).
+    // Two files at a time for unit, integration and e2e-waits tests, so that the files that
+    // mostly wait for the sandbox run beside the others (the other e2e tests run one at a
+    // time, after them, below).
     maxWorkers: 2,
-    sequence: { sequencer: RealWorkFirst },
+    sequence: { sequencer: WaitingFirst },
     projects: [
       {
         // The renderer's unit tests import its modules, which use its aliases.
@@ -56,8 +67,19 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'e2e-waits',
+          include: E2E_WAITS,
+          environment: 'node',
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 1_800_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: E2E_WAITS,
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,

@@ -31,11 +31,13 @@ export function neededGroups(args, env = process.env) {
     else if (arg.startsWith('--project=')) projects.push(arg.slice('--project='.length));
   });
   const all = projects.length === 0;
-  const servers = all || projects.some((p) => p === 'integration' || p === 'e2e');
+  // `e2e` and `e2e-waits` (or a pattern such as `e2e*`) drive Chromium against the sandboxes.
+  const e2e = projects.some((p) => p.startsWith('e2e'));
+  const servers = all || e2e || projects.includes('integration');
   const groups = new Set(['all']);
   if (servers) groups.add('servers');
   if (servers && !env.DEBUSINE_TEST_API_URL) groups.add('sandbox');
-  if (all || projects.includes('e2e')) groups.add('e2e');
+  if (all || e2e) groups.add('e2e');
   return groups;
 }
 
