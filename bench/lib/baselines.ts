@@ -2,13 +2,15 @@
  * What the app is measured against: raw HTTP with curl, the Debusine CLI (in the server's
  * chroot), and OpenSSL.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { dputAsAlice, uploadOnlyProfile, writeDputProfile } from '../../test/support/dput-ng';
 import { stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import {
   BENCH_CATEGORY,
   createArtifactRaw,
+  postJson,
   runCli,
   uploadUrl,
   type BenchServer,
@@ -163,6 +165,17 @@ export async function curlUpload(
   if (filesToUpload.length !== Object.keys(files).length) {
     throw new Error(`the server already had some files (deduplicated): data not unique`);
   }
+  await curlPutAll(server, id, filesToUpload, files, options);
+}
+
+/** PUTs the files an artifact asks for with curl, `parallel` at a time. */
+async function curlPutAll(
+  server: BenchServer,
+  id: number,
+  filesToUpload: string[],
+  files: Record<string, { path: string; decl: FileDecl } | undefined>,
+  options: CurlUploadOptions,
+): Promise<void> {
   const queue = [...filesToUpload];
   const worker = async (): Promise<void> => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
@@ -176,6 +189,88 @@ export async function curlUpload(
     }
   };
   await Promise.all(Array.from({ length: options.parallel }, worker));
+}
+
+/** One artifact as dput-ng prepares it: its category, data, and files (name → host path). */
+export interface PreparedArtifact {
+  category: string;
+  data: unknown;
+  files: Record<string, string>;
+}
+
+/**
+ * The artifacts dput-ng makes of a .changes (the upload first, then the source and binary
+ * packages), read with dput-ng's own `prepare_changes_for_upload` in the chroot, so that a
+ * raw-HTTP run can make the same server state without parsing anything itself.
+ */
+export function dputArtifactsOf(server: BenchServer, chrootChanges: string): PreparedArtifact[] {
+  const script = [
+    'import json, sys',
+    'from pathlib import Path',
+    'from debusine.client.client_utils import prepare_changes_for_upload',
+    'out = []',
+    'for a in prepare_changes_for_upload(Path(sys.argv[1])):',
+    '    data = a.data.model_dump(mode="json") if hasattr(a.data, "model_dump") else a.data',
+    '    out.append({"category": str(getattr(a.category, "value", a.category)), "data": data,',
+    '                "files": {k: str(v) for k, v in a.files.items()}})',
+    'print(json.dumps(out))',
+  ].join('\n');
+  const out = execFileSync(
+    'chroot',
+    [server.root, '/usr/bin/env', '-i', 'LANG=C.UTF-8', 'python3', '-c', script, chrootChanges],
+    { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+  );
+  return (JSON.parse(out) as PreparedArtifact[]).map((a) => ({
+    ...a,
+    files: Object.fromEntries(
+      Object.entries(a.files).map(([name, path]) => [name, join(server.root, path)]),
+    ),
+  }));
+}
+
+/**
+ * dput-ng's requests, sent with OpenSSL and curl: one `openssl dgst` for every file, then
+ * each artifact created and its files PUT (`parallel` at a time) in dput-ng's order, then
+ * an `extends` and a `relates-to` relation from the upload to each of the others. The same
+ * server state as dput-ng and the app make, at the speed of raw HTTP.
+ */
+export async function curlUploadAsDput(
+  server: BenchServer,
+  workspace: string,
+  artifacts: PreparedArtifact[],
+  options: CurlUploadOptions,
+): Promise<void> {
+  const paths = [...new Set(artifacts.flatMap((a) => Object.values(a.files)))];
+  const digests = await opensslDeclare(Object.fromEntries(paths.map((p) => [p, p])));
+  const ids: number[] = [];
+  for (const artifact of artifacts) {
+    const files = Object.fromEntries(
+      Object.entries(artifact.files).map(([name, path]) => [name, digests[path]]),
+    );
+    const decls: Record<string, FileDecl> = {};
+    for (const [name, file] of Object.entries(files)) {
+      if (!file) throw new Error(`no digest for ${name}`);
+      decls[name] = file.decl;
+    }
+    const { id, filesToUpload } = await createArtifactRaw(server, decls, {
+      category: artifact.category,
+      data: artifact.data,
+      workspace,
+    });
+    await curlPutAll(server, id, filesToUpload, files, options);
+    ids.push(id);
+  }
+  const [upload, ...others] = ids;
+  for (const target of others) {
+    for (const type of ['extends', 'relates-to']) {
+      await postJson(
+        server,
+        '/1.0/artifact-relation/',
+        { artifact: upload, target, type },
+        `relating ${String(upload)} to ${String(target)}`,
+      );
+    }
+  }
 }
 
 /** `debusine artifact create --upload …` in the chroot: hashing, creation and upload. */

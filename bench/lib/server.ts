@@ -105,11 +105,14 @@ export interface FileDecl {
 export async function createArtifactRaw(
   server: BenchServer,
   files: Record<string, FileDecl>,
+  kind: { category: string; data: unknown; workspace: string } = {
+    category: BENCH_CATEGORY,
+    data: {},
+    workspace: server.workspace,
+  },
 ): Promise<{ id: number; filesToUpload: string[] }> {
   const body = {
-    category: BENCH_CATEGORY,
-    workspace: server.workspace,
-    data: {},
+    ...kind,
     files: Object.fromEntries(
       Object.entries(files).map(([path, f]) => [
         path,
@@ -117,7 +120,23 @@ export async function createArtifactRaw(
       ]),
     ),
   };
-  const response = await request(`${server.apiUrl}/1.0/artifact/`, {
+  const json = await postJson<{ id: number; files_to_upload: string[] }>(
+    server,
+    '/1.0/artifact/',
+    body,
+    'creating the artifact',
+  );
+  return { id: json.id, filesToUpload: json.files_to_upload };
+}
+
+/** A POST of JSON to the API, answered 201 with JSON. */
+export async function postJson<T>(
+  server: BenchServer,
+  path: string,
+  body: unknown,
+  what: string,
+): Promise<T> {
+  const response = await request(`${server.apiUrl}${path}`, {
     method: 'POST',
     headers: {
       token: server.token,
@@ -126,11 +145,11 @@ export async function createArtifactRaw(
     },
     body: JSON.stringify(body),
   });
-  const json = (await response.body.json()) as { id: number; files_to_upload: string[] };
+  const text = await response.body.text();
   if (response.statusCode !== 201) {
-    throw new Error(`creating the artifact failed: HTTP ${String(response.statusCode)}`);
+    throw new Error(`${what} failed: HTTP ${String(response.statusCode)}: ${text.slice(0, 500)}`);
   }
-  return { id: json.id, filesToUpload: json.files_to_upload };
+  return JSON.parse(text) as T;
 }
 
 export function uploadUrl(server: BenchServer, artifactId: number, path: string): string {
