@@ -3,25 +3,18 @@
 import { spawnSync } from 'node:child_process';
 
 /**
- * Each package with the tests that need it. Unit tests build Debian fixtures (dpkg-dev,
- * fakeroot, xz-utils, zstd) and sign them with debsign (devscripts) and gpg, whose
- * gpg-agent asks for passphrases and gpgv checks the signatures; the sandboxes are built
- * with debootstrap and probed with curl; e2e tests drive Debian's Chromium.
+ * The packages of each group of tests (neededGroups), in the order they are installed. Unit
+ * tests build Debian fixtures (dpkg-dev, fakeroot, xz-utils, zstd) and sign them with debsign
+ * (devscripts) and gpg, whose gpg-agent asks for passphrases and gpgv checks the signatures;
+ * the sandboxes are built with debootstrap and probed with curl; e2e tests drive Debian's
+ * Chromium.
  */
-const PACKAGES = [
-  { name: 'dpkg-dev', for: 'all' },
-  { name: 'fakeroot', for: 'all' },
-  { name: 'xz-utils', for: 'all' },
-  { name: 'zstd', for: 'all' },
-  { name: 'devscripts', for: 'all' },
-  { name: 'gpg', for: 'all' },
-  { name: 'gpg-agent', for: 'all' },
-  { name: 'gpgv', for: 'all' },
-  { name: 'curl', for: 'servers' },
-  { name: 'ca-certificates', for: 'servers' },
-  { name: 'debootstrap', for: 'sandbox' },
-  { name: 'chromium', for: 'e2e' },
-];
+const PACKAGES = {
+  all: ['dpkg-dev', 'fakeroot', 'xz-utils', 'zstd', 'devscripts', 'gpg', 'gpg-agent', 'gpgv'],
+  servers: ['curl', 'ca-certificates'],
+  sandbox: ['debootstrap'],
+  e2e: ['chromium'],
+};
 
 /** Which groups of packages a vitest command line needs (`--project unit` needs the fewest). */
 export function neededGroups(args, env = process.env) {
@@ -57,9 +50,10 @@ export function ensureDebianPackages(args, log = console.log) {
     return 'The tests need a Debian system (dpkg-query was not found).';
   }
   const groups = neededGroups(args);
-  const missing = PACKAGES.filter((p) => groups.has(p.for) && !installed(p.name)).map(
-    (p) => p.name,
-  );
+  const missing = Object.entries(PACKAGES)
+    .filter(([group]) => groups.has(group))
+    .flatMap(([, names]) => names)
+    .filter((name) => !installed(name));
   if (missing.length === 0) return undefined;
   const command = `apt-get install --no-install-recommends ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {

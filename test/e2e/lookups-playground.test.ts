@@ -1,29 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
-import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import {
-  appSession,
-  createEmptyArtifact,
-  closePage,
-  screenshotAndCheckA11y,
-  lookUp,
-} from '../support/e2e';
-
-const WORKSPACE = 'System';
+import { artifactsSession, closePage, screenshotAndCheckA11y, lookUp } from '../support/e2e';
 
 describe.runIf(hasServer('current'))('the lookup playground (current server)', () => {
-  const client = ownerClient('current');
-  let artifactId = 0;
-
-  const session = appSession('current', {
-    seed: async () => {
-      artifactId = await createEmptyArtifact(client, WORKSPACE, 'lk');
-    },
-    close: () => client.close(),
-  });
+  const session = artifactsSession('lk', 1);
 
   it('resolves single and multiple lookups, linking to artifacts and collections', async () => {
+    const [artifactId = 0] = session.ids;
     const { page, errors } = await openPage(session.browser, session.app);
     await lookUp(page, `${String(artifactId)}@artifacts`);
     const results = page.getByTestId('lookup-results');
@@ -53,6 +37,7 @@ describe.runIf(hasServer('current'))('the lookup playground (current server)', (
   });
 
   it('looks finished in the dark theme', async () => {
+    const [artifactId = 0] = session.ids;
     const { page } = await openPage(session.browser, session.app, 'dark');
     await lookUp(page, `${String(artifactId)}@artifacts`);
     await page.getByTestId('lookup-results').waitFor();

@@ -1,36 +1,21 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
-import { ownerClient } from '../support/clients';
 import { hasServer } from '../support/sandbox';
-import {
-  appSession,
-  createEmptyArtifact,
-  closePage,
-  screenshotAndCheckA11y,
-  lookUp,
-} from '../support/e2e';
-
-const WORKSPACE = 'System';
+import { artifactsSession, closePage, screenshotAndCheckA11y, lookUp } from '../support/e2e';
 
 describe.runIf(hasServer('current'))('the relations graph (current server)', () => {
-  const client = ownerClient('current');
-  const ids: number[] = [];
+  const session = artifactsSession('rel', 4, async (client, ids) => {
+    const [self, a, b] = ids as [number, number, number];
+    await client.relationCreate({ artifact: self, target: a, type: 'extends' });
+    await client.relationCreate({ artifact: b, target: self, type: 'built-using' });
+  });
+  const { client, ids } = session;
 
   async function showGraph(page: Page, id: number): Promise<void> {
     await lookUp(page, `${String(id)}@artifacts`);
     await page.getByTestId('lookup-results').getByRole('button', { name: 'Relations' }).click();
   }
-
-  const session = appSession('current', {
-    seed: async () => {
-      for (let i = 0; i < 4; i++) ids.push(await createEmptyArtifact(client, WORKSPACE, 'rel'));
-      const [self, a, b] = ids as [number, number, number];
-      await client.relationCreate({ artifact: self, target: a, type: 'extends' });
-      await client.relationCreate({ artifact: b, target: self, type: 'built-using' });
-    },
-    close: () => client.close(),
-  });
 
   it('draws the relations, lists them, and creates one', async () => {
     const [self, a, b, c] = ids as [number, number, number, number];

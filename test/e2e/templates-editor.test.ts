@@ -4,7 +4,7 @@ import { seriousA11yViolations } from '../support/a11y';
 import { openPage } from '../support/app';
 import { screenshot } from '../support/browser';
 import { ownerClient, rejection, unique } from '../support/clients';
-import { hasServer } from '../support/sandbox';
+import { hasServer, type Flavour } from '../support/sandbox';
 import { appSession, closePage, goTo, setEditor, screenshotAndCheckA11y } from '../support/e2e';
 
 const WORKSPACE = 'System';
@@ -15,17 +15,25 @@ async function saveFromReview(page: Page, label: string): Promise<void> {
   await page.getByRole('dialog').getByRole('button', { name: label }).click();
 }
 
-describe.runIf(hasServer('current'))('the template editor (current server)', () => {
-  const client = ownerClient('current');
-  const names: string[] = [];
-
-  const session = appSession('current', {
+/**
+ * The session of a suite on `flavour`, with its owner's client, which deletes after the suite
+ * the templates its tests made: each test adds to `made` the name or id of any it creates.
+ */
+function templatesSession(flavour: Flavour) {
+  const client = ownerClient(flavour);
+  const made: (string | number)[] = [];
+  const session = appSession(flavour, {
     cleanUp: async () => {
-      for (const n of names)
-        await client.workflowTemplateDelete(WORKSPACE, n).catch(() => undefined);
+      for (const key of made)
+        await client.workflowTemplateDelete(WORKSPACE, key).catch(() => undefined);
     },
     close: () => client.close(),
   });
+  return { client, made, session };
+}
+
+describe.runIf(hasServer('current'))('the template editor (current server)', () => {
+  const { client, made: names, session } = templatesSession('current');
 
   it('creates (refused first), edits, starts a workflow from, and deletes a template', async () => {
     const { page, errors } = await openPage(session.browser, session.app);
@@ -131,16 +139,7 @@ describe.runIf(hasServer('current'))('the template editor (current server)', () 
 });
 
 describe.runIf(hasServer('earlier'))('the template editor (earlier server, 0.11)', () => {
-  const client = ownerClient('earlier');
-  const ids: number[] = [];
-
-  const session = appSession('earlier', {
-    cleanUp: async () => {
-      for (const id of ids)
-        await client.workflowTemplateDelete(WORKSPACE, id).catch(() => undefined);
-    },
-    close: () => client.close(),
-  });
+  const { client, made: ids, session } = templatesSession('earlier');
 
   it('speaks task_data: create, edit, read back', async () => {
     const { page, errors } = await openPage(session.browser, session.app);

@@ -13,7 +13,7 @@ import { LocalArtifact, uploadArtifact } from '../../src/main/artifacts';
 import { envOnFake, startApp, type RunningApp } from './app';
 import { seriousA11yViolations } from './a11y';
 import { launchBrowser, screenshot } from './browser';
-import { clientFor, unique } from './clients';
+import { clientFor, ownerClient, unique } from './clients';
 import { startFakeDebusine, type FakeDebusine } from './fake-debusine';
 import type { Flavour, TestServer } from './sandbox';
 
@@ -183,6 +183,44 @@ export async function createEmptyArtifact(
     data: {},
   });
   return artifact.id;
+}
+
+/** An app session whose suite looks at empty artifacts of its own, and its owner's client. */
+export interface ArtifactsSession extends AppSession {
+  readonly client: DebusineClient;
+  /** The artifacts' ids, in the order they were made; known once the suite has started. */
+  readonly ids: readonly number[];
+}
+
+/**
+ * An app session on the current server for a suite about artifacts: before the app starts,
+ * the owner's client makes `count` empty artifacts in the System workspace (named from
+ * `prefix`) and `seed`, if given, does more with them; the client is closed after the suite.
+ */
+export function artifactsSession(
+  prefix: string,
+  count: number,
+  seed?: (client: DebusineClient, ids: readonly number[]) => Promise<void>,
+): ArtifactsSession {
+  const client = ownerClient('current');
+  const ids: number[] = [];
+  const session = appSession('current', {
+    seed: async () => {
+      for (let i = 0; i < count; i++) ids.push(await createEmptyArtifact(client, 'System', prefix));
+      await seed?.(client, ids);
+    },
+    close: () => client.close(),
+  });
+  return {
+    client,
+    ids,
+    get app(): RunningApp {
+      return session.app;
+    },
+    get browser(): Browser {
+      return session.browser;
+    },
+  };
 }
 
 /**

@@ -20,11 +20,12 @@ vi.mock('../../src/main/app/window', () => ({ isExternalHttpUrl: () => true }));
 
 const { electronHost } = await import('../../src/main/app/electron-host');
 
-describe('the program run on completion, in Electron', () => {
-  beforeEach(() => {
-    fake.showOpenDialog.mockClear();
-  });
+// Each test reads the calls its own dialog got.
+beforeEach(() => {
+  fake.showOpenDialog.mockClear();
+});
 
+describe('the program run on completion, in Electron', () => {
   it('is one file the user picks in main’s own open dialog', async () => {
     const host = electronHost(() => undefined);
     fake.answer = { canceled: false, filePaths: ['/usr/local/bin/on-done'] };
@@ -43,10 +44,6 @@ describe('the program run on completion, in Electron', () => {
 });
 
 describe('files to upload, in Electron', () => {
-  beforeEach(() => {
-    fake.showOpenDialog.mockClear();
-  });
-
   it('are files, or a folder, as the page asks, in main’s own open dialog', async () => {
     const host = electronHost(() => undefined);
     fake.answer = { canceled: false, filePaths: ['/home/u/build'] };

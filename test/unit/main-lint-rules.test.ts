@@ -6,35 +6,18 @@
  * import that closes a cycle; and accepts what is allowed. Type-aware
  * rules are off here, for speed.
  */
-import { resolve } from 'node:path';
-import type { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  importProblems as lintImports,
-  probeLinter,
-  root,
-  ruleProblems,
-  use,
-} from '../support/lint-probe';
+import { describe, expect, it } from 'vitest';
+import { lintProbe, use } from '../support/lint-probe';
 
-let eslint: ESLint;
-
-beforeAll(async () => {
-  eslint = probeLinter();
-  await eslint.lintText('', { filePath: resolve(root, 'src/main/probe.ts') });
-}, 120_000);
+const { imports: importProblems, rule: ruleProblems } = lintProbe('src/main/probe.ts');
 
 const REQUEST = `export async function get(http: { dispatcher: { request(o: object): Promise<unknown> } }) {
   return http.dispatcher.request({ path: '/' });
 }
 `;
 
-async function restricted(path: string): Promise<string[]> {
-  const [result] = await eslint.lintText(REQUEST, { filePath: resolve(root, path) });
-  return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-syntax')
-    .map((m) => m.message);
-}
+const restricted = (path: string): Promise<string[]> =>
+  ruleProblems('no-restricted-syntax', path, REQUEST);
 
 describe("main's requests own their bodies", { timeout: 30_000 }, () => {
   it('refuses a request through the dispatcher in any other module', async () => {
@@ -55,9 +38,6 @@ describe("main's requests own their bodies", { timeout: 30_000 }, () => {
     }
   });
 });
-
-const importProblems = (path: string, code: string): Promise<string[]> =>
-  lintImports(eslint, path, code);
 
 /**
  * Lints a module importing each specifier at its path: refused with a message containing
@@ -202,7 +182,7 @@ describe('no enum anywhere', { timeout: 30_000 }, () => {
     'refuses one in %s',
     async (path) => {
       expect(
-        await ruleProblems(eslint, 'no-restricted-syntax', path, 'export enum E {\n  A,\n}\n'),
+        await ruleProblems('no-restricted-syntax', path, 'export enum E {\n  A,\n}\n'),
       ).toEqual(['Use a union of string literals, not an enum.']);
     },
   );

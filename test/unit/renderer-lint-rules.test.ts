@@ -4,31 +4,15 @@
  * refuse the imports the layers forbid, and accept those they allow. Type-aware rules are
  * switched off here, for speed: the layer rules do not need types.
  */
-import { resolve } from 'node:path';
-import type { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  importProblems as lintImports,
-  probeLinter,
-  root,
-  ruleProblems,
-  use,
-} from '../support/lint-probe';
+import { describe, expect, it } from 'vitest';
+import { lintProbe, use } from '../support/lint-probe';
 
 const R = 'src/renderer/src';
 
-let eslint: ESLint;
-
-// Loading the configuration and its plugins takes seconds on a busy machine: once, here.
-beforeAll(async () => {
-  eslint = probeLinter();
-  await eslint.lintText('', { filePath: resolve(root, R, 'probe.ts') });
-}, 120_000);
+/** The messages of the layer rules, and of one named rule, for `code` at `path`. */
+const { imports: problems, rule: ruleProblems } = lintProbe(`${R}/probe.ts`);
 
 const SLOW = { timeout: 30_000 };
-
-/** The messages of the layer rules for `code` at `path`. */
-const problems = (path: string, code: string): Promise<string[]> => lintImports(eslint, path, code);
 
 describe("the renderer's import boundaries", SLOW, () => {
   it('refuses a screen importing another screen, and accepts its own folder', async () => {
@@ -109,7 +93,7 @@ describe('the renderer has no import cycles', SLOW, () => {
 
 describe('the renderer does not ask which host it runs in', SLOW, () => {
   const hostProblems = (path: string, code: string): Promise<string[]> =>
-    ruleProblems(eslint, 'no-restricted-properties', path, code);
+    ruleProblems('no-restricted-properties', path, code);
   const ASKS = [
     "export const web = (b: { transport: string }) => b.transport === 'web';\n",
     'export const web = ({ transport }: { transport: string }) => transport;\n',
@@ -147,7 +131,7 @@ describe("main's events enter through queries/", SLOW, () => {
     '',
   ].join('\n');
   const listenerProblems = (path: string): Promise<string[]> =>
-    ruleProblems(eslint, 'no-restricted-syntax', path, listening);
+    ruleProblems('no-restricted-syntax', path, listening);
 
   it.each(['screens/upload/probe.tsx', 'shell/probe.ts', 'kit/probe.ts'])(
     'refuses a listener in %s',

@@ -14,9 +14,11 @@ import { ErrorState } from '@renderer/kit/errors/error-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import './relations-graph.css';
 import { TableHead } from '@renderer/components/table-head';
+import { ChoiceSelect } from '@renderer/components/choice-select';
 import { useOpen } from './navigation';
 
 const TYPES: readonly RelationType[] = ['extends', 'relates-to', 'built-using'];
+const DIRECTIONS = ['out', 'in'] as const;
 
 const NODE_W = 116;
 const NODE_H = 26;
@@ -173,7 +175,7 @@ function RelationList(props: {
 function CreateRelation(props: { artifactId: number }): React.JSX.Element {
   const id = useId();
   const [type, setType] = useState<RelationType>('relates-to');
-  const [direction, setDirection] = useState<'out' | 'in'>('out');
+  const [direction, setDirection] = useState<(typeof DIRECTIONS)[number]>('out');
   const [other, setOther] = useState('');
   const otherId = /^\d+$/.test(other.trim()) ? Number(other) : null;
   const create = useMutationOf(artifactMutations.relate, {
@@ -194,34 +196,24 @@ function CreateRelation(props: { artifactId: number }): React.JSX.Element {
     >
       <div className="relations-field">
         <label htmlFor={`${id}-direction`}>Direction</label>
-        <select
+        <ChoiceSelect
           id={`${id}-direction`}
           className="select"
           value={direction}
-          onChange={(event) => {
-            setDirection(event.target.value as 'out' | 'in');
-          }}
-        >
-          <option value="out">From this artifact</option>
-          <option value="in">To this artifact</option>
-        </select>
+          choices={DIRECTIONS}
+          labels={{ out: 'From this artifact', in: 'To this artifact' }}
+          onChange={setDirection}
+        />
       </div>
       <div className="relations-field">
         <label htmlFor={`${id}-type`}>Type</label>
-        <select
+        <ChoiceSelect
           id={`${id}-type`}
           className="select mono"
           value={type}
-          onChange={(event) => {
-            setType(event.target.value as RelationType);
-          }}
-        >
-          {TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
+          choices={TYPES}
+          onChange={setType}
+        />
       </div>
       <div className="relations-field">
         <label htmlFor={`${id}-other`}>Other artifact id</label>

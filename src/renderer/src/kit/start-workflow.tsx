@@ -14,6 +14,7 @@ import type { WorkflowTemplateData } from '@shared/contract';
 import { useValidity } from './editor-state';
 import { isUnsupported, problemOf } from '@renderer/kit/errors/problem';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
+import { NamePicker } from './name-picker';
 import { StructuredField } from './structured-field';
 import { isPlainObject, sameJson } from './text';
 import { fitInitialTaskData, isCurrentForm } from './workflow-template';
@@ -34,34 +35,19 @@ export function StartWorkflow(props: StartWorkflowFormProps): React.JSX.Element 
     <div className="start-form" data-testid="start-workflow-form">
       <div className="field">
         <label htmlFor={`${id}-template`}>Template</label>
-        {earlier || list.isError ? (
-          <input
-            id={`${id}-template`}
-            className="input mono"
-            value={name}
-            placeholder="template name"
-            aria-describedby={`${id}-template-hint`}
-            onChange={(event) => {
-              setPicked(event.target.value);
-            }}
-          />
-        ) : (
-          <select
-            id={`${id}-template`}
-            className="select mono"
-            value={name}
-            onChange={(event) => {
-              setPicked(event.target.value);
-            }}
-          >
-            {templates.length === 0 ? <option value="">No templates in {workspace}</option> : null}
-            {templates.map((t) => (
-              <option key={t.id} value={t.name}>
-                {t.name} ({t.task_name})
-              </option>
-            ))}
-          </select>
-        )}
+        <NamePicker
+          id={`${id}-template`}
+          value={name}
+          onChange={setPicked}
+          options={
+            earlier || list.isError
+              ? null
+              : templates.length === 0
+                ? [{ value: '', label: `No templates in ${workspace}` }]
+                : templates.map((t) => ({ value: t.name, label: `${t.name} (${t.task_name})` }))
+          }
+          typed={{ placeholder: 'template name', 'aria-describedby': `${id}-template-hint` }}
+        />
         {earlier || list.isError ? (
           <span className="field-hint" id={`${id}-template-hint`}>
             This server does not list its templates: type the template&apos;s name.

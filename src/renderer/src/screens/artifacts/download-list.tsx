@@ -12,7 +12,7 @@ export function DownloadList(props: {
 }): React.JSX.Element | null {
   if (props.rows.length === 0) return null;
   return (
-    <ul className="download-list" aria-label="Downloads">
+    <ul className="row-list download-list" aria-label="Downloads">
       {props.rows.map((row) => {
         const job = row.job;
         const label = visibleText(row.label);

@@ -7,6 +7,7 @@ import { FileText, FileX } from 'lucide-react';
 import { isTextFile } from '@shared/results/categories';
 import { visibleText } from '@shared/visible-text';
 import { TableHead } from '@renderer/components/table-head';
+import { RowActionButtons } from '@renderer/components/row-action-buttons';
 
 type FileEntry = [string, ArtifactResponse['files'][string]];
 
@@ -56,26 +57,31 @@ export function FileTable(props: {
               <td>
                 <div className="row-actions">
                   <CopyButton text={sha256} label="SHA-256" />
-                  {[
-                    ...(isTextFile(path)
-                      ? [{ verb: 'Open', Icon: FileText, run: props.onView }]
-                      : []),
-                    { verb: 'Download', Icon: props.downloadIcon, run: props.onDownload },
-                  ].map(({ verb, Icon, run }) => (
-                    <button
-                      key={verb}
-                      type="button"
-                      className="button small"
-                      disabled={missing}
-                      aria-label={`${verb} ${shown}`}
-                      onClick={() => {
-                        run(path);
-                      }}
-                    >
-                      <Icon size={13} aria-hidden="true" />
-                      {verb}
-                    </button>
-                  ))}
+                  <RowActionButtons
+                    look="labelled"
+                    subject={shown}
+                    disabled={missing}
+                    actions={[
+                      ...(isTextFile(path)
+                        ? [
+                            {
+                              verb: 'Open',
+                              Icon: FileText,
+                              run: () => {
+                                props.onView(path);
+                              },
+                            },
+                          ]
+                        : []),
+                      {
+                        verb: 'Download',
+                        Icon: props.downloadIcon,
+                        run: () => {
+                          props.onDownload(path);
+                        },
+                      },
+                    ]}
+                  />
                 </div>
               </td>
             </tr>

@@ -13,6 +13,7 @@ import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { StructuredField } from '@renderer/kit/structured-field';
 import { useCollectionsUi } from './ui';
 import { TableHead } from '@renderer/components/table-head';
+import { ChoiceSelect } from '@renderer/components/choice-select';
 import { useOpen } from '@renderer/kit/navigation';
 
 const EXPECT_TYPES = ['artifact', 'collection', 'artifact-or-promise', 'bare', 'any'] as const;
@@ -127,20 +128,13 @@ export function LookupPlayground(props: { workspace: string }): React.JSX.Elemen
           <div className="form-grid lookup-options">
             <div className="field">
               <label htmlFor={`${id}-expect`}>Expected type</label>
-              <select
+              <ChoiceSelect
                 id={`${id}-expect`}
                 className="select"
                 value={expect}
-                onChange={(event) => {
-                  setExpect(event.target.value as ExpectType);
-                }}
-              >
-                {EXPECT_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {t}
-                  </option>
-                ))}
-              </select>
+                choices={EXPECT_TYPES}
+                onChange={setExpect}
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-category`}>Default category</label>

@@ -30,6 +30,7 @@ import { ListPane, ReloadButton } from '@renderer/kit/list-pane';
 import { featureQuery } from '@renderer/kit/errors/feature-error';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { MappingField } from '@renderer/kit/structured-field';
+import { NamePicker } from '@renderer/kit/name-picker';
 import { sameJson, toText } from '@renderer/kit/text';
 import { duplicateNames, itemName, newItem, type TaskConfigItem } from './task-config-model';
 import { TableHead } from '@renderer/components/table-head';
@@ -46,31 +47,12 @@ export function TaskConfigTab(props: { workspace: string }): React.JSX.Element {
     <div className="stack">
       <div className="toolbar">
         <label htmlFor={`${id}-collection`}>Task configuration collection</label>
-        {names.length > 0 ? (
-          <select
-            id={`${id}-collection`}
-            className="select mono"
-            value={chosen}
-            onChange={(event) => {
-              setName(event.target.value);
-            }}
-          >
-            {names.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            id={`${id}-collection`}
-            className="input mono"
-            value={chosen}
-            onChange={(event) => {
-              setName(event.target.value);
-            }}
-          />
-        )}
+        <NamePicker
+          id={`${id}-collection`}
+          value={chosen}
+          onChange={setName}
+          options={names.length > 0 ? names.map((n) => ({ value: n, label: n })) : null}
+        />
         <span className="muted">
           in <span className="mono">{props.workspace}</span>
         </span>

@@ -39,7 +39,7 @@ export function PresetList(props: { firstStart: boolean }): React.JSX.Element | 
     <div className="presets" aria-labelledby="presets-title">
       <h3 id="presets-title">Suggested servers</h3>
       {sandboxHint}
-      <ul className="preset-list">
+      <ul className="row-list preset-list">
         {fresh.map((preset) => {
           const source = SOURCES[preset.source];
           const Icon = source.icon;

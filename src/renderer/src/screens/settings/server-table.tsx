@@ -7,6 +7,7 @@ import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { EditServerForm } from './add-server';
 import { TableHead } from '@renderer/components/table-head';
+import { RowActionButtons } from '@renderer/components/row-action-buttons';
 
 /** The server profiles: which is active, which has a token; switch, edit, sign in or out. */
 export function ServerTable(props: {
@@ -108,33 +109,26 @@ export function ServerTable(props: {
                         Sign in…
                       </button>
                     )}
-                    {[
-                      {
-                        verb: 'Edit',
-                        Icon: Pencil,
-                        run: () => {
-                          setEditing(server.id);
+                    <RowActionButtons
+                      look="icon"
+                      subject={server.name}
+                      actions={[
+                        {
+                          verb: 'Edit',
+                          Icon: Pencil,
+                          run: () => {
+                            setEditing(server.id);
+                          },
                         },
-                      },
-                      {
-                        verb: 'Remove',
-                        Icon: Trash2,
-                        run: () => {
-                          setRemoving(server);
+                        {
+                          verb: 'Remove',
+                          Icon: Trash2,
+                          run: () => {
+                            setRemoving(server);
+                          },
                         },
-                      },
-                    ].map(({ verb, Icon, run }) => (
-                      <button
-                        key={verb}
-                        type="button"
-                        className="icon-button"
-                        aria-label={`${verb} ${server.name}`}
-                        title={verb}
-                        onClick={run}
-                      >
-                        <Icon size={14} aria-hidden="true" />
-                      </button>
-                    ))}
+                      ]}
+                    />
                   </div>
                 </td>
               </tr>

@@ -1,4 +1,5 @@
 import { CheckField } from '@renderer/components/check-field';
+import { ChoiceSelect } from '@renderer/components/choice-select';
 import { useAppQuery } from '@renderer/queries/hooks';
 import { uploadQueries } from '@renderer/queries/uploads';
 
@@ -7,6 +8,15 @@ export interface Expiry {
   /** datetime-local value, for `custom`. */
   custom: string;
 }
+
+const EXPIRY_PRESETS: readonly Expiry['preset'][] = ['never', '1', '7', '30', 'custom'];
+const EXPIRY_LABELS: Readonly<Record<Expiry['preset'], string>> = {
+  never: 'Never (workspace default)',
+  1: 'In 1 day',
+  7: 'In 7 days',
+  30: 'In 30 days',
+  custom: 'At a date…',
+};
 
 export function expiryToIso(expiry: Expiry): string | null {
   if (expiry.preset === 'never') return null;
@@ -57,20 +67,16 @@ export function UploadOptions(props: {
       </div>
       <div className="field">
         <label htmlFor={`${id}-exp`}>Expires</label>
-        <select
+        <ChoiceSelect
           id={`${id}-exp`}
           className="select"
           value={props.expiry.preset}
-          onChange={(event) => {
-            props.onExpiry({ ...props.expiry, preset: event.target.value as Expiry['preset'] });
+          choices={EXPIRY_PRESETS}
+          labels={EXPIRY_LABELS}
+          onChange={(preset) => {
+            props.onExpiry({ ...props.expiry, preset });
           }}
-        >
-          <option value="never">Never (workspace default)</option>
-          <option value="1">In 1 day</option>
-          <option value="7">In 7 days</option>
-          <option value="30">In 30 days</option>
-          <option value="custom">At a date…</option>
-        </select>
+        />
         {props.expiry.preset === 'custom' ? (
           <>
             <label htmlFor={`${id}-exp-at`} className="visually-hidden">

@@ -77,7 +77,7 @@ export function UploadQueue(): React.JSX.Element {
         </div>
       ) : null}
       {list.length > 0 ? (
-        <ul className="queue-list" aria-label="Uploads">
+        <ul className="row-list queue-list" aria-label="Uploads">
           {list.map((job) => (
             <UploadRow
               key={job.jobId}

@@ -39,7 +39,7 @@ function CardList<T>(props: {
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) return props.empty;
   return (
-    <ul className="wr-cards" aria-label={props.label} data-testid={props.testId}>
+    <ul className="row-list wr-cards" aria-label={props.label} data-testid={props.testId}>
       {props.children(query.data)}
     </ul>
   );

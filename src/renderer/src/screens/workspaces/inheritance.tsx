@@ -148,7 +148,7 @@ function ChainEditor(props: {
             </p>
           ) : (
             <ol
-              className="chain"
+              className="row-list chain"
               aria-label={`Inheritance chain of ${workspace}`}
               aria-describedby={`${id}-help`}
               data-testid="inheritance-chain"
