@@ -3,16 +3,17 @@
 // (unit, integration against the real Debusine sandboxes, e2e in Debian's Chromium). Stops at
 // the first failing step and ends with one summary line, "N passed, N failed", in which a
 // failed step before the tests counts as a failure.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDebianPackages } from './debian-packages.mjs';
+import { ensureDebianPackages, neededGroups } from './debian-packages.mjs';
 import { electronegativity } from './electronegativity.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => resolve(root, 'node_modules/.bin', name);
 const report = resolve(root, 'test-results/vitest.json');
+const sandboxLog = resolve(root, 'test-results/sandbox-up.log');
 const vitestArgs = process.argv.slice(2);
 
 if (vitestArgs[0] === '--electronegativity') process.exit(await electronegativity(root));
@@ -27,6 +28,7 @@ const LINT_NODE_FLAGS = ['--max-semi-space-size=64'];
 /** Each step is a command, or a function returning an exit code. */
 const steps = [
   ['Debian packages', () => packages()],
+  ['Debusine sandboxes (started)', () => startSandboxes()],
   ['typecheck (node)', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']],
   ['typecheck (web)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']],
   [
@@ -42,12 +44,82 @@ const steps = [
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
   ['build', bin('electron-vite'), ['build']],
   ['electronegativity', () => electronegativity(root)],
+  ['Debusine sandboxes (ready)', () => sandboxesReady()],
   [
     'tests',
     bin('vitest'),
     ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs],
   ],
 ];
+
+/**
+ * The sandboxes are brought up (test/debusine-server/sandbox.sh) while the static checks and
+ * the build run: the first time on a machine that builds their chroots and the build
+ * environment, minutes of downloads and unpacking that need little of what the checks use.
+ * Later runs find them built and start them in seconds. The tests' global set-up then finds
+ * them running. Not when the tests need no sandbox, point at servers of their own, or are
+ * told not to (DEBUSINE_SANDBOX_SKIP_UP), nor as another user than root (the global set-up
+ * says why the sandboxes need root).
+ */
+let sandboxes;
+
+function startSandboxes() {
+  const wanted =
+    neededGroups(vitestArgs).has('sandbox') &&
+    !process.env.DEBUSINE_SANDBOX_SKIP_UP &&
+    process.getuid?.() === 0;
+  if (!wanted) {
+    console.log('not needed here');
+    return 0;
+  }
+  mkdirSync(dirname(sandboxLog), { recursive: true });
+  const out = openSync(sandboxLog, 'w');
+  const started = Date.now();
+  const child = spawn('bash', [resolve(root, 'test/debusine-server/sandbox.sh'), 'up', 'all'], {
+    cwd: root,
+    stdio: ['ignore', out, out],
+    detached: true,
+  });
+  const done = new Promise((resolveDone) => {
+    child.on('error', (error) => resolveDone({ status: 1, error, ended: Date.now() }));
+    child.on('exit', (status) => resolveDone({ status: status ?? 1, ended: Date.now() }));
+  });
+  sandboxes = { child, done, started };
+  // A failed check ends the run: the sandboxes' start is stopped with it (its chroots are
+  // built aside and renamed into place, so a stop leaves no half-built one).
+  process.on('exit', () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+  console.log(`bringing them up beside the checks below; its output: ${sandboxLog}`);
+  return 0;
+}
+
+async function sandboxesReady() {
+  if (!sandboxes) {
+    console.log('not started by this run');
+    return 0;
+  }
+  const { status, error, ended } = await sandboxes.done;
+  const seconds = ((ended - sandboxes.started) / 1000).toFixed(0);
+  const tail = readFileSync(sandboxLog, 'utf8').trim().split('\n');
+  if (status === 0) {
+    console.log(
+      `up in ${seconds} s, beside the checks above: ${tail.filter((l) => / ready at /.test(l)).join('; ')}`,
+    );
+    return 0;
+  }
+  console.error(
+    `sandbox.sh up all failed (exit ${String(status)}${error ? `: ${error.message}` : ''}); the end of ${sandboxLog}:`,
+  );
+  console.error(tail.slice(-25).join('\n'));
+  return 1;
+}
 
 function packages() {
   const problem = ensureDebianPackages(vitestArgs);
