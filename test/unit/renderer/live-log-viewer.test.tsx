@@ -174,13 +174,20 @@ const WORKER_LINES = 4;
 const STORED = 'stored-1';
 const BUILD_LOG = 'hello_1.0_amd64.build';
 
+/** The stored log's line from which the live log has `dropped` more lines. */
+const DROPPED_AT = 100;
+
 /**
  * The live log of step #31 and, once it ended, its stored build log (artifact 7), whose
- * line k is the live line k + WORKER_LINES: the same text, "line <live number>".
+ * line k is the live line k + WORKER_LINES: the same text, "line <live number>". With
+ * `dropped`, the stream has that many lines more than the file before its line DROPPED_AT
+ * (as a verbose sbuild prints lines its log file does not hold).
  */
-function fakeStep(first: number): { fake: FakeBridge; total: { lines: number } } {
+function fakeStep(first: number, dropped = 0): { fake: FakeBridge; total: { lines: number } } {
   const total = { lines: first };
-  const storedLines = (): number => total.lines - WORKER_LINES;
+  const storedLines = (): number => total.lines - WORKER_LINES - dropped;
+  const liveNumber = (stored: number): number =>
+    stored + WORKER_LINES + (stored >= DROPPED_AT ? dropped : 0);
   const fake = fakeBridge({
     'servers.active': () => SERVER_A,
     'logs.openLive': () => liveState(first),
@@ -196,10 +203,11 @@ function fakeStep(first: number): { fake: FakeBridge; total: { lines: number } }
     },
     'logs.close': () => undefined,
     'logs.lines': ({ handle, from, count }) => {
-      const shift = handle === STORED ? WORKER_LINES : 0;
       const end = Math.min(handle === STORED ? storedLines() : total.lines, from + count);
       const lines = [];
-      for (let i = from; i < end; i++) lines.push({ text: `line ${String(i + shift)}`, cut: null });
+      for (let i = from; i < end; i++) {
+        lines.push({ text: `line ${String(handle === STORED ? liveNumber(i) : i)}`, cut: null });
+      }
       return { handle, from, lines, totalLines: end, done: handle === STORED };
     },
     'workRequests.get': ({ id }) =>
@@ -274,6 +282,7 @@ describe('the stored log after the live one', () => {
       artifactId: 7,
       path: BUILD_LOG,
       line: 449 - WORKER_LINES,
+      lineText: 'line 449',
     });
     // The same line: the live log's newest, on screen and marked.
     expect(marked.querySelector('.log-text')?.textContent).toBe('line 449');
@@ -310,5 +319,38 @@ describe('the stored log after the live one', () => {
     expect(Number(marked.dataset.index)).toBe(214 - WORKER_LINES);
     expect(top).toBeLessThanOrEqual(200 - WORKER_LINES + 1);
     expect(bottom).toBeGreaterThanOrEqual(229 - WORKER_LINES - 1);
+  });
+
+  it('finds the line by its text when the stream has lines the stored log has not', async () => {
+    // 13 lines of the stream are not in the file: the live line 214 is the stored 197.
+    const { fake, total } = fakeStep(400, 13);
+    renderStep(fake);
+    await screen.findByText('line 399');
+    const body = screen.getByTestId('log-body');
+    act(() => {
+      body.scrollTop = 200 * 18;
+      body.dispatchEvent(new Event('scroll'));
+    });
+    await screen.findByRole('button', { name: 'Follow' });
+    await screen.findByText('line 214');
+    total.lines = 450;
+    act(() => {
+      fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
+    });
+
+    const { marked, top, bottom } = await storedShown();
+    expect(marked.querySelector('.log-text')?.textContent).toBe('line 214');
+    const index = Number(marked.dataset.index);
+    expect(index).toBe(214 - WORKER_LINES - 13);
+    expect(index).toBeGreaterThanOrEqual(top);
+    expect(index).toBeLessThanOrEqual(bottom);
+    expect(
+      screen
+        .getByRole('button', { name: `Line ${String(index + 1)}` })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
+    // The page keeps the line found, to come back to it.
+    expect(useUiStore.getState().detail).toMatchObject({ kind: 'log', line: index });
+    expect(useUiStore.getState().detail).not.toHaveProperty('lineText');
   });
 });

@@ -1,8 +1,7 @@
 /**
  * The live log of a running step in the log viewer: the viewer follows it as it arrives,
- * and once the step ends it gives way to the stored build log at the same line (sbuild's
- * log begins a few lines into the stream, after the worker's own lines; see
- * LiveLogInfo.sbuildStart), or to the step's page when it has none.
+ * and once the step ends it gives way to the stored build log at the same line (found by its
+ * text near where it should be: same-line.ts), or to the step's page when it has none.
  */
 import { useCallback } from 'react';
 import { useBridge } from '@renderer/bridge';
@@ -65,14 +64,24 @@ function LiveLogPage(props: { target: LiveLogTarget }): React.JSX.Element {
   const onLiveEnded = useCallback(
     (state: LogState, line: number) => {
       const start = state.live?.sbuildStart ?? null;
-      storedLog(bridge, id).then(
-        (stored) => {
+      // The live line's text, by which the stored log's line is found near the estimate.
+      const text = bridge.logs
+        .lines({ handle: state.handle, from: line, count: 1 })
+        .then((window) => window.lines[0]?.text)
+        .catch(() => undefined);
+      Promise.all([storedLog(bridge, id), text]).then(
+        ([stored, lineText]) => {
           if (stored === null) {
             openWorkRequest(id);
             return;
           }
           const at = start === null ? line : Math.max(0, line - start);
-          openLog({ ...stored, workRequestId: id, line: at });
+          openLog({
+            ...stored,
+            workRequestId: id,
+            line: at,
+            ...(lineText === undefined ? {} : { lineText }),
+          });
         },
         () => {
           openWorkRequest(id);
