@@ -282,7 +282,7 @@ describe('the stored log after the live one', () => {
       artifactId: 7,
       path: BUILD_LOG,
       line: 449 - WORKER_LINES,
-      lineText: 'line 449',
+      lineTexts: Array.from({ length: 21 }, (_, k) => `line ${String(429 + k)}`),
     });
     // The same line: the live log's newest, on screen and marked.
     expect(marked.querySelector('.log-text')?.textContent).toBe('line 449');
@@ -351,6 +351,6 @@ describe('the stored log after the live one', () => {
     ).toBe('true');
     // The page keeps the line found, to come back to it.
     expect(useUiStore.getState().detail).toMatchObject({ kind: 'log', line: index });
-    expect(useUiStore.getState().detail).not.toHaveProperty('lineText');
+    expect(useUiStore.getState().detail).not.toHaveProperty('lineTexts');
   });
 });

@@ -6,7 +6,12 @@
  * found there by its text, from the estimate that only subtracts the worker's lines.
  */
 import { describe, expect, it } from 'vitest';
-import { nearestSameLine, SAME_LINE_WINDOW } from '@renderer/screens/logs/same-line';
+import {
+  LINES_BEFORE,
+  nearestSameLine,
+  sameLine,
+  SAME_LINE_WINDOW,
+} from '@renderer/screens/logs/same-line';
 import broken from '../fixtures/real-work/ddt-broken-failed.build?raw';
 
 const stored = broken.replace(/\n$/, '').split('\n');
@@ -85,9 +90,17 @@ describe('the stored line of a live line', () => {
     expect(find(failed)).toBe(line?.stored);
   });
 
-  it('is the estimate for a line the file does not hold', () => {
+  it("is the last line of the file for sbuild's last line, printed after the file ends", () => {
+    // The newest line of a failed build's stream, where a followed live view ends.
     const last = live.length - 1;
-    expect(find(last)).toBe(last - sbuildStart);
+    expect(live[last]?.text).toMatch(/^E: Build failure/);
+    const from = Math.max(0, last - sbuildStart - SAME_LINE_WINDOW);
+    const texts = live.slice(last - LINES_BEFORE, last + 1).map((line) => line.text);
+    expect(sameLine(texts, last - sbuildStart, from, stored.slice(from))).toBe(stored.length - 1);
+  });
+
+  it('is the estimate when neither the line nor those before it are in the file', () => {
+    expect(sameLine(['not', 'there'], 50, 0, stored)).toBe(50);
   });
 
   it('is the nearest of several lines with that text, the earlier of two as near', () => {

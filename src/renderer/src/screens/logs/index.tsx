@@ -66,7 +66,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
       artifactId={target.artifactId}
       path={target.path}
       line={target.line}
-      lineText={target.lineText ?? null}
+      lineTexts={target.lineTexts ?? null}
       category={artifact.data?.category ?? null}
       backLabel={back.label}
       onBack={() => {
@@ -78,7 +78,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
         // Only the line changes: the viewer stays, and Back or a reload comes back to it (the
         // text it was found by is left out, as the line is now the one to show).
         const detail: Detail = { kind: 'log', ...target, line };
-        delete detail.lineText;
+        delete detail.lineTexts;
         useUiStore.setState({ area, detail });
       }}
     />

@@ -11,6 +11,7 @@ import { useOpen } from '@renderer/kit/navigation';
 import type { LogState } from '@shared/log-types';
 import { linkHref, type ArtifactResponse } from '@shared/models';
 import { LogViewer } from './log-viewer';
+import { LINES_BEFORE } from './same-line';
 import './logs.css';
 
 export interface LiveLogTarget {
@@ -64,13 +65,19 @@ function LiveLogPage(props: { target: LiveLogTarget }): React.JSX.Element {
   const onLiveEnded = useCallback(
     (state: LogState, line: number) => {
       const start = state.live?.sbuildStart ?? null;
-      // The live line's text, by which the stored log's line is found near the estimate.
-      const text = bridge.logs
-        .lines({ handle: state.handle, from: line, count: 1 })
-        .then((window) => window.lines[0]?.text)
+      // The live line's text and those before it, by which the stored log's line is found
+      // near the estimate.
+      const from = Math.max(0, line - LINES_BEFORE);
+      const texts = bridge.logs
+        .lines({ handle: state.handle, from, count: line - from + 1 })
+        .then((window) =>
+          window.from + window.lines.length === line + 1
+            ? window.lines.map((l) => l.text)
+            : undefined,
+        )
         .catch(() => undefined);
-      Promise.all([storedLog(bridge, id), text]).then(
-        ([stored, lineText]) => {
+      Promise.all([storedLog(bridge, id), texts]).then(
+        ([stored, lineTexts]) => {
           if (stored === null) {
             openWorkRequest(id);
             return;
@@ -80,7 +87,7 @@ function LiveLogPage(props: { target: LiveLogTarget }): React.JSX.Element {
             ...stored,
             workRequestId: id,
             line: at,
-            ...(lineText === undefined ? {} : { lineText }),
+            ...(lineTexts === undefined ? {} : { lineTexts }),
           });
         },
         () => {

@@ -32,9 +32,10 @@ export interface LogViewerProps {
   line: number | null;
   /**
    * The text of that line where it was read (the live log of the step whose stored log this
-   * is): `line` is only an estimate, and the nearest line with this text is shown instead.
+   * is), after the texts of the lines before it: `line` is only an estimate, and the line
+   * found by these texts near it is shown instead (same-line.ts).
    */
-  lineText?: string | null;
+  lineTexts?: readonly string[] | null;
   category: string | null;
   backLabel: string;
   onBack: () => void;
@@ -102,13 +103,13 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
     },
     [],
   );
-  const lineText = props.lineText ?? null;
+  const lineTexts = props.lineTexts ?? null;
   const complete = state?.state === 'ready';
   const { onLineChange } = props;
   useEffect(() => {
     const asked = pendingLine.current;
     if (asked === null || totalLines === 0 || handle === null) return;
-    const needed = asked + (lineText === null ? 0 : SAME_LINE_WINDOW);
+    const needed = asked + (lineTexts === null ? 0 : SAME_LINE_WINDOW);
     if (totalLines <= needed && !complete) return;
     pendingLine.current = null;
     const show = (found: number): void => {
@@ -121,12 +122,12 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
       }
       scrollTo(line);
     };
-    if (lineText === null) {
+    if (lineTexts === null) {
       show(asked);
       return;
     }
     // Not cancelled when the log grows meanwhile: the line is looked for once.
-    findSameLine(bridge, handle, asked, lineText).then(
+    findSameLine(bridge, handle, asked, lineTexts).then(
       (found) => {
         if (mounted.current) show(found);
       },
@@ -134,7 +135,7 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
         if (mounted.current) show(asked);
       },
     );
-  }, [totalLines, complete, scrollTo, handle, lineText, bridge, onLineChange]);
+  }, [totalLines, complete, scrollTo, handle, lineTexts, bridge, onLineChange]);
 
   const search = useSearchState(useLogSearch(handle), scrollTo);
   const step = (direction: 'next' | 'previous'): void => {

@@ -3,13 +3,18 @@
  * stored `.build` file are not the same lines: the stream starts with the worker's own lines
  * (LiveLogInfo.sbuildStart counts them), a verbose sbuild prints lines into it that its log
  * file does not hold, and sbuild prints `E: Build failure` after its log file ends. So the
- * line number is only an estimate, and the line is found by its text near it.
+ * line number is only an estimate, and the line is found by its text near it; a line the
+ * file does not hold (the newest of a failed build is that `E: Build failure`) stands for
+ * the nearest line before it that the file does hold.
  */
 import type { BridgeClient } from '@shared/contract';
 import { readLineTexts } from './log-actions';
 
 /** Lines looked at on each side of the estimate. */
 export const SAME_LINE_WINDOW = 200;
+
+/** Lines before the one asked for whose text is passed on, for a line the file has not. */
+export const LINES_BEFORE = 20;
 
 /**
  * The line with exactly `text` nearest to `estimate` among `lines`, whose first is line
@@ -33,14 +38,35 @@ export function nearestSameLine(
   return best;
 }
 
-/** Reads the lines around `estimate` from an open log, and finds `text` among them. */
+/**
+ * The line that the last of `texts` stands for, `texts` being the text of a line and of
+ * those before it, in order, and `estimate` where that last line should be: the nearest
+ * with its text, else with the text of the line before it (one line further up), and so on;
+ * the estimate itself when none is found.
+ */
+export function sameLine(
+  texts: readonly string[],
+  estimate: number,
+  from: number,
+  lines: readonly string[],
+): number {
+  for (let back = 0; back < texts.length; back++) {
+    const text = texts[texts.length - 1 - back];
+    if (text === undefined) break;
+    const found = nearestSameLine(text, estimate - back, from, lines);
+    if (lines[found - from] === text) return found;
+  }
+  return estimate;
+}
+
+/** Reads the lines around `estimate` from an open log, and finds there the line `texts` end with. */
 export async function findSameLine(
   bridge: BridgeClient,
   handle: string,
   estimate: number,
-  text: string,
+  texts: readonly string[],
 ): Promise<number> {
   const from = Math.max(0, estimate - SAME_LINE_WINDOW);
   const lines = await readLineTexts(bridge, handle, from, estimate + SAME_LINE_WINDOW);
-  return nearestSameLine(text, estimate, from, lines);
+  return sameLine(texts, estimate, from, lines);
 }
