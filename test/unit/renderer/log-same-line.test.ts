@@ -42,7 +42,10 @@ function stream(): { text: string; stored: number | null }[] {
     }
     out.push({ text, stored: i });
   });
-  out.push({ text: 'E: Build failure (dpkg-buildpackage died)', stored: null });
+  // As sbuild prints it in its log's cleanup: the stored log has this text too, earlier.
+  const failure = 'E: Build failure (dpkg-buildpackage died with exit 2)';
+  expect(stored).toContain(failure);
+  out.push({ text: failure, stored: null });
   return out;
 }
 
@@ -96,11 +99,23 @@ describe('the stored line of a live line', () => {
     expect(live[last]?.text).toMatch(/^E: Build failure/);
     const from = Math.max(0, last - sbuildStart - SAME_LINE_WINDOW);
     const texts = live.slice(last - LINES_BEFORE, last + 1).map((line) => line.text);
-    expect(sameLine(texts, last - sbuildStart, from, stored.slice(from))).toBe(stored.length - 1);
+    // The line after the file's last, which the viewer shows as its last (not the same
+    // text in the log's cleanup, further from where it should be).
+    expect(sameLine(texts, last - sbuildStart, from, stored.slice(from))).toBe(stored.length);
   });
 
   it('is the estimate when neither the line nor those before it are in the file', () => {
     expect(sameLine(['not', 'there'], 50, 0, stored)).toBe(50);
+  });
+
+  it('is the line after the one before it, for a line the file has not or a blank one', () => {
+    const lines = ['a', 'b', '', 'c', 'd'];
+    // "x" is not in the file: after "b", found where it should be.
+    expect(sameLine(['a', 'b', 'x'], 2, 0, lines)).toBe(2);
+    // A blank line is placed by the line before it, not by the nearest blank.
+    expect(sameLine(['c', ''], 4, 0, lines)).toBe(4);
+    // The line itself, found as near as those before it.
+    expect(sameLine(['b', '', 'c'], 3, 0, lines)).toBe(3);
   });
 
   it('is the nearest of several lines with that text, the earlier of two as near', () => {

@@ -3,9 +3,8 @@
  * stored `.build` file are not the same lines: the stream starts with the worker's own lines
  * (LiveLogInfo.sbuildStart counts them), a verbose sbuild prints lines into it that its log
  * file does not hold, and sbuild prints `E: Build failure` after its log file ends. So the
- * line number is only an estimate, and the line is found by its text near it; a line the
- * file does not hold (the newest of a failed build is that `E: Build failure`) stands for
- * the nearest line before it that the file does hold.
+ * line number is only an estimate, and the line is found by its text near it, and by the
+ * texts of the lines before it (sameLine).
  */
 import type { BridgeClient } from '@shared/contract';
 import { readLineTexts } from './log-actions';
@@ -40,9 +39,14 @@ export function nearestSameLine(
 
 /**
  * The line that the last of `texts` stands for, `texts` being the text of a line and of
- * those before it, in order, and `estimate` where that last line should be: the nearest
- * with its text, else with the text of the line before it (one line further up), and so on;
- * the estimate itself when none is found.
+ * those before it, in order, and `estimate` where that last line should be. A line before
+ * it found k lines up stands for the line k below it, so that a line the file has not (or
+ * a blank one, which says nothing of its place) is placed after the nearest before it that
+ * the file has. Of the lines found, the nearest to where it should be wins, each line
+ * further up counting as one further away: the line itself when it is found as near as
+ * the lines before it (sbuild prints `E: Build failure` both in its log's cleanup and
+ * after the log ends, where the lines before it place it at the end). The estimate itself
+ * when none is found.
  */
 export function sameLine(
   texts: readonly string[],
@@ -50,13 +54,20 @@ export function sameLine(
   from: number,
   lines: readonly string[],
 ): number {
-  for (let back = 0; back < texts.length; back++) {
+  let best = estimate;
+  let bestCost = Infinity;
+  for (let back = 0; back < texts.length && back < bestCost; back++) {
     const text = texts[texts.length - 1 - back];
-    if (text === undefined) break;
+    if (text === undefined || text.trim() === '') continue;
     const found = nearestSameLine(text, estimate - back, from, lines);
-    if (lines[found - from] === text) return found;
+    if (lines[found - from] !== text) continue;
+    const cost = Math.abs(found - (estimate - back)) + back;
+    if (cost < bestCost) {
+      best = found + back;
+      bestCost = cost;
+    }
   }
-  return estimate;
+  return best;
 }
 
 /** Reads the lines around `estimate` from an open log, and finds there the line `texts` end with. */
