@@ -87,6 +87,29 @@ async function shown(page: Page, body: Locator, n: number): Promise<boolean> {
 }
 
 /**
+ * From the top, the scroll bar dragged to its end (the browser's own scrolling, mapped onto
+ * lines) shows the last line; from the top again, so does a search whose only hit it is.
+ */
+async function scrollBarAndSearchReachTheEnd(page: Page, body: Locator): Promise<void> {
+  const isShown = (n: number) => shown(page, body, n);
+  await body.focus();
+  await page.keyboard.press('Control+Home');
+  await expect.poll(() => isShown(1)).toBe(true);
+  await body.evaluate((element: { scrollTop: number; scrollHeight: number }) => {
+    element.scrollTop = element.scrollHeight;
+  });
+  await expect.poll(() => isShown(LINES)).toBe(true);
+
+  await page.keyboard.press('Control+Home');
+  await expect.poll(() => isShown(1)).toBe(true);
+  const search = page.getByRole('textbox', { name: 'Search the log' });
+  await search.fill('needle-at-the-end');
+  await search.press('Enter');
+  await page.getByText('1 of 1', { exact: true }).waitFor();
+  await expect.poll(() => isShown(LINES)).toBe(true);
+}
+
+/**
  * The elements in the page, all of them, once every row on it has its text (a row still
  * waiting for its line holds one more element, its placeholder).
  */
@@ -107,14 +130,20 @@ describe.runIf(hasServer('current'))('the log viewer at ten million lines', () =
     },
   });
 
-  it('reaches the last line every way, and twenty jumps leave the page as it was', async () => {
+  /** A page with the log `name` open in the viewer, once it has all arrived. */
+  const openTenMillion = async (name: string) => {
     const { page, errors } = await openPage(session.browser, session.app);
-    await openArtifactFile(page, artifactId, NAME);
+    await openArtifactFile(page, artifactId, name);
     const body = page.getByRole('region', { name: 'Log lines' });
     await page
       .getByTestId('log-progress')
       .filter({ hasText: /^10,000,000 lines, / })
       .waitFor();
+    return { page, errors, body };
+  };
+
+  it('reaches the last line every way, and twenty jumps leave the page as it was', async () => {
+    const { page, errors, body } = await openTenMillion(NAME);
     const isShown = (n: number) => shown(page, body, n);
     const rowText = (n: number) =>
       page
@@ -151,22 +180,7 @@ describe.runIf(hasServer('current'))('the log viewer at ten million lines', () =
     await expect.poll(() => isShown(LINES - 10)).toBe(true);
     await expect(isShown(LINES - 9)).resolves.toBe(false);
 
-    // The scroll bar dragged to its end: the browser's own scrolling, mapped onto lines.
-    await page.keyboard.press('Control+Home');
-    await expect.poll(() => isShown(1)).toBe(true);
-    await body.evaluate((element: { scrollTop: number; scrollHeight: number }) => {
-      element.scrollTop = element.scrollHeight;
-    });
-    await expect.poll(() => isShown(LINES)).toBe(true);
-
-    // A search whose only hit is the last line, from the top.
-    await page.keyboard.press('Control+Home');
-    await expect.poll(() => isShown(1)).toBe(true);
-    const search = page.getByRole('textbox', { name: 'Search the log' });
-    await search.fill('needle-at-the-end');
-    await search.press('Enter');
-    await page.getByText('1 of 1', { exact: true }).waitFor();
-    await expect.poll(() => isShown(LINES)).toBe(true);
+    await scrollBarAndSearchReachTheEnd(page, body);
     await expect(
       page
         .locator(`[data-testid="log-row"][data-index="${String(LINES - 1)}"]`)
@@ -196,13 +210,7 @@ describe.runIf(hasServer('current'))('the log viewer at ten million lines', () =
   });
 
   it('with long lines wrapped: reaches every line, rows apart, DOM and heap flat', async () => {
-    const { page, errors } = await openPage(session.browser, session.app);
-    await openArtifactFile(page, artifactId, WRAPPED);
-    const body = page.getByRole('region', { name: 'Log lines' });
-    await page
-      .getByTestId('log-progress')
-      .filter({ hasText: /^10,000,000 lines, / })
-      .waitFor();
+    const { page, errors, body } = await openTenMillion(WRAPPED);
     await page.getByRole('button', { name: 'Wrap long lines' }).click();
     const isShown = (n: number) => shown(page, body, n);
     const rowOf = (n: number) =>
@@ -258,22 +266,7 @@ describe.runIf(hasServer('current'))('the log viewer at ten million lines', () =
       .poll(async () => Math.round(((await rowOf(LINES).boundingBox())?.y ?? NaN) - before))
       .toBe(180);
 
-    // The scroll bar dragged to its end.
-    await page.keyboard.press('Control+Home');
-    await expect.poll(() => isShown(1)).toBe(true);
-    await body.evaluate((element: { scrollTop: number; scrollHeight: number }) => {
-      element.scrollTop = element.scrollHeight;
-    });
-    await expect.poll(() => isShown(LINES)).toBe(true);
-
-    // A search whose only hit is the last line, from the top.
-    await page.keyboard.press('Control+Home');
-    await expect.poll(() => isShown(1)).toBe(true);
-    const search = page.getByRole('textbox', { name: 'Search the log' });
-    await search.fill('needle-at-the-end');
-    await search.press('Enter');
-    await page.getByText('1 of 1', { exact: true }).waitFor();
-    await expect.poll(() => isShown(LINES)).toBe(true);
+    await scrollBarAndSearchReachTheEnd(page, body);
 
     // Twenty jumps, to long lines and short ones: each whole on screen, rows apart, and the
     // page's elements no more than unwrapped there (where the pool of rows is full: a

@@ -264,6 +264,35 @@ async function storedShown(): Promise<{ marked: HTMLElement; top: number; bottom
   return { marked, top, bottom: top + 29 };
 }
 
+/**
+ * The step's live log, scrolled up to show lines 200 to 229 (following stops), then the
+ * step ends with 450 lines.
+ */
+async function scrolledUpThenEnded(fake: FakeBridge, total: { lines: number }): Promise<void> {
+  renderStep(fake);
+  await screen.findByText('line 399');
+  const body = screen.getByTestId('log-body');
+  act(() => {
+    body.scrollTop = 200 * 18;
+    body.dispatchEvent(new Event('scroll'));
+  });
+  await screen.findByRole('button', { name: 'Follow' });
+  await screen.findByText('line 214');
+  total.lines = 450;
+  act(() => {
+    fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
+  });
+}
+
+/** Line `index` is among the lines on screen, `top` to `bottom`, and selected. */
+function expectShownAndSelected(index: number, top: number, bottom: number): void {
+  expect(index).toBeGreaterThanOrEqual(top);
+  expect(index).toBeLessThanOrEqual(bottom);
+  expect(
+    screen.getByRole('button', { name: `Line ${String(index + 1)}` }).getAttribute('aria-pressed'),
+  ).toBe('true');
+}
+
 describe('the stored log after the live one', () => {
   it('opens at the newest line the live view followed', async () => {
     const { fake, total } = fakeStep(400);
@@ -288,30 +317,12 @@ describe('the stored log after the live one', () => {
     expect(marked.querySelector('.log-text')?.textContent).toBe('line 449');
     const index = Number(marked.dataset.index);
     expect(index).toBe(449 - WORKER_LINES);
-    expect(index).toBeGreaterThanOrEqual(top);
-    expect(index).toBeLessThanOrEqual(bottom);
-    expect(
-      screen
-        .getByRole('button', { name: `Line ${String(index + 1)}` })
-        .getAttribute('aria-pressed'),
-    ).toBe('true');
+    expectShownAndSelected(index, top, bottom);
   });
 
   it('opens at the line in the middle of the screen once the user scrolled up', async () => {
     const { fake, total } = fakeStep(400);
-    renderStep(fake);
-    await screen.findByText('line 399');
-    const body = screen.getByTestId('log-body');
-    act(() => {
-      body.scrollTop = 200 * 18;
-      body.dispatchEvent(new Event('scroll'));
-    });
-    await screen.findByRole('button', { name: 'Follow' });
-    await screen.findByText('line 214');
-    total.lines = 450;
-    act(() => {
-      fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
-    });
+    await scrolledUpThenEnded(fake, total);
 
     const { marked, top, bottom } = await storedShown();
     // Lines 200 to 229 were on screen; the middle one, 214, is the stored log's 210.
@@ -324,31 +335,13 @@ describe('the stored log after the live one', () => {
   it('finds the line by its text when the stream has lines the stored log has not', async () => {
     // 13 lines of the stream are not in the file: the live line 214 is the stored 197.
     const { fake, total } = fakeStep(400, 13);
-    renderStep(fake);
-    await screen.findByText('line 399');
-    const body = screen.getByTestId('log-body');
-    act(() => {
-      body.scrollTop = 200 * 18;
-      body.dispatchEvent(new Event('scroll'));
-    });
-    await screen.findByRole('button', { name: 'Follow' });
-    await screen.findByText('line 214');
-    total.lines = 450;
-    act(() => {
-      fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
-    });
+    await scrolledUpThenEnded(fake, total);
 
     const { marked, top, bottom } = await storedShown();
     expect(marked.querySelector('.log-text')?.textContent).toBe('line 214');
     const index = Number(marked.dataset.index);
     expect(index).toBe(214 - WORKER_LINES - 13);
-    expect(index).toBeGreaterThanOrEqual(top);
-    expect(index).toBeLessThanOrEqual(bottom);
-    expect(
-      screen
-        .getByRole('button', { name: `Line ${String(index + 1)}` })
-        .getAttribute('aria-pressed'),
-    ).toBe('true');
+    expectShownAndSelected(index, top, bottom);
     // The page keeps the line found, to come back to it.
     expect(useUiStore.getState().detail).toMatchObject({ kind: 'log', line: index });
     expect(useUiStore.getState().detail).not.toHaveProperty('lineTexts');
