@@ -133,11 +133,8 @@ export function topForLine(line: number, g: Geometry): number {
 
 /** The first and the last line on screen (partly or wholly) at `top`. */
 export function visibleLines(top: number, g: Geometry): { first: number; last: number } {
-  if (g.count === 0) return { first: 0, last: 0 };
-  const last = g.count - 1;
-  const first = Math.min(last, Math.max(0, Math.floor(top / g.rowHeight)));
-  const bottom = Math.ceil((top + g.viewport) / g.rowHeight) - 1;
-  return { first, last: Math.min(last, Math.max(first, bottom)) };
+  const { first, last } = placeRows(top, g, 0);
+  return { first, last };
 }
 
 /** Rows on screen at most, whatever the position: the size of the pool of rows. */
