@@ -7,7 +7,7 @@
  */
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { LogBody, type LogBodyProps, type ScrollRequest } from '@renderer/screens/logs/log-body';
 import { fakeBridge, type FakeBridge } from './support/fake-bridge';
@@ -306,5 +306,53 @@ describe('wrapped lines at ten million lines', () => {
       .map((row) => ({ index: Number(row.dataset.index), y: yOf(row) }))
       .find((row) => row.y <= 0 && row.y + ROW > 0)?.index;
     expect(back).toBe(unwrapped);
+  });
+});
+
+describe('a view that gets shorter', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** Resizes the view to `height`, as the browser's ResizeObserver would tell the body. */
+  function resizable(): (height: number) => void {
+    const observers: (() => void)[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          observers.push(callback);
+        }
+        observe = () => undefined;
+        disconnect = () => undefined;
+      },
+    );
+    return (height) => {
+      Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+        configurable: true,
+        get: () => height,
+      });
+      act(() => {
+        for (const callback of observers) callback();
+      });
+    };
+  }
+
+  it('keeps the last line on screen at the end (a bar appeared above a followed log)', () => {
+    const resize = resizable();
+    const { body, rows } = setup(fakeLog(), <Body totalLines={1000} follow />);
+    fireEvent.keyDown(body, { key: 'End' });
+    resize(VIEW - 3 * ROW);
+    const last = rows().find((row) => row.dataset.index === '999');
+    expect(last && yOf(last) + ROW).toBe(VIEW - 3 * ROW);
+  });
+
+  it('keeps its top line elsewhere', () => {
+    const resize = resizable();
+    const { body, rows } = setup(fakeLog(), <Body totalLines={1000} />);
+    fireEvent.wheel(body, { deltaY: 100 * ROW });
+    resize(VIEW - 3 * ROW);
+    const top = rows().find((row) => row.dataset.index === '100');
+    expect(top && yOf(top)).toBe(0);
   });
 });

@@ -170,7 +170,9 @@ export function useLineScroll(options: {
       // Wrapped rows change height with the width: measured again once drawn.
       if (element.clientWidth !== width) heights.clear();
       width = element.clientWidth;
-      moveTo(topRef.current);
+      // A view at the end stays there: a bar that appears above it (a build's summary, at
+      // the end of a live log) must not move the last line out of a followed view.
+      moveTo(wasAtEnd.current ? Infinity : topRef.current);
     };
     onResize();
     element.addEventListener('scroll', onScroll, { passive: true });
