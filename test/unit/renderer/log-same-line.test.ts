@@ -56,11 +56,9 @@ describe('the stored line of a live line', () => {
     const text = live[liveLine]?.text ?? '';
     const estimate = Math.max(0, liveLine - sbuildStart);
     const from = Math.max(0, estimate - SAME_LINE_WINDOW);
-    return nearestSameLine(
-      text,
-      estimate,
-      from,
-      stored.slice(from, estimate + SAME_LINE_WINDOW + 1),
+    return (
+      nearestSameLine(text, estimate, from, stored.slice(from, estimate + SAME_LINE_WINDOW + 1)) ??
+      estimate
     );
   };
 
@@ -118,11 +116,11 @@ describe('the stored line of a live line', () => {
     expect(sameLine(['b', '', 'c'], 3, 0, lines)).toBe(3);
   });
 
-  it('is the nearest of several lines with that text, the earlier of two as near', () => {
+  it('is the nearest of several lines with that text, the earlier of two as near, or none', () => {
     const lines = ['a', 'x', 'b', 'c', 'x', 'd', 'e', 'x'];
     expect(nearestSameLine('x', 12, 10, lines)).toBe(11);
     expect(nearestSameLine('x', 16, 10, lines)).toBe(17);
     expect(nearestSameLine('x', 13, 10, ['x', '', '', '', '', '', 'x'])).toBe(10);
-    expect(nearestSameLine('y', 16, 10, lines)).toBe(16);
+    expect(nearestSameLine('y', 16, 10, lines)).toBeNull();
   });
 });

@@ -17,23 +17,20 @@ export const LINES_BEFORE = 20;
 
 /**
  * The line with exactly `text` nearest to `estimate` among `lines`, whose first is line
- * `from`; the estimate itself when none has it. Of two as near, the earlier wins.
+ * `from`; null when none has it. Of two as near, the earlier wins.
  */
 export function nearestSameLine(
   text: string,
   estimate: number,
   from: number,
   lines: readonly string[],
-): number {
-  let best = estimate;
-  let bestDistance = Infinity;
-  lines.forEach((line, i) => {
-    const distance = Math.abs(from + i - estimate);
-    if (line === text && distance < bestDistance) {
-      best = from + i;
-      bestDistance = distance;
-    }
-  });
+): number | null {
+  let best: number | null = null;
+  for (const [i, line] of lines.entries()) {
+    const at = from + i;
+    if (line !== text) continue;
+    if (best === null || Math.abs(at - estimate) < Math.abs(best - estimate)) best = at;
+  }
   return best;
 }
 
@@ -60,7 +57,7 @@ export function sameLine(
     const text = texts[texts.length - 1 - back];
     if (text === undefined || text.trim() === '') continue;
     const found = nearestSameLine(text, estimate - back, from, lines);
-    if (lines[found - from] !== text) continue;
+    if (found === null) continue;
     const cost = Math.abs(found - (estimate - back)) + back;
     if (cost < bestCost) {
       best = found + back;
