@@ -5,7 +5,7 @@
  * app. The running sbuild step's "Live log" shows its lines while it runs; the early
  * warning "sbuild ddt-slow 1.0 amd64 is failing" comes before the step completes and quotes
  * the line where the build broke; when the step ends, the viewer gives way to the stored
- * build log.
+ * build log at the line it was following, the newest.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -119,6 +119,29 @@ describe.runIf(root !== null && template !== null)('the live log of a running bu
         .waitFor({ timeout: BUILD_MINUTES * 60_000 });
       expect(await bar.getAttribute('data-status')).toBe('streaming');
       await screenshotsInBothThemes(page, 'live-log-running');
+      // The lines drawn while the live view lasts, in order, and whether it was following
+      // the newest line (the Follow button shows while the step runs).
+      await page.evaluate(`(() => {
+        const note = () => {
+          if (!document.querySelector('[data-testid="live-bar"]')) return;
+          const rows = [...document.querySelectorAll('.log-row')]
+            .map((row) => ({
+              index: Number(row.dataset.index),
+              text: row.querySelector('.log-text')?.textContent ?? '…',
+            }))
+            .filter((row) => row.text !== '…')
+            .sort((a, b) => a.index - b.index);
+          if (rows.length > 0) window.__liveTail = rows.map((row) => row.text);
+          const follow = document.querySelector('[data-testid="live-bar"] button[aria-pressed]');
+          if (follow) window.__liveFollowing = follow.getAttribute('aria-pressed') === 'true';
+        };
+        new MutationObserver(note).observe(document.body, {
+          subtree: true,
+          attributes: true,
+          childList: true,
+          characterData: true,
+        });
+      })()`);
 
       // The early warning, in a second window's list of notifications.
       const second = await openPage(session.browser, session.app);
@@ -132,10 +155,48 @@ describe.runIf(root !== null && template !== null)('the live log of a running bu
       const shownAt = (await warning.locator('time').getAttribute('datetime')) ?? '';
       await screenshotsInBothThemes(second.page, 'live-log-early-warning');
 
+      // The live view follows the newest line to the end (were it turned off meanwhile).
+      await page.bringToFront();
+      const follow = page.getByTestId('live-bar').getByRole('button', { name: 'Follow' });
+      if ((await follow.count()) === 1 && (await follow.textContent())?.trim() === 'Follow') {
+        await follow.click().catch(() => undefined);
+      }
+
       // The step ends: the viewer shows its stored build log instead.
       await page
         .getByRole('heading', { name: /^ddt-slow_1\.0_amd64-.*\.build$/ })
         .waitFor({ timeout: BUILD_MINUTES * 60_000 });
+      // At the line the live view was following, the newest: the same text, selected and on
+      // screen; or, when the stored log has not that line (sbuild prints its last lines after
+      // closing its log file), the newest line before it that the stored log has: none of
+      // the live lines after the one marked is among the stored lines around it. (Not
+      // following, the live view hands over the line in the middle of its screen.)
+      const marked = page.locator('.log-row.marked');
+      await marked.waitFor();
+      const liveTail: unknown = await page.evaluate('window.__liveTail ?? null');
+      const following: unknown = await page.evaluate('window.__liveFollowing ?? null');
+      expect(Array.isArray(liveTail)).toBe(true);
+      const tail = (liveTail as unknown[]).map(String);
+      const markedText = marked.locator('.log-text');
+      await expect.poll(() => markedText.textContent(), { timeout: 10_000 }).not.toBe('…');
+      const text = (await markedText.textContent()) ?? '';
+      await expect.poll(() => page.locator('.log-pending').count()).toBe(0);
+      const storedTexts = await page.locator('.log-row .log-text').allTextContents();
+      // What the two views showed, for a failure to be read by.
+      console.log(JSON.stringify({ following, marked: text, live: tail.slice(-12) }));
+      expect(tail).toContain(text);
+      if (following === true) {
+        for (const later of tail.slice(tail.lastIndexOf(text) + 1)) {
+          if (later !== '') expect(storedTexts).not.toContain(later);
+        }
+      }
+      expect(await marked.getByRole('button').getAttribute('aria-pressed')).toBe('true');
+      const row = await marked.boundingBox();
+      const body = await page.getByTestId('log-body').boundingBox();
+      expect(row && body && row.y >= body.y && row.y + row.height <= body.y + body.height).toBe(
+        true,
+      );
+      await screenshotsInBothThemes(page, 'live-log-stored-after');
       const step = await ownerClient('current').workRequestGet(stepId);
       expect(step).toMatchObject({ status: 'completed', result: 'failure' });
       // The warning came first.

@@ -174,13 +174,20 @@ const WORKER_LINES = 4;
 const STORED = 'stored-1';
 const BUILD_LOG = 'hello_1.0_amd64.build';
 
+/** The stored log's line from which the live log has `dropped` more lines. */
+const DROPPED_AT = 100;
+
 /**
  * The live log of step #31 and, once it ended, its stored build log (artifact 7), whose
- * line k is the live line k + WORKER_LINES: the same text, "line <live number>".
+ * line k is the live line k + WORKER_LINES: the same text, "line <live number>". With
+ * `dropped`, the stream has that many lines more than the file before its line DROPPED_AT
+ * (as a verbose sbuild prints lines its log file does not hold).
  */
-function fakeStep(first: number): { fake: FakeBridge; total: { lines: number } } {
+function fakeStep(first: number, dropped = 0): { fake: FakeBridge; total: { lines: number } } {
   const total = { lines: first };
-  const storedLines = (): number => total.lines - WORKER_LINES;
+  const storedLines = (): number => total.lines - WORKER_LINES - dropped;
+  const liveNumber = (stored: number): number =>
+    stored + WORKER_LINES + (stored >= DROPPED_AT ? dropped : 0);
   const fake = fakeBridge({
     'servers.active': () => SERVER_A,
     'logs.openLive': () => liveState(first),
@@ -196,10 +203,11 @@ function fakeStep(first: number): { fake: FakeBridge; total: { lines: number } }
     },
     'logs.close': () => undefined,
     'logs.lines': ({ handle, from, count }) => {
-      const shift = handle === STORED ? WORKER_LINES : 0;
       const end = Math.min(handle === STORED ? storedLines() : total.lines, from + count);
       const lines = [];
-      for (let i = from; i < end; i++) lines.push({ text: `line ${String(i + shift)}`, cut: null });
+      for (let i = from; i < end; i++) {
+        lines.push({ text: `line ${String(handle === STORED ? liveNumber(i) : i)}`, cut: null });
+      }
       return { handle, from, lines, totalLines: end, done: handle === STORED };
     },
     'workRequests.get': ({ id }) =>
@@ -256,6 +264,35 @@ async function storedShown(): Promise<{ marked: HTMLElement; top: number; bottom
   return { marked, top, bottom: top + 29 };
 }
 
+/**
+ * The step's live log, scrolled up to show lines 200 to 229 (following stops), then the
+ * step ends with 450 lines.
+ */
+async function scrolledUpThenEnded(fake: FakeBridge, total: { lines: number }): Promise<void> {
+  renderStep(fake);
+  await screen.findByText('line 399');
+  const body = screen.getByTestId('log-body');
+  act(() => {
+    body.scrollTop = 200 * 18;
+    body.dispatchEvent(new Event('scroll'));
+  });
+  await screen.findByRole('button', { name: 'Follow' });
+  await screen.findByText('line 214');
+  total.lines = 450;
+  act(() => {
+    fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
+  });
+}
+
+/** Line `index` is among the lines on screen, `top` to `bottom`, and selected. */
+function expectShownAndSelected(index: number, top: number, bottom: number): void {
+  expect(index).toBeGreaterThanOrEqual(top);
+  expect(index).toBeLessThanOrEqual(bottom);
+  expect(
+    screen.getByRole('button', { name: `Line ${String(index + 1)}` }).getAttribute('aria-pressed'),
+  ).toBe('true');
+}
+
 describe('the stored log after the live one', () => {
   it('opens at the newest line the live view followed', async () => {
     const { fake, total } = fakeStep(400);
@@ -274,35 +311,18 @@ describe('the stored log after the live one', () => {
       artifactId: 7,
       path: BUILD_LOG,
       line: 449 - WORKER_LINES,
+      lineTexts: Array.from({ length: 21 }, (_, k) => `line ${String(429 + k)}`),
     });
     // The same line: the live log's newest, on screen and marked.
     expect(marked.querySelector('.log-text')?.textContent).toBe('line 449');
     const index = Number(marked.dataset.index);
     expect(index).toBe(449 - WORKER_LINES);
-    expect(index).toBeGreaterThanOrEqual(top);
-    expect(index).toBeLessThanOrEqual(bottom);
-    expect(
-      screen
-        .getByRole('button', { name: `Line ${String(index + 1)}` })
-        .getAttribute('aria-pressed'),
-    ).toBe('true');
+    expectShownAndSelected(index, top, bottom);
   });
 
   it('opens at the line in the middle of the screen once the user scrolled up', async () => {
     const { fake, total } = fakeStep(400);
-    renderStep(fake);
-    await screen.findByText('line 399');
-    const body = screen.getByTestId('log-body');
-    act(() => {
-      body.scrollTop = 200 * 18;
-      body.dispatchEvent(new Event('scroll'));
-    });
-    await screen.findByRole('button', { name: 'Follow' });
-    await screen.findByText('line 214');
-    total.lines = 450;
-    act(() => {
-      fake.emit('logs.progress', liveState(450, { status: 'ended', exitCode: 2, sbuildStart: 4 }));
-    });
+    await scrolledUpThenEnded(fake, total);
 
     const { marked, top, bottom } = await storedShown();
     // Lines 200 to 229 were on screen; the middle one, 214, is the stored log's 210.
@@ -310,5 +330,20 @@ describe('the stored log after the live one', () => {
     expect(Number(marked.dataset.index)).toBe(214 - WORKER_LINES);
     expect(top).toBeLessThanOrEqual(200 - WORKER_LINES + 1);
     expect(bottom).toBeGreaterThanOrEqual(229 - WORKER_LINES - 1);
+  });
+
+  it('finds the line by its text when the stream has lines the stored log has not', async () => {
+    // 13 lines of the stream are not in the file: the live line 214 is the stored 197.
+    const { fake, total } = fakeStep(400, 13);
+    await scrolledUpThenEnded(fake, total);
+
+    const { marked, top, bottom } = await storedShown();
+    expect(marked.querySelector('.log-text')?.textContent).toBe('line 214');
+    const index = Number(marked.dataset.index);
+    expect(index).toBe(214 - WORKER_LINES - 13);
+    expectShownAndSelected(index, top, bottom);
+    // The page keeps the line found, to come back to it.
+    expect(useUiStore.getState().detail).toMatchObject({ kind: 'log', line: index });
+    expect(useUiStore.getState().detail).not.toHaveProperty('lineTexts');
   });
 });

@@ -7,7 +7,7 @@
  */
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeProvider } from '@renderer/bridge';
 import { LogBody, type LogBodyProps, type ScrollRequest } from '@renderer/screens/logs/log-body';
 import { fakeBridge, type FakeBridge } from './support/fake-bridge';
@@ -183,5 +183,176 @@ describe('a log that grows', () => {
       await Promise.resolve();
     });
     expect(seen).toEqual([false, true]);
+  });
+});
+
+/** Wrapped, every fifth line is a long one that takes three rows. */
+function wrappedHeight(index: number): number {
+  return index % 5 === 0 ? 3 * ROW : ROW;
+}
+
+describe('wrapped lines at ten million lines', () => {
+  const TOTAL = 10_000_000;
+  const saved = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight');
+  beforeEach(() => {
+    // happy-dom lays nothing out: a row is as tall as its line would wrap to.
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        const index = this.dataset.index;
+        return index === undefined ? 0 : wrappedHeight(Number(index));
+      },
+    });
+  });
+  afterEach(() => {
+    if (saved) Object.defineProperty(HTMLElement.prototype, 'offsetHeight', saved);
+    else Reflect.deleteProperty(HTMLElement.prototype, 'offsetHeight');
+  });
+
+  /** The rows in order: each just below the one before, none over another. */
+  function placed(rows: HTMLElement[]): { index: number; y: number }[] {
+    const out = rows
+      .map((row) => ({ index: Number(row.dataset.index), y: yOf(row) }))
+      .sort((a, b) => a.index - b.index);
+    out.forEach((row, i) => {
+      const before = out[i - 1];
+      if (before) {
+        expect(row.index).toBe(before.index + 1);
+        expect(row.y).toBe(before.y + wrappedHeight(before.index));
+      }
+    });
+    return out;
+  }
+
+  /** The lines partly on screen. */
+  function shown(rows: HTMLElement[]): number[] {
+    return placed(rows)
+      .filter((row) => row.y + wrappedHeight(row.index) > 0 && row.y < VIEW)
+      .map((row) => row.index);
+  }
+
+  it('reaches the last line with End, its bottom at the view bottom', () => {
+    const { body, rows } = setup(fakeLog(), <Body totalLines={TOTAL} wrap />);
+    fireEvent.keyDown(body, { key: 'End', ctrlKey: true });
+    const last = placed(rows()).find((row) => row.index === TOTAL - 1);
+    expect(last?.y).toBe(VIEW - wrappedHeight(TOTAL - 1));
+    expect(body.dataset.atEnd).toBe('true');
+    fireEvent.keyDown(body, { key: 'Home', ctrlKey: true });
+    expect(shown(rows())[0]).toBe(0);
+  });
+
+  it('shows any line asked for, whole and on screen, as many row elements wherever it goes', () => {
+    const request = (line: number, seq: number): ScrollRequest => ({ line, seq });
+    const { rerender, rows, body } = setup(
+      fakeLog(),
+      <Body totalLines={TOTAL} wrap scrollRequest={request(5_000_000, 1)} />,
+    );
+    const before = body.querySelectorAll('*').length;
+    for (let seq = 2; seq < 22; seq++) {
+      const line = (seq * 2_718_281) % TOTAL;
+      rerender(<Body totalLines={TOTAL} wrap scrollRequest={request(line, seq)} />);
+      const row = placed(rows()).find((r) => r.index === line);
+      expect(row).toBeDefined();
+      expect(row?.y).toBeGreaterThanOrEqual(0);
+      expect((row?.y ?? 0) + wrappedHeight(line)).toBeLessThanOrEqual(VIEW);
+      // No more rows than the unwrapped pool: a screen of the shortest rows and the overscan.
+      expect(rows().length).toBeLessThanOrEqual(VIEW / ROW + 1 + 8);
+    }
+    rerender(<Body totalLines={TOTAL} wrap scrollRequest={request(5_000_000, 30)} />);
+    expect(body.querySelectorAll('*').length).toBe(before);
+  });
+
+  it('moves by pixels of the rows drawn with the wheel and keys', () => {
+    const { body, rows } = setup(
+      fakeLog(),
+      <Body totalLines={TOTAL} wrap scrollRequest={{ line: 8_000_000, seq: 1 }} />,
+    );
+    const top = shown(rows())[0] ?? -1;
+    const y = placed(rows()).find((row) => row.index === top)?.y ?? NaN;
+    // A line of three rows takes three arrow presses to leave the top.
+    fireEvent.wheel(body, { deltaY: wrappedHeight(top) + y, deltaMode: 0 });
+    expect(shown(rows())[0]).toBe(top + 1);
+    expect(placed(rows()).find((row) => row.index === top + 1)?.y).toBe(0);
+    fireEvent.keyDown(body, { key: 'ArrowUp' });
+    expect(shown(rows())[0]).toBe(top);
+  });
+
+  it('maps the scroll bar onto the lines: its end is the last line', () => {
+    const { body, rows } = setup(fakeLog(), <Body totalLines={TOTAL} wrap />);
+    const sizer = body.querySelector<HTMLElement>('.log-sizer');
+    const height = parseFloat(sizer?.style.height ?? '');
+    expect(height).toBeLessThan(TOTAL * ROW);
+    body.scrollTop = height - VIEW;
+    fireEvent.scroll(body);
+    expect(shown(rows()).at(-1)).toBe(TOTAL - 1);
+    body.scrollTop = (height - VIEW) / 2;
+    fireEvent.scroll(body);
+    expect(Math.abs((shown(rows())[0] ?? 0) - TOTAL / 2)).toBeLessThan(40);
+  });
+
+  it('keeps the same top line when wrap is turned on and off', () => {
+    const request = { line: 6_000_000, seq: 1 };
+    const { rerender, rows } = setup(
+      fakeLog(),
+      <Body totalLines={TOTAL} scrollRequest={request} />,
+    );
+    const unwrapped = rows()
+      .map((row) => ({ index: Number(row.dataset.index), y: yOf(row) }))
+      .find((row) => row.y <= 0 && row.y + ROW > 0)?.index;
+    rerender(<Body totalLines={TOTAL} wrap scrollRequest={request} />);
+    expect(shown(rows())[0]).toBe(unwrapped);
+    rerender(<Body totalLines={TOTAL} scrollRequest={request} />);
+    const back = rows()
+      .map((row) => ({ index: Number(row.dataset.index), y: yOf(row) }))
+      .find((row) => row.y <= 0 && row.y + ROW > 0)?.index;
+    expect(back).toBe(unwrapped);
+  });
+});
+
+describe('a view that gets shorter', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** Resizes the view to `height`, as the browser's ResizeObserver would tell the body. */
+  function resizable(): (height: number) => void {
+    const observers: (() => void)[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          observers.push(callback);
+        }
+        observe = () => undefined;
+        disconnect = () => undefined;
+      },
+    );
+    return (height) => {
+      Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+        configurable: true,
+        get: () => height,
+      });
+      act(() => {
+        for (const callback of observers) callback();
+      });
+    };
+  }
+
+  it('keeps the last line on screen at the end (a bar appeared above a followed log)', () => {
+    const resize = resizable();
+    const { body, rows } = setup(fakeLog(), <Body totalLines={1000} follow />);
+    fireEvent.keyDown(body, { key: 'End' });
+    resize(VIEW - 3 * ROW);
+    const last = rows().find((row) => row.dataset.index === '999');
+    expect(last && yOf(last) + ROW).toBe(VIEW - 3 * ROW);
+  });
+
+  it('keeps its top line elsewhere', () => {
+    const resize = resizable();
+    const { body, rows } = setup(fakeLog(), <Body totalLines={1000} />);
+    fireEvent.wheel(body, { deltaY: 100 * ROW });
+    resize(VIEW - 3 * ROW);
+    const top = rows().find((row) => row.dataset.index === '100');
+    expect(top && yOf(top)).toBe(0);
   });
 });

@@ -6,6 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   MAX_SIZER,
+  advance,
+  anchorAt,
+  placeRows,
   clampTop,
   maxScrollTop,
   maxTop,
@@ -117,5 +120,57 @@ describe('the scroll model below the bound', () => {
     expect(rowsPerView({ count: 1, rowHeight: ROW, viewport: VIEW })).toBe(31);
     const partly = visibleLines(9, { count: 1000, rowHeight: ROW, viewport: VIEW });
     expect(partly.last - partly.first + 1).toBe(31);
+  });
+});
+
+describe('wrapped lines, of measured heights, at ten million lines', () => {
+  /** The last 100 lines and those around the middle take three rows each. */
+  const heights = new Map<number, number>();
+  for (let i = 0; i < 100; i++) heights.set(10_000_000 - 1 - i, 3 * ROW);
+  for (let i = 4_999_950; i < 5_000_050; i++) heights.set(i, 3 * ROW);
+  const g: Geometry = { ...TEN_MILLION, heights };
+  const height = (line: number): number => heights.get(line) ?? ROW;
+
+  it('places each row just below the one before, none over another', () => {
+    for (const top of [0, 5_000_000 * ROW - 7, maxTop(g)]) {
+      const { rows } = placeRows(top, g, 4);
+      rows.forEach((row, i) => {
+        const before = rows[i - 1];
+        if (before) expect(row.y).toBe(before.y + height(before.index));
+      });
+    }
+  });
+
+  it('ends with the last line whole at the bottom of the view, mapped from the bar end', () => {
+    const { rows, last } = placeRows(maxTop(g), g, 0);
+    expect(last).toBe(g.count - 1);
+    const row = rows.find((r) => r.index === last);
+    expect((row?.y ?? 0) + 3 * ROW).toBe(VIEW);
+    expect(topForScroll(maxScrollTop(g), g)).toBe(maxTop(g));
+    expect(scrollTopFor(maxTop(g), g)).toBe(maxScrollTop(g));
+  });
+
+  it('keeps the same top line whatever the heights: a position is a line and a fraction', () => {
+    for (const top of [0, 5_000_000 * ROW + 9, 7_777_777 * ROW]) {
+      expect(anchorAt(top, g).line).toBe(anchorAt(top, TEN_MILLION).line);
+    }
+  });
+
+  it('moves by pixels over the measured heights', () => {
+    const top = 5_000_000 * ROW;
+    expect(anchorAt(advance(top, 27, g), g)).toEqual({ line: 5_000_000, offset: 27 });
+    expect(anchorAt(advance(top, 3 * ROW, g), g)).toEqual({ line: 5_000_001, offset: 0 });
+    // Up over line 4 999 999 (three rows), and 18 px up into 4 999 998 (three rows too):
+    // 36 px of it are above the view.
+    const up = anchorAt(advance(top, -3 * ROW - ROW, g), g);
+    expect(up.line).toBe(4_999_998);
+    expect(up.offset).toBeCloseTo(2 * ROW, 6);
+    // Unmeasured lines are one row each, as unwrapped.
+    expect(advance(ROW * 10, 5 * ROW, g)).toBe(ROW * 15);
+  });
+
+  it('centres a tall line asked for', () => {
+    const { rows } = placeRows(topForLine(5_000_000, g), g, 0);
+    expect(rows.find((r) => r.index === 5_000_000)?.y).toBe((VIEW - 3 * ROW) / 2);
   });
 });

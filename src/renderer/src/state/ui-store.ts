@@ -29,6 +29,12 @@ export interface LogTarget {
   artifactId: number;
   path: string;
   line: number | null;
+  /**
+   * The text `line` had where it was read (the live log of the step whose stored log this
+   * is), after those of the lines before it, to find it by near `line`; given only when the
+   * log is opened.
+   */
+  lineTexts?: string[];
   /** The work request whose result it is, to go back to; null when opened from an artifact. */
   workRequestId: number | null;
 }

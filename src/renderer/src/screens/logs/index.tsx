@@ -7,7 +7,7 @@ import { useAppQuery, useServerQuery } from '@renderer/queries/hooks';
 import { serverQueries } from '@renderer/queries/servers';
 import { logQueries } from '@renderer/queries/logs';
 import { RequireServer } from '@renderer/kit/require-server';
-import { useUiStore, type LogTarget } from '@renderer/state/ui-store';
+import { useUiStore, type Detail, type LogTarget } from '@renderer/state/ui-store';
 import { artifactWebPath, webFilePath } from '@shared/web-paths';
 import { LogViewer } from './log-viewer';
 import './logs.css';
@@ -66,6 +66,7 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
       artifactId={target.artifactId}
       path={target.path}
       line={target.line}
+      lineTexts={target.lineTexts ?? null}
       category={artifact.data?.category ?? null}
       backLabel={back.label}
       onBack={() => {
@@ -74,8 +75,11 @@ function LogPage(props: { target: LogTarget }): React.JSX.Element {
       webUrl={webUrl.data ?? null}
       server={server}
       onLineChange={(line) => {
-        // Only the line changes: the viewer stays, and Back or a reload comes back to it.
-        useUiStore.setState({ area, detail: { kind: 'log', ...target, line } });
+        // Only the line changes: the viewer stays, and Back or a reload comes back to it (the
+        // text it was found by is left out, as the line is now the one to show).
+        const detail: Detail = { kind: 'log', ...target, line };
+        delete detail.lineTexts;
+        useUiStore.setState({ area, detail });
       }}
     />
   );

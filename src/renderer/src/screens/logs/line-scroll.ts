@@ -1,9 +1,11 @@
 /**
- * Unwrapped rows, one height each, scrolled by a position in the content rather than by
- * the scroll container's scrollTop (scroll-model.ts says why): wheel, arrows, Page Up/Down,
- * Space, Home/End and requests to show a line move the position and set the scroll bar
- * from it; dragging the scroll bar sets the position from the bar. Which rows are on screen
- * is arithmetic, so nothing is kept per line.
+ * The rows of a log, scrolled by a position in lines rather than by the scroll container's
+ * scrollTop (scroll-model.ts says why): wheel, arrows, Page Up/Down, Space, Home/End and
+ * requests to show a line move the position and set the scroll bar from it; dragging the
+ * scroll bar sets the position from the bar. Unwrapped, every row is one height and which
+ * rows are on screen is arithmetic. Wrapped, each row drawn is measured after layout and
+ * the rows placed again with the heights found (the line at the top stays the same); only
+ * the heights of lines near the screen are kept, and none survive a change of width.
  *
  * Rows come from a pool as large as a screen and the overscan: row `i` is drawn by the pool
  * element `i mod size`, so that scrolling by a line moves one element, and a jump anywhere
@@ -12,14 +14,15 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import {
+  advance,
   clampTop,
   maxTop,
+  placeRows,
   rowsPerView,
   scrollTopFor,
   sizerHeight,
   topForLine,
   topForScroll,
-  visibleLines,
   type Geometry,
 } from './scroll-model';
 
@@ -46,6 +49,9 @@ export interface LineScroll {
   atEnd: boolean;
 }
 
+/** Heights kept at most, for the lines nearest the screen. */
+const MAX_HEIGHTS = 2000;
+
 /** Wheel deltas come in pixels, lines or pages (WheelEvent.deltaMode 0, 1, 2). */
 function wheelPixels(delta: number, mode: number, rowHeight: number, viewport: number): number {
   if (mode === 1) return delta * rowHeight;
@@ -58,24 +64,36 @@ export function useLineScroll(options: {
   count: number;
   rowHeight: number;
   overscan: number;
-  /** Off: no listener, no rows (wrapped lines use the general virtualiser). */
-  enabled: boolean;
+  /** Rows as tall as their text: measured once drawn. */
+  wrap: boolean;
   /** At the end when the log grows: stay at the end (a log that is still being written). */
   follow: boolean;
 }): LineScroll {
-  const { scrollRef, count, rowHeight, overscan, enabled, follow } = options;
-  const [view, setView] = useState({ top: 0, height: 0 });
+  const { scrollRef, count, rowHeight, overscan, wrap, follow } = options;
+  const [view, setView] = useState({ top: 0, height: 0, measured: 0 });
+  /**
+   * Wrapped: the heights of the rows drawn, by line. One map for the hook's life, filled
+   * after layout and read by the listeners too, whose changes re-render through `measured`.
+   */
+  const [heights] = useState(() => new Map<number, number>());
   const g: Geometry = { count, rowHeight, viewport: view.height };
+  if (wrap) g.heights = heights;
   /** The geometry drawn last, for the listeners (they outlive renders). */
   const geometry = useRef(g);
   useLayoutEffect(() => {
     geometry.current = { count, rowHeight, viewport: view.height };
-  }, [count, rowHeight, view.height]);
+    if (wrap) geometry.current.heights = heights;
+  }, [count, rowHeight, view.height, wrap, heights]);
   /** The position drawn last, for the listeners (they outlive renders). */
   const topRef = useRef(0);
   /** The scrollTop set from the position: the scroll event it causes is not the user's. */
   const setByUs = useRef<number | null>(null);
   const wasAtEnd = useRef(false);
+  /**
+   * The line asked for by scrollToLine, until the user moves: wrapped, it is placed again
+   * once the rows around it are measured (the heights above it move it).
+   */
+  const shownLine = useRef<number | null>(null);
 
   /** Shows `top` (clamped), and puts the scroll bar where it stands for. */
   const moveTo = useCallback(
@@ -94,7 +112,7 @@ export function useLineScroll(options: {
       setView((before) =>
         before.top === clamped && before.height === g.viewport
           ? before
-          : { top: clamped, height: g.viewport },
+          : { ...before, top: clamped, height: g.viewport },
       );
     },
     [scrollRef],
@@ -102,12 +120,13 @@ export function useLineScroll(options: {
 
   useEffect(() => {
     const element = scrollRef.current;
-    if (!enabled || !element) return;
+    if (!element) return;
     const onScroll = (): void => {
       const g = { ...geometry.current, viewport: element.clientHeight };
       const mine = setByUs.current;
       setByUs.current = null;
       if (mine !== null && Math.abs(element.scrollTop - mine) < 1) return;
+      shownLine.current = null;
       // The user moved the scroll bar (or the browser did, for find-in-page or focus).
       moveTo(topForScroll(element.scrollTop, g));
     };
@@ -119,7 +138,8 @@ export function useLineScroll(options: {
       const dy = wheelPixels(event.deltaY, event.deltaMode, rowHeight, viewport);
       const dx = wheelPixels(event.deltaX, event.deltaMode, rowHeight, viewport);
       if (dx !== 0) element.scrollLeft += dx;
-      moveTo(topRef.current + dy);
+      shownLine.current = null;
+      moveTo(advance(topRef.current, dy, { ...geometry.current, viewport }));
     };
     const onKey = (event: KeyboardEvent): void => {
       if (event.altKey || event.metaKey) return;
@@ -142,10 +162,17 @@ export function useLineScroll(options: {
         return;
       }
       event.preventDefault();
-      moveTo(topRef.current + by);
+      shownLine.current = null;
+      moveTo(advance(topRef.current, by, { ...geometry.current, viewport }));
     };
+    let width = element.clientWidth;
     const onResize = (): void => {
-      moveTo(topRef.current);
+      // Wrapped rows change height with the width: measured again once drawn.
+      if (element.clientWidth !== width) heights.clear();
+      width = element.clientWidth;
+      // A view at the end stays there: a bar that appears above it (a build's summary, at
+      // the end of a live log) must not move the last line out of a followed view.
+      moveTo(wasAtEnd.current ? Infinity : topRef.current);
     };
     onResize();
     element.addEventListener('scroll', onScroll, { passive: true });
@@ -159,29 +186,70 @@ export function useLineScroll(options: {
       element.removeEventListener('keydown', onKey);
       resize?.disconnect();
     };
-  }, [scrollRef, enabled, rowHeight, moveTo]);
+  }, [scrollRef, rowHeight, moveTo, heights]);
 
   // The log grew (or shrank to nothing): the scroll bar's mapping changed with it. A view
   // at the end of a followed log stays there; any other stays on its lines.
   useLayoutEffect(() => {
-    if (!enabled) return;
     moveTo(follow && wasAtEnd.current ? Infinity : topRef.current);
-  }, [count, enabled, follow, moveTo]);
+  }, [count, follow, moveTo]);
+
+  // Wrap on or off: the same position is the same top line; the heights start afresh.
+  useLayoutEffect(() => {
+    heights.clear();
+    shownLine.current = null;
+    moveTo(wasAtEnd.current ? Infinity : topRef.current);
+  }, [wrap, moveTo, heights]);
+
+  // Wrapped: the rows just drawn are measured; heights that changed place them again (at
+  // the end, the end moves with them; a line asked for is placed again). After every
+  // render: a row's height changes with its text, which arrives without a change of this
+  // hook's state. State is set only when a height changed, so the renders end once the rows
+  // drawn are measured.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!wrap || !element) return;
+    let changed = false;
+    for (const row of element.querySelectorAll<HTMLElement>('[data-index]')) {
+      const line = Number(row.dataset.index);
+      const height = row.offsetHeight;
+      if (height > 0 && heights.get(line) !== height) {
+        heights.set(line, height);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    // Only the lines near the screen are kept: the map stays small wherever the view goes.
+    if (heights.size > MAX_HEIGHTS) {
+      const near = Math.floor(topRef.current / rowHeight);
+      for (const line of heights.keys()) {
+        if (Math.abs(line - near) > MAX_HEIGHTS / 4) heights.delete(line);
+      }
+    }
+    const line = shownLine.current;
+    if (line !== null) {
+      moveTo(topForLine(line, { ...geometry.current, viewport: element.clientHeight }));
+    } else moveTo(wasAtEnd.current ? Infinity : topRef.current);
+    setView((before) => ({ ...before, measured: before.measured + 1 }));
+  });
 
   const scrollToLine = useCallback(
     (line: number) => {
       const element = scrollRef.current;
       if (!element) return;
       moveTo(topForLine(line, { ...geometry.current, viewport: element.clientHeight }));
+      shownLine.current = line;
     },
     [scrollRef, moveTo],
   );
   const scrollToEnd = useCallback(() => {
+    shownLine.current = null;
     moveTo(Infinity);
   }, [moveTo]);
 
   const atEnd = view.top >= maxTop(g);
-  if (!enabled || count === 0) {
+  if (count === 0) {
     return {
       rows: [],
       range: { startIndex: 0, endIndex: 0 },
@@ -192,14 +260,13 @@ export function useLineScroll(options: {
       atEnd,
     };
   }
-  const { first, last } = visibleLines(view.top, g);
   const pool = rowsPerView(g) + 2 * overscan;
-  const rows: Row[] = [];
-  const from = Math.max(0, first - overscan);
-  const to = Math.min(count - 1, last + overscan, from + pool - 1);
-  for (let index = from; index <= to; index++) {
-    rows.push({ index, y: index * rowHeight - view.top, slot: index % pool });
-  }
+  const placed = placeRows(view.top, g, overscan);
+  const { first, last } = placed;
+  // A row is at least one row high, so a pool's worth covers the screen and the overscan.
+  const rows: Row[] = placed.rows
+    .filter((row) => row.index >= first - overscan && row.index < first - overscan + pool)
+    .map((row) => ({ ...row, slot: row.index % pool }));
   return {
     rows,
     range: { startIndex: first, endIndex: last },

@@ -1,8 +1,7 @@
 /**
  * The live log of a running step in the log viewer: the viewer follows it as it arrives,
- * and once the step ends it gives way to the stored build log at the same line (sbuild's
- * log begins a few lines into the stream, after the worker's own lines; see
- * LiveLogInfo.sbuildStart), or to the step's page when it has none.
+ * and once the step ends it gives way to the stored build log at the same line (found by its
+ * text near where it should be: same-line.ts), or to the step's page when it has none.
  */
 import { useCallback } from 'react';
 import { useBridge } from '@renderer/bridge';
@@ -12,6 +11,7 @@ import { useOpen } from '@renderer/kit/navigation';
 import type { LogState } from '@shared/log-types';
 import { linkHref, type ArtifactResponse } from '@shared/models';
 import { LogViewer } from './log-viewer';
+import { LINES_BEFORE } from './same-line';
 import './logs.css';
 
 export interface LiveLogTarget {
@@ -65,14 +65,30 @@ function LiveLogPage(props: { target: LiveLogTarget }): React.JSX.Element {
   const onLiveEnded = useCallback(
     (state: LogState, line: number) => {
       const start = state.live?.sbuildStart ?? null;
-      storedLog(bridge, id).then(
-        (stored) => {
+      // The live line's text and those before it, by which the stored log's line is found
+      // near the estimate.
+      const from = Math.max(0, line - LINES_BEFORE);
+      const texts = bridge.logs
+        .lines({ handle: state.handle, from, count: line - from + 1 })
+        .then((window) =>
+          window.from + window.lines.length === line + 1
+            ? window.lines.map((l) => l.text)
+            : undefined,
+        )
+        .catch(() => undefined);
+      Promise.all([storedLog(bridge, id), texts]).then(
+        ([stored, lineTexts]) => {
           if (stored === null) {
             openWorkRequest(id);
             return;
           }
           const at = start === null ? line : Math.max(0, line - start);
-          openLog({ ...stored, workRequestId: id, line: at });
+          openLog({
+            ...stored,
+            workRequestId: id,
+            line: at,
+            ...(lineTexts === undefined ? {} : { lineTexts }),
+          });
         },
         () => {
           openWorkRequest(id);

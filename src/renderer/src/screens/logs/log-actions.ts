@@ -14,6 +14,16 @@ export async function readLines(
   from: number,
   to: number,
 ): Promise<string> {
+  return (await readLineTexts(bridge, handle, from, to)).join('\n');
+}
+
+/** The texts of lines `from`..`to` (inclusive, at most MAX_COPY_LINES; fewer past the end). */
+export async function readLineTexts(
+  bridge: BridgeClient,
+  handle: string,
+  from: number,
+  to: number,
+): Promise<string[]> {
   const last = Math.min(to, from + MAX_COPY_LINES - 1);
   const out: string[] = [];
   let at = from;
@@ -24,5 +34,5 @@ export async function readLines(
     for (const line of window.lines) out.push(line.text);
     at += window.lines.length;
   }
-  return out.join('\n');
+  return out;
 }

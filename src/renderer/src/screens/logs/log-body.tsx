@@ -1,12 +1,11 @@
 /**
  * The lines of a log, virtualised: only the rows on screen (and a few around them) exist,
- * and only their windows of lines are held (queries/logs.ts). Unwrapped, the rows are a
- * pool scrolled by line position (line-scroll.ts), so that every line of any log can be
- * reached; wrapped, they are measured one by one by TanStack Virtual. Line numbers are
+ * and only their windows of lines are held (queries/logs.ts). The rows are a pool scrolled
+ * by line position (line-scroll.ts), so that every line of any log can be reached, wrapped
+ * or not; wrapped rows are as tall as their text, measured once drawn. Line numbers are
  * buttons that select a line (Shift extends the selection), in a gutter as wide as the
  * largest number needs; a line shows as text, with its http(s) addresses as links.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type CSSProperties } from 'react';
 import { formatBytes } from '@renderer/components/format';
 import { useLogLines } from '@renderer/queries/logs';
@@ -18,12 +17,10 @@ import { LineText } from './line-text';
 export const ROW_HEIGHT = 18;
 
 /**
- * Rows rendered above and below the screen: unwrapped, the position moves with the wheel
- * and keys and the rows are drawn in the same frame, so a few suffice; wrapped, the
- * browser scrolls before the virtualiser hears of it.
+ * Rows rendered above and below the screen: the position moves with the wheel and keys and
+ * the rows are drawn in the same frame, so a few suffice.
  */
 const OVERSCAN = 4;
-const WRAPPED_OVERSCAN = 20;
 /** Lines read around those on screen. */
 const READ_AROUND = 100;
 
@@ -65,24 +62,10 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
     count: totalLines,
     rowHeight: ROW_HEIGHT,
     overscan: OVERSCAN,
-    enabled: !wrap,
+    wrap,
     follow: props.follow ?? false,
   });
-  // Wrapped rows are measured, by TanStack Virtual, which keeps an offset per line (so its
-  // count is 0 while unwrapped).
-  // TanStack Virtual re-renders on scroll by design; the compiler just skips memoising here.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: wrap ? totalLines : 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: WRAPPED_OVERSCAN,
-  });
-  const items = wrap
-    ? virtualizer
-        .getVirtualItems()
-        .map((item) => ({ index: item.index, y: item.start, slot: item.index }))
-    : scroll.rows;
+  const items = scroll.rows;
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
   const lines = useLogLines(
@@ -94,14 +77,13 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
   );
 
   // What is on screen, without the rows rendered around it.
-  const range = wrap ? virtualizer.range : scroll.range;
-  const shownFirst = range?.startIndex ?? first;
-  const shownLast = range?.endIndex ?? last;
+  const shownFirst = scroll.range.startIndex;
+  const shownLast = scroll.range.endIndex;
   useEffect(() => {
     onVisible(shownFirst, shownLast);
   }, [shownFirst, shownLast, onVisible]);
 
-  const atEnd = wrap ? false : scroll.atEnd;
+  const atEnd = scroll.atEnd;
   useEffect(() => {
     onAtEnd?.(atEnd);
   }, [atEnd, onAtEnd]);
@@ -111,16 +93,11 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
     if (request === null || totalLines === 0) return;
     const lastLine = totalLines - 1;
     const line = 'end' in request ? lastLine : Math.min(request.line, lastLine);
-    if (wrap) virtualizer.scrollToIndex(line, { align: 'end' in request ? 'end' : 'center' });
-    else if ('end' in request) scroll.scrollToEnd();
+    if ('end' in request) scroll.scrollToEnd();
     else scroll.scrollToLine(line);
     // Only a new request scrolls: the file growing must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [request?.seq]);
-
-  useEffect(() => {
-    virtualizer.measure();
-  }, [wrap, virtualizer]);
 
   const selected = (line: number): boolean =>
     props.selection !== null && line >= props.selection.from && line <= props.selection.to;
@@ -135,7 +112,6 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
     return (
       <div
         key={item.slot}
-        ref={wrap ? virtualizer.measureElement : undefined}
         data-index={item.index}
         data-testid="log-row"
         className={classes.join(' ')}
@@ -188,18 +164,12 @@ export function LogBody(props: LogBodyProps): React.JSX.Element {
       data-lines-version={lines.version}
       data-at-end={atEnd}
     >
-      {wrap ? (
-        <div className="log-sizer" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="log-sizer" style={{ height: scroll.sizerHeight }}>
+        {/* The rows stay in the view as the sizer scrolls under them. */}
+        <div className="log-rows" style={{ height: scroll.viewHeight }}>
           {items.map(row)}
         </div>
-      ) : (
-        <div className="log-sizer" style={{ height: scroll.sizerHeight }}>
-          {/* The rows stay in the view as the sizer scrolls under them. */}
-          <div className="log-rows" style={{ height: scroll.viewHeight }}>
-            {items.map(row)}
-          </div>
-        </div>
-      )}
+      </div>
     </div>
   );
 }

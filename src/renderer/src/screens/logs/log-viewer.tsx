@@ -23,12 +23,19 @@ import { copyText } from '@renderer/components/clipboard';
 import { messageOf } from './messages';
 import { LiveBar } from './live-bar';
 import { useFollow } from './live-follow';
+import { findSameLine, SAME_LINE_WINDOW } from './same-line';
 
 export interface LogViewerProps {
   artifactId: number;
   path: string;
   /** The line asked for when the log was opened (0-based), scrolled to and marked. */
   line: number | null;
+  /**
+   * The text of that line where it was read (the live log of the step whose stored log this
+   * is), after the texts of the lines before it: `line` is only an estimate, and the line
+   * found by these texts near it is shown instead (same-line.ts).
+   */
+  lineTexts?: readonly string[] | null;
   category: string | null;
   backLabel: string;
   onBack: () => void;
@@ -84,31 +91,57 @@ export function LogViewer(props: LogViewerProps): React.JSX.Element {
     setScrollRequest((current) => ({ line, seq: (current?.seq ?? 0) + 1 }));
   }, []);
 
-  // The line asked for is scrolled to once it has arrived; past the end of a log that has
-  // all arrived (a live log's newest line can be one of the worker's own, after sbuild's
-  // log ends), the last line is shown and marked instead.
+  // The line asked for is scrolled to once it has arrived (and, when its text is given, the
+  // lines around it, to find that text among); past the end of a log that has all arrived
+  // (a live log's newest line can be one of the worker's own, after sbuild's log ends), the
+  // last line is shown and marked instead.
   const pendingLine = useRef(props.line);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+  const lineTexts = props.lineTexts ?? null;
   const complete = state?.state === 'ready';
+  const { onLineChange } = props;
   useEffect(() => {
     const asked = pendingLine.current;
-    if (asked === null || totalLines === 0) return;
-    if (totalLines <= asked && !complete) return;
+    if (asked === null || totalLines === 0 || handle === null) return;
+    const needed = asked + (lineTexts === null ? 0 : SAME_LINE_WINDOW);
+    if (totalLines <= needed && !complete) return;
     pendingLine.current = null;
-    const line = Math.min(asked, totalLines - 1);
-    if (line !== asked) {
-      setMarked(line);
-      setSelection({ from: line, to: line });
-      setAnchor(line);
+    const show = (found: number): void => {
+      const line = Math.min(found, totalLines - 1);
+      if (line !== asked) {
+        setMarked(line);
+        setSelection({ from: line, to: line });
+        setAnchor(line);
+        onLineChange(line);
+      }
+      scrollTo(line);
+    };
+    if (lineTexts === null) {
+      show(asked);
+      return;
     }
-    scrollTo(line);
-  }, [totalLines, complete, scrollTo]);
+    // Not cancelled when the log grows meanwhile: the line is looked for once.
+    findSameLine(bridge, handle, asked, lineTexts).then(
+      (found) => {
+        if (mounted.current) show(found);
+      },
+      () => {
+        if (mounted.current) show(asked);
+      },
+    );
+  }, [totalLines, complete, scrollTo, handle, lineTexts, bridge, onLineChange]);
 
   const search = useSearchState(useLogSearch(handle), scrollTo);
   const step = (direction: 'next' | 'previous'): void => {
     search.step(direction, visible.current.first, totalLines);
   };
 
-  const { onLineChange } = props;
   const select = useCallback(
     (line: number, extend: boolean) => {
       const from = extend && anchor !== null ? Math.min(anchor, line) : line;

@@ -9,6 +9,13 @@
  * lines and pixels of content, and set the scroll bar from it. Below MAX_SIZER the mapping
  * is the identity, and scrolling is the browser's own, pixel for pixel.
  *
+ * Wrapped, a line is as tall as its text needs, known only once its row was laid out. The
+ * position is still in lines: `top / rowHeight` is the line at the top of the view and the
+ * fraction of it above the view, whatever its height (anchorAt). So the scroll bar maps
+ * onto line numbers as unwrapped, a position means the same top line in both modes, and
+ * moving by pixels walks over the heights measured (`heights`; a line not measured counts
+ * as one row). Nothing is kept per line but the heights of the lines near the screen.
+ *
  * Pure arithmetic, so that both ends can be checked exactly at any number of lines.
  */
 
@@ -24,6 +31,52 @@ export interface Geometry {
   viewport: number;
   /** The tallest sizer allowed (MAX_SIZER but in tests). */
   maxSizer?: number;
+  /** Wrapped: the lines whose height was measured, by line. */
+  heights?: ReadonlyMap<number, number>;
+}
+
+/** The height of a line: measured, else one row. */
+export function heightOf(line: number, g: Geometry): number {
+  return g.heights?.get(line) ?? g.rowHeight;
+}
+
+/** Lines walked over at most per move; past them, lines count as one row each. */
+const MAX_WALK = 10_000;
+
+/** The line at the top of the view at `top`, and the pixels of it above the view. */
+export function anchorAt(top: number, g: Geometry): { line: number; offset: number } {
+  const position = top / g.rowHeight;
+  const line = Math.floor(position);
+  return { line, offset: (position - line) * heightOf(line, g) };
+}
+
+/**
+ * The position with `offset` pixels of `line` above the view; an offset past the line, or
+ * negative, walks over the lines' heights.
+ */
+export function topAt(line: number, offset: number, g: Geometry): number {
+  if (!Number.isFinite(offset)) return offset;
+  if (!g.heights || g.heights.size === 0) return line * g.rowHeight + offset;
+  let at = line;
+  let rest = offset;
+  for (let n = 0; rest < 0 && at > 0 && n < MAX_WALK; n++) {
+    at--;
+    rest += heightOf(at, g);
+  }
+  for (let n = 0; rest >= heightOf(at, g) && at < g.count && n < MAX_WALK; n++) {
+    rest -= heightOf(at, g);
+    at++;
+  }
+  const h = heightOf(at, g);
+  // Before the first line, or past the walk: one row per line.
+  if (rest < 0 || rest >= h) return at * g.rowHeight + rest;
+  return (at + rest / h) * g.rowHeight;
+}
+
+/** The position `dy` pixels of content below `top` (above when negative). */
+export function advance(top: number, dy: number, g: Geometry): number {
+  const { line, offset } = anchorAt(top, g);
+  return topAt(line, offset + dy, g);
 }
 
 /** The content's height: every line, one row each. */
@@ -33,7 +86,7 @@ export function contentHeight(g: Geometry): number {
 
 /** The highest position: the last line's bottom at the view's bottom. */
 export function maxTop(g: Geometry): number {
-  return Math.max(0, contentHeight(g) - g.viewport);
+  return Math.max(0, topAt(g.count, -g.viewport, g));
 }
 
 /** The sizer's height: the content's, up to the bound. */
@@ -75,19 +128,55 @@ export function topForScroll(scrollTop: number, g: Geometry): number {
 
 /** The position that shows `line`: in the middle of the view, as far as the ends allow. */
 export function topForLine(line: number, g: Geometry): number {
-  return clampTop(line * g.rowHeight - (g.viewport - g.rowHeight) / 2, g);
+  return clampTop(topAt(line, -(g.viewport - heightOf(line, g)) / 2, g), g);
 }
 
 /** The first and the last line on screen (partly or wholly) at `top`. */
 export function visibleLines(top: number, g: Geometry): { first: number; last: number } {
-  if (g.count === 0) return { first: 0, last: 0 };
-  const last = g.count - 1;
-  const first = Math.min(last, Math.max(0, Math.floor(top / g.rowHeight)));
-  const bottom = Math.ceil((top + g.viewport) / g.rowHeight) - 1;
-  return { first, last: Math.min(last, Math.max(first, bottom)) };
+  const { first, last } = placeRows(top, g, 0);
+  return { first, last };
 }
 
 /** Rows on screen at most, whatever the position: the size of the pool of rows. */
 export function rowsPerView(g: Geometry): number {
   return Math.ceil(g.viewport / g.rowHeight) + 1;
+}
+
+export interface PlacedRow {
+  index: number;
+  /** Pixels from the top of the view (negative for a row partly above it). */
+  y: number;
+}
+
+/**
+ * The rows at `top`: the lines on screen (`first` to `last`), each below the one before by
+ * its height, and `overscan` more on each side.
+ */
+export function placeRows(
+  top: number,
+  g: Geometry,
+  overscan: number,
+): { rows: PlacedRow[]; first: number; last: number } {
+  if (g.count === 0) return { rows: [], first: 0, last: 0 };
+  const anchor = anchorAt(top, g);
+  const first = Math.min(g.count - 1, Math.max(0, anchor.line));
+  const start = first === anchor.line ? 0 - anchor.offset : 0;
+  const rows: PlacedRow[] = [];
+  let y = start;
+  for (let index = first - 1; index >= 0 && index >= first - overscan; index--) {
+    y -= heightOf(index, g);
+    rows.unshift({ index, y });
+  }
+  y = start;
+  let index = first;
+  for (; index < g.count && (index === first || y < g.viewport); index++) {
+    rows.push({ index, y });
+    y += heightOf(index, g);
+  }
+  const last = index - 1;
+  for (let more = 0; index < g.count && more < overscan; more++, index++) {
+    rows.push({ index, y });
+    y += heightOf(index, g);
+  }
+  return { rows, first, last };
 }
