@@ -116,6 +116,20 @@ describe('the scroll model below the bound', () => {
     expect(sizerHeight(empty)).toBe(0);
   });
 
+  it('gives a short log whose lines wrap a scroll bar, as tall as its measured rows', () => {
+    // Ten lines of five rows each: 900 px of content in a 540 px view, where ten rows alone
+    // (180 px) would fit and show no scroll bar.
+    const heights = new Map(Array.from({ length: 10 }, (_, line) => [line, 5 * ROW] as const));
+    const wrapped: Geometry = { count: 10, rowHeight: ROW, viewport: VIEW, heights };
+    expect(sizerHeight(wrapped)).toBe(10 * 5 * ROW);
+    expect(maxScrollTop(wrapped)).toBe(10 * 5 * ROW - VIEW);
+    expect(maxTop(wrapped)).toBeGreaterThan(0);
+    // The scroll bar's end is the last line's bottom, and its start the first line.
+    expect(topForScroll(maxScrollTop(wrapped), wrapped)).toBe(maxTop(wrapped));
+    expect(visibleLines(maxTop(wrapped), wrapped).last).toBe(9);
+    expect(scrollTopFor(0, wrapped)).toBe(0);
+  });
+
   it('draws a screen of rows and one more, for a row partly out at each end', () => {
     expect(rowsPerView({ count: 1, rowHeight: ROW, viewport: VIEW })).toBe(31);
     const partly = visibleLines(9, { count: 1000, rowHeight: ROW, viewport: VIEW });

@@ -79,9 +79,17 @@ export function advance(top: number, dy: number, g: Geometry): number {
   return topAt(line, offset + dy, g);
 }
 
-/** The content's height: every line, one row each. */
+/**
+ * The content's height: every line one row, but the lines measured (wrapped, near the
+ * screen), which count as tall as they are. A short log whose lines wrap is taller than its
+ * rows, and needs a scroll bar its rows alone would not give it.
+ */
 export function contentHeight(g: Geometry): number {
-  return g.count * g.rowHeight;
+  let height = g.count * g.rowHeight;
+  if (g.heights) {
+    for (const [line, h] of g.heights) if (line < g.count) height += h - g.rowHeight;
+  }
+  return height;
 }
 
 /** The highest position: the last line's bottom at the view's bottom. */
