@@ -42,15 +42,19 @@ export function useFollow(
     [totalLines, scrollTo],
   );
 
-  /** The last line on screen at the previous report; null before the first. */
-  const seen = useRef<number | null>(null);
+  /** The lines on screen at the previous report; null before the first. */
+  const seen = useRef<{ first: number; last: number } | null>(null);
   const onVisible = useCallback(
-    (_first: number, last: number) => {
+    (first: number, last: number) => {
       const before = seen.current;
-      seen.current = last;
+      seen.current = { first, last };
       // Only a move up counts: a report from before the scroll to the end has landed (the
-      // body's first, at the top) or of lines added below the screen is not the user's.
-      if (!follow || target.current < 0 || before === null || last >= before) return;
+      // body's first, at the top) or of lines added below the screen is not the user's. Nor
+      // is a view made shorter from below (a bar appearing above it, such as the build's
+      // summary when its last lines arrive): its top line stays where it was, where a
+      // scroll up moves it up too.
+      if (!follow || target.current < 0 || before === null) return;
+      if (last >= before.last || first >= before.first) return;
       if (last < target.current - SLACK) setFollowState(false);
     },
     [follow],
