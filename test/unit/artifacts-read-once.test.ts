@@ -186,6 +186,27 @@ describe('a file changed just before it is read', () => {
     expect(counts.read.get(linked)).toBe(300_000);
   });
 
+  it('is waited for again when the wait ended early by the wall clock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
+    const original = join(dir, 'pkg_1.0.orig.tar.gz');
+    writeFileSync(original, randomBytes(300_000));
+    await sleep(SETTLE_MS);
+    const linked = join(dir, 'linked.tar.gz');
+    await link(original, linked);
+    // A timer counts from the event loop's cached time, behind the wall clock after a long
+    // turn: as if the first reading of the clock were 15 ms ahead, the first wait is short.
+    const realNow = Date.now.bind(Date);
+    const now = vi.spyOn(Date, 'now').mockImplementationOnce(() => realNow() + 15);
+    try {
+      counts.read.clear();
+      await digestFile(linked, ['sha256', 'sha1', 'md5']);
+      await digestFile(linked, ['sha256']);
+      expect(counts.read.get(linked)).toBe(300_000);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
   it('is trusted later on a file system that keeps whole seconds', () => {
     // ext3 and HFS+ keep whole seconds, FAT two: a change within them keeps the version.
     expect(racyWindowNs({ ctimeNs: 1_764_000_000_000_000_000n })).toBe(2_000_000_000n);

@@ -99,16 +99,22 @@ export async function digestFile(
   const wanted = [...new Set([...algorithms, ...Object.keys(same?.digests ?? {})])];
   return withFile(path, async (handle) => {
     let before = await handle.stat({ bigint: true });
-    const settled = before.ctimeNs + racyWindowNs(before) - readingStarts();
+    let settled = before.ctimeNs + racyWindowNs(before) - readingStarts();
     // Only short waits: a ctime in the future (another clock, a skewed NFS server) or on a
     // file system of whole seconds is not waited for; that reading is not remembered.
-    if (settled > 0n && settled <= RACY_NS) {
+    // A loop, not one sleep: a timer counts from the event loop's cached time, which is
+    // behind the wall clock by however long the current turn has run, so on a busy machine
+    // it can end before the file has settled by the wall clock that `started` reads. Only
+    // while the file stays as it was: one still being written is read now, not remembered.
+    const changed = before.ctimeNs;
+    while (settled > 0n && settled <= RACY_NS && before.ctimeNs === changed) {
       // One millisecond more: the clock read above counts whole milliseconds.
       const ms = Number(settled) / 1e6 + 1;
       await sleep(ms, undefined, signal ? { signal } : {}).catch((error: unknown) => {
         throw fileError(path, error);
       });
       before = await handle.stat({ bigint: true });
+      settled = before.ctimeNs + racyWindowNs(before) - readingStarts();
     }
     const started = readingStarts();
     const result = await hashHandle(handle, path, wanted, signal);
