@@ -60,7 +60,6 @@ function source(
         ? Promise.resolve(found)
         : Promise.reject(new DebusineError('not-found', `No work request ${String(id)}`));
     },
-    // eslint-disable-next-line @typescript-eslint/require-await -- an async generator, as the client's
     async *workRequestIter(filters: WorkRequestFilters = {}) {
       lists.push(filters);
       yield* list();
