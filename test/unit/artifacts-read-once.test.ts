@@ -170,15 +170,23 @@ describe('a remembered reading', () => {
   });
 });
 
+/**
+ * A settled file of 300,000 bytes, hard-linked just now: a new link sets the file's ctime to
+ * now, as the draft's link directory does. The path of the link.
+ */
+async function justLinked(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
+  const original = join(dir, 'pkg_1.0.orig.tar.gz');
+  writeFileSync(original, randomBytes(300_000));
+  await sleep(SETTLE_MS);
+  const linked = join(dir, 'linked.tar.gz');
+  await link(original, linked);
+  return linked;
+}
+
 describe('a file changed just before it is read', () => {
   it('is waited for, not read twice: a draft hard-links the files it is given', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
-    const original = join(dir, 'pkg_1.0.orig.tar.gz');
-    writeFileSync(original, randomBytes(300_000));
-    await sleep(SETTLE_MS);
-    // A new link sets the file's ctime to now, as the draft's link directory does.
-    const linked = join(dir, 'linked.tar.gz');
-    await link(original, linked);
+    const linked = await justLinked();
     counts.read.clear();
     const checked = await digestFile(linked, ['sha256', 'sha1', 'md5']);
     const declared = await digestFile(linked, ['sha256']);
@@ -187,12 +195,7 @@ describe('a file changed just before it is read', () => {
   });
 
   it('is waited for again when the wait ended early by the wall clock', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
-    const original = join(dir, 'pkg_1.0.orig.tar.gz');
-    writeFileSync(original, randomBytes(300_000));
-    await sleep(SETTLE_MS);
-    const linked = join(dir, 'linked.tar.gz');
-    await link(original, linked);
+    const linked = await justLinked();
     // A timer counts from the event loop's cached time, behind the wall clock after a long
     // turn: as if the first reading of the clock were 15 ms ahead, the first wait is short.
     const realNow = Date.now.bind(Date);
