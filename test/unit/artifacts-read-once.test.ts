@@ -8,8 +8,10 @@
 import { execFileSync } from 'node:child_process';
 import type * as Crypto from 'node:crypto';
 import type * as FsPromises from 'node:fs/promises';
+import type * as TimersPromises from 'node:timers/promises';
+import type { TimerOptions } from 'node:timers';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { link, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +53,21 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     return handle;
   };
   return { ...real, open, default: { ...real, open } };
+});
+
+const timers = vi.hoisted(() => ({
+  /** Milliseconds taken off the next timer of node:timers/promises (then back to 0). */
+  shortenNextBy: 0,
+}));
+
+vi.mock('node:timers/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof TimersPromises>();
+  const setTimeout = <T>(ms?: number, value?: T, options?: TimerOptions): Promise<T> => {
+    const by = timers.shortenNextBy;
+    timers.shortenNextBy = 0;
+    return real.setTimeout(Math.max(0, (ms ?? 0) - by), value, options);
+  };
+  return { ...real, setTimeout, default: { ...real, setTimeout } };
 });
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -194,20 +211,39 @@ describe('a file changed just before it is read', () => {
     expect(counts.read.get(linked)).toBe(300_000);
   });
 
+  it('is waited for when it changed within the millisecond the clock reads', async () => {
+    // The clock read counts whole milliseconds, and a link's ctime is exact when the file's
+    // times were asked for since its last change (as the draft's detection does): a file
+    // linked just now then seems up to a millisecond in the future.
+    const dir = mkdtempSync(join(tmpdir(), 'ddt-once-'));
+    const paths: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const original = join(dir, `f${String(i)}.bin`);
+      writeFileSync(original, randomBytes(100_000));
+      paths.push(original);
+    }
+    await sleep(SETTLE_MS);
+    counts.read.clear();
+    for (const [i, original] of paths.entries()) {
+      statSync(original);
+      const linked = join(dir, `linked-${String(i)}.bin`);
+      linkSync(original, linked);
+      await digestFile(linked, ['sha256', 'md5']);
+      await digestFile(linked, ['sha256']);
+      expect([linked, counts.read.get(linked)]).toEqual([linked, 100_000]);
+    }
+  });
+
   it('is waited for again when the wait ended early by the wall clock', async () => {
     const linked = await justLinked();
     // A timer counts from the event loop's cached time, behind the wall clock after a long
-    // turn: as if the first reading of the clock were 15 ms ahead, the first wait is short.
-    const realNow = Date.now.bind(Date);
-    const now = vi.spyOn(Date, 'now').mockImplementationOnce(() => realNow() + 15);
-    try {
-      counts.read.clear();
-      await digestFile(linked, ['sha256', 'sha1', 'md5']);
-      await digestFile(linked, ['sha256']);
-      expect(counts.read.get(linked)).toBe(300_000);
-    } finally {
-      now.mockRestore();
-    }
+    // turn: the first wait ends 15 ms before the wall clock has gone as far.
+    timers.shortenNextBy = 15;
+    counts.read.clear();
+    await digestFile(linked, ['sha256', 'sha1', 'md5']);
+    await digestFile(linked, ['sha256']);
+    expect(timers.shortenNextBy).toBe(0);
+    expect(counts.read.get(linked)).toBe(300_000);
   });
 
   it('is trusted later on a file system that keeps whole seconds', () => {

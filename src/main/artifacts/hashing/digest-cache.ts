@@ -13,7 +13,7 @@
  * whose ctime is its mtime): a ctime with no fraction of a second is taken to come from
  * one of those, and the window is then COARSE_NS.
  *
- * A file that changed that recently is waited for (at most RACY_NS) before it is read to
+ * A file that changed that recently is waited for (about RACY_NS at most) before it is read to
  * be remembered, rather than read now and again later. It is the common case, not a rare
  * one: a draft hard-links the files it was given (drafts.ts), which sets each file's ctime
  * just before they are hashed, and without the wait the first file hashed was read a
@@ -26,6 +26,7 @@ import { BoundedMap } from '../../bounded';
 import { fileError, hashFile, hashHandle, withFile, type FileDigests } from './checksums';
 
 const RACY_NS = 20_000_000n;
+const MS_NS = 1_000_000n;
 const COARSE_NS = 2_000_000_000n;
 
 /** How long after its last change a file's version can still hide another change. */
@@ -101,13 +102,16 @@ export async function digestFile(
     let before = await handle.stat({ bigint: true });
     let settled = before.ctimeNs + racyWindowNs(before) - readingStarts();
     // Only short waits: a ctime in the future (another clock, a skewed NFS server) or on a
-    // file system of whole seconds is not waited for; that reading is not remembered.
+    // file system of whole seconds is not waited for; that reading is not remembered. The
+    // clock read counts whole milliseconds, so a file changed within the current one seems
+    // up to a millisecond in the future: the usual case for a file linked just now, which
+    // is waited for.
     // A loop, not one sleep: a timer counts from the event loop's cached time, which is
     // behind the wall clock by however long the current turn has run, so on a busy machine
     // it can end before the file has settled by the wall clock that `started` reads. Only
     // while the file stays as it was: one still being written is read now, not remembered.
     const changed = before.ctimeNs;
-    while (settled > 0n && settled <= RACY_NS && before.ctimeNs === changed) {
+    while (settled > 0n && settled <= RACY_NS + MS_NS && before.ctimeNs === changed) {
       // One millisecond more: the clock read above counts whole milliseconds.
       const ms = Number(settled) / 1e6 + 1;
       await sleep(ms, undefined, signal ? { signal } : {}).catch((error: unknown) => {
