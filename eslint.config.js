@@ -294,8 +294,8 @@ export default tseslint.config(
       // wherever the class has #private fields, as main's stores and services do.
       '@typescript-eslint/no-unsafe-enum-assignment': 'off',
       '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
-      // The type check refuses the use of a deprecated declaration instead
-      // (scripts/typecheck.mjs): TypeScript notes each one while it checks a file anyway,
+      // `npm run deprecated` refuses the use of a deprecated declaration instead
+      // (scripts/deprecated.mjs): TypeScript notes each one while it checks a file anyway,
       // where this rule asked the checker again for every identifier, call and JSX attribute.
       '@typescript-eslint/no-deprecated': 'off',
       'no-restricted-syntax': ['error', NO_ENUM],

@@ -1,5 +1,5 @@
 /**
- * The type check (scripts/typecheck.mjs, run by `npm test` and `npm run typecheck`) refuses
+ * The deprecation check (scripts/deprecated.mjs, run by `npm test` and `npm run deprecated`) refuses
  * the use of a declaration marked @deprecated, in the project's own files, as ESLint's
  * no-deprecated rule did before the check moved there: a deprecated function (and its
  * import), a deprecated overload, a deprecated property of the DOM or of React's events, and
@@ -12,7 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
-const script = join(root, 'scripts/typecheck.mjs');
+const script = join(root, 'scripts/deprecated.mjs');
 
 /** A project of `files` in a fresh folder: the path of its tsconfig.json. */
 function project(files: Record<string, string>, jsx = false): string {
@@ -104,7 +104,7 @@ beforeAll(() => {
   failing = typecheck('old', 'jsx', 'bad');
 }, 120_000);
 
-describe('the type check', () => {
+describe('the deprecation check', () => {
   it('refuses a deprecated function, overload and DOM property, naming file and line', () => {
     expect(failing.status).toBe(1);
     const out = failing.out('old');

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Type-checks the repository's TypeScript projects, as `tsc -p <project> --noEmit` does, and
-// also refuses the use of anything its declaration marks @deprecated.
+// Refuses the use of anything its declaration marks @deprecated, in the repository's
+// TypeScript projects (with their type errors, as `tsc -p <project> --noEmit` gives them).
 //
 // TypeScript notes each use of a deprecated declaration while it checks a file (an editor
-// shows it struck through), so reading those notes after the full check costs next to
-// nothing. ESLint's no-deprecated rule found the same uses by asking the checker again, for
-// every identifier, call and JSX attribute of every file: a sixth of the whole lint.
+// shows it struck through); this reads those notes after a full check. ESLint's
+// no-deprecated rule found the same uses by asking the checker again for every identifier,
+// call and JSX attribute, in a lint that must stay short. A full check is not incremental,
+// so this is a step of its own (`npm run deprecated`, and in `npm test`), and
+// `npm run typecheck` stays tsc's incremental check.
 //
-// Usage: node scripts/typecheck.mjs [tsconfig.json…] (default: both projects of the
+// Usage: node scripts/deprecated.mjs [tsconfig.json…] (default: both projects of the
 // repository). Exit code 1 when any project has an error.
 import { dirname, relative, resolve } from 'node:path';
 import ts from 'typescript';
