@@ -106,11 +106,12 @@ describe.runIf(realWork !== null)('a failing build, uploaded and read in the app
       await told
         .getByRole('button', { name: /^Open the log of work request \d+ at line \d+$/ })
         .click();
+      // The row is placed at once and its text follows from main ("…" until then).
       const marked = page.locator('.log-row.marked');
       await marked.waitFor({ timeout: 60_000 });
-      await expect(marked.textContent()).resolves.toMatch(
-        /make: \*\*\* \[debian\/rules:4: build-arch\] Error 1/,
-      );
+      await expect
+        .poll(() => marked.textContent(), { timeout: 30_000 })
+        .toMatch(/make: \*\*\* \[debian\/rules:4: build-arch\] Error 1/);
       // "Jump to the error" goes to the same line from anywhere in the log.
       await page.keyboard.press('Control+g');
       const goto = page.getByRole('textbox', { name: 'Go to line (Ctrl+G)' });
@@ -118,12 +119,14 @@ describe.runIf(realWork !== null)('a failing build, uploaded and read in the app
       await goto.press('Enter');
       await page.getByRole('button', { name: 'Line 1', exact: true }).waitFor();
       await page.getByRole('button', { name: 'Jump to the error' }).click();
-      await expect(
-        page
-          .locator('.log-row.selected, .log-row.marked')
-          .filter({ hasText: /make: \*\*\*/ })
-          .count(),
-      ).resolves.toBeGreaterThan(0);
+      await expect
+        .poll(() =>
+          page
+            .locator('.log-row.selected, .log-row.marked')
+            .filter({ hasText: /make: \*\*\*/ })
+            .count(),
+        )
+        .toBeGreaterThan(0);
       await screenshotsInBothThemes(page, 'build-results-failed-log');
       expect(errors).toEqual([]);
       await page.context().close();

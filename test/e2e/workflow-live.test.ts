@@ -274,11 +274,12 @@ describe('watching a real pipeline, on a fake server', () => {
         name: `Open the log of work request ${String(ROOT + 2)} at line ${String(line)}`,
       })
       .click();
+    // The row is placed at once and its text follows from main ("…" until then).
     const marked = page.locator('.log-row.marked');
     await marked.waitFor({ timeout: 30_000 });
-    await expect(marked.textContent()).resolves.toMatch(
-      /make: \*\*\* \[debian\/rules:4: build-arch\] Error 1/,
-    );
+    await expect
+      .poll(() => marked.textContent(), { timeout: 30_000 })
+      .toMatch(/make: \*\*\* \[debian\/rules:4: build-arch\] Error 1/);
     expect(errors).toEqual([]);
     await page.context().close();
   });
