@@ -147,6 +147,26 @@ describe('the upload protocol', () => {
     );
   });
 
+  it('starts the largest file first, whatever order it is given in', async () => {
+    const map = {
+      'pkg.dsc': localFile('pkg.dsc', 1_000).path,
+      'pkg.debian.tar.xz': localFile('pkg.debian.tar.xz', 20_000).path,
+      'pkg.orig.tar.gz': localFile('pkg.orig.tar.gz', 400_000).path,
+      'pkg.buildinfo': localFile('pkg.buildinfo', 5_000).path,
+    };
+    const started: string[] = [];
+    const result = await uploadFiles(transport(), 1, map, {
+      concurrency: 1,
+      onFileStart: (path) => {
+        started.push(path);
+        return Promise.resolve();
+      },
+    });
+    expect(started).toEqual(['pkg.orig.tar.gz', 'pkg.debian.tar.xz', 'pkg.buildinfo', 'pkg.dsc']);
+    // What it answers stays sorted by name.
+    expect(result.uploaded).toEqual(Object.keys(map).sort());
+  });
+
   it('continues from what the server has, without re-sending it', async () => {
     const { path, data } = localFile('partial', 250_000);
     const stored = files.get('partial');

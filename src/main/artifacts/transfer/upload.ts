@@ -79,6 +79,10 @@ export async function uploadFiles(
     }
     sized.push({ path, local: full, size: info.size });
   }
+  // The largest first: the upload lasts at least as long as its largest file, so that one
+  // starts while the others share the remaining places. Listed last, a package's orig
+  // tarball began after the small files had each waited for the job to record them.
+  sized.sort((a, b) => b.size - a.size);
   const tracker = new ProgressTracker(
     sized.map((f) => [f.path, f.size]),
     options.onProgress,
