@@ -204,12 +204,32 @@ export interface PreparedArtifact {
  * raw-HTTP run can make the same server state without parsing anything itself.
  */
 export function dputArtifactsOf(server: BenchServer, chrootChanges: string): PreparedArtifact[] {
+  return preparedArtifacts(server, 'prepare_changes_for_upload', chrootChanges);
+}
+
+/**
+ * The source package artifact `debusine import-debian` makes of a .dsc, read with the
+ * client's own `prepare_dsc_for_upload` in the chroot.
+ */
+export function importedSourcePackageOf(server: BenchServer, chrootDsc: string): PreparedArtifact {
+  const [artifact] = preparedArtifacts(server, 'prepare_dsc_for_upload', chrootDsc);
+  if (!artifact) throw new Error(`prepare_dsc_for_upload made nothing of ${chrootDsc}`);
+  return artifact;
+}
+
+/** What one of the Debusine client's `prepare_*_for_upload` functions makes of a file. */
+function preparedArtifacts(
+  server: BenchServer,
+  prepare: 'prepare_changes_for_upload' | 'prepare_dsc_for_upload',
+  chrootPath: string,
+): PreparedArtifact[] {
   const script = [
     'import json, sys',
     'from pathlib import Path',
-    'from debusine.client.client_utils import prepare_changes_for_upload',
+    `from debusine.client.client_utils import ${prepare} as prepare`,
+    'made = prepare(Path(sys.argv[1]))',
     'out = []',
-    'for a in prepare_changes_for_upload(Path(sys.argv[1])):',
+    'for a in made if isinstance(made, list) else [made]:',
     '    data = a.data.model_dump(mode="json") if hasattr(a.data, "model_dump") else a.data',
     '    out.append({"category": str(getattr(a.category, "value", a.category)), "data": data,',
     '                "files": {k: str(v) for k, v in a.files.items()}})',
@@ -217,7 +237,7 @@ export function dputArtifactsOf(server: BenchServer, chrootChanges: string): Pre
   ].join('\n');
   const out = execFileSync(
     'chroot',
-    [server.root, '/usr/bin/env', '-i', 'LANG=C.UTF-8', 'python3', '-c', script, chrootChanges],
+    [server.root, '/usr/bin/env', '-i', 'LANG=C.UTF-8', 'python3', '-c', script, chrootPath],
     { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
   );
   return (JSON.parse(out) as PreparedArtifact[]).map((a) => ({
