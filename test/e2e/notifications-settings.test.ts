@@ -150,7 +150,7 @@ describe('offline banner', () => {
       .toContain(`#${String(missed.id)}`);
     await screenshot(page, 'offline-banner-back-light');
     await back.getByRole('button', { name: 'Dismiss' }).click();
-    await expect(back.count()).resolves.toBe(0);
+    await expect.poll(() => back.count()).toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
   });
