@@ -21,10 +21,17 @@ interface Stored {
   sha256: string;
 }
 const files = new Map<string, Stored>();
-const faults: { conflictOnce: Set<string>; errorOnce: Set<string>; delayMs: number } = {
+const faults: {
+  conflictOnce: Set<string>;
+  errorOnce: Set<string>;
+  delayMs: number;
+  /** A pause after each piece of a body the server reads, so that the client's writes queue. */
+  slowReadMs: number;
+} = {
   conflictOnce: new Set(),
   errorOnce: new Set(),
   delayMs: 0,
+  slowReadMs: 0,
 };
 let active = 0;
 let maxActive = 0;
@@ -34,7 +41,10 @@ let apiUrl = '';
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  for await (const chunk of req) {
+    chunks.push(chunk as Buffer);
+    if (faults.slowReadMs) await new Promise((r) => setTimeout(r, faults.slowReadMs));
+  }
   return Buffer.concat(chunks);
 }
 
@@ -94,6 +104,7 @@ beforeEach(() => {
   faults.conflictOnce.clear();
   faults.errorOnce.clear();
   faults.delayMs = 0;
+  faults.slowReadMs = 0;
   maxActive = 0;
   bodyBytes = 0;
 });
@@ -165,6 +176,20 @@ describe('the upload protocol', () => {
     expect(started).toEqual(['pkg.orig.tar.gz', 'pkg.debian.tar.xz', 'pkg.buildinfo', 'pkg.dsc']);
     // What it answers stays sorted by name.
     expect(result.uploaded).toEqual(Object.keys(map).sort());
+  });
+
+  it('sends every byte as the file has it to a server that reads slowly, the buffers read into being reused', async () => {
+    // 9 MiB and a bit: more reads than the body reads into buffers, each filled again while
+    // the server still holds back the socket.
+    const size = 9 * 2 ** 20 + 12_345;
+    const { path, data } = localFile('big.bin', size);
+    faults.slowReadMs = 2;
+    const result = await uploadFiles(transport(), 1, { 'big.bin': path });
+    expect(result.uploaded).toEqual(['big.bin']);
+    // Stored whole and equal, in one pass: a changed byte would have made the server answer
+    // 409 and the file be sent again.
+    expect(files.get('big.bin')?.data.equals(data)).toBe(true);
+    expect(bodyBytes).toBe(size);
   });
 
   it('continues from what the server has, without re-sending it', async () => {
