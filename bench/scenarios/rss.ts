@@ -24,7 +24,10 @@ function sampleRss(pid: number): number | undefined {
     const line = readFileSync(`/proc/${String(pid)}/status`, 'utf8')
       .split('\n')
       .find((l) => l.startsWith('VmRSS:'));
-    return Number(/(\d+)/.exec(line ?? '')?.[1]) * 1024;
+    // An exited child not yet reaped has no VmRSS line: no sample, rather than a NaN that
+    // would stay the maximum.
+    const kb = /(\d+)/.exec(line ?? '')?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
   } catch {
     return undefined;
   }
