@@ -29,9 +29,10 @@ const LINT_NODE_FLAGS = ['--max-semi-space-size=64'];
 const steps = [
   ['Debian packages', () => packages()],
   ['Debusine sandboxes (started)', () => startSandboxes()],
-  ['typecheck (node)', bin('tsc'), ['-p', 'tsconfig.node.json', '--noEmit']],
-  ['typecheck (web)', bin('tsc'), ['-p', 'tsconfig.web.json', '--noEmit']],
-  ['deprecated APIs', process.execPath, [resolve(root, 'scripts/deprecated.mjs')]],
+  // One full check of both projects: scripts/deprecated.mjs reports every error tsc
+  // --noEmit does, and the uses of deprecated declarations besides. Running tsc as well
+  // checked every file twice (83 s here, beside the 52 s of this one).
+  ['typecheck, with deprecated APIs', process.execPath, [resolve(root, 'scripts/deprecated.mjs')]],
   [
     'lint',
     process.execPath,
