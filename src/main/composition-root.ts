@@ -28,6 +28,7 @@ import { resourceHandlers } from './service/resources';
 import { serverHandlers } from './service/servers';
 import type { StagedFiles } from './service/staged-files';
 import { UploadManager } from './service/uploads';
+import { UploadedFiles } from './artifacts';
 import { WatchService } from './service/watching';
 import { createNavigation, type Destination, type NavigationOutcome } from './service/navigation';
 import { UserDirectory } from './identity/user-directory';
@@ -169,6 +170,7 @@ export function createService(deps: ServiceDeps): AppService {
     emit,
     planner,
     started: (workflow) => starts.started(workflow),
+    uploadedFiles: new UploadedFiles(deps.dataDir),
   });
   const downloads = new Downloads({
     session,

@@ -299,6 +299,11 @@ export interface LocalArtifactDraft {
   reason: string;
   /** The files the artifact takes, as they will be named on the server. */
   files: { fileId: string; pathInArtifact: string; size: number }[];
+  /**
+   * Files the dropped .changes or .dsc lists that were not dropped but were found beside
+   * it, in the user's folder (Electron only), and are uploaded too.
+   */
+  beside: { name: string; size: number; folder: string }[];
   /** Dropped files the artifact does not take (or the user excluded). */
   excludedFileIds: string[];
   /** Those of them the user left out (the others no kind takes, or this kind does not). */

@@ -4,7 +4,7 @@
  * ready, and a .changes' draft lists what dput makes of it and the workflow its dput-ng
  * profile names, or why dput would refuse it, before anything is sent.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -148,7 +148,16 @@ describe('drafts', () => {
     });
 
     it('with allow_remote, makes the source package with the tarball the server has as a remote file', async () => {
-      const { staged, ids } = await stage(all.filter((p) => p !== fx.sourceTarball));
+      // A folder without the tarball: the draft finds nothing beside the .changes.
+      const bare = tmp('ddt-bare-');
+      const { staged, ids } = await stage(
+        all
+          .filter((p) => p !== fx.sourceTarball)
+          .map((p) => {
+            copyFileSync(p, join(bare, basename(p)));
+            return join(bare, basename(p));
+          }),
+      );
       const drafts = new DraftStore(tmp('ddt-data-'), staged, planner(null, true));
       const draft = await drafts.create(ids, true);
       expect(draft.problems).toEqual([]);

@@ -53,3 +53,4 @@ export {
 export { declaredFile, type DeclaredFile } from './transfer/declared-files';
 export { createArtifact, getArtifact, type ClientLike } from './transfer/remote';
 export { artifactPathProblem } from './formats/artifact-paths';
+export { UploadedFiles, type WantedRemoteFile } from './transfer/uploaded-files';

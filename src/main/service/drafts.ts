@@ -8,12 +8,14 @@
  * even when the staged copy is released, so an upload can resume after a restart).
  */
 import { randomUUID } from 'node:crypto';
-import { copyFile, link, mkdir, readdir, rm, symlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
   CATEGORIES,
   createUpload,
   detectKind,
+  readChanges,
+  readDsc,
   labelOf,
   LocalArtifact,
   validateLocalArtifact,
@@ -48,6 +50,13 @@ export interface Draft {
   fileIds: string[];
   /** Link path → staged file id. */
   ids: Map<string, string>;
+  /**
+   * Files a dropped .changes or .dsc lists that were not dropped but lie beside it in the
+   * user's folder: link path → the user's file and its size.
+   */
+  beside: Map<string, { path: string; size: number }>;
+  /** The user's folders those were looked for in (none in the browser host). */
+  lookedIn: string[];
   /** Names of listed files the user left out (the upload rules accept them as absent). */
   excludedNames: string[];
   /**
@@ -95,6 +104,26 @@ function isProblemLike(
     value !== null &&
     typeof (value as { message?: unknown }).message === 'string'
   );
+}
+
+function isControlFile(path: string): boolean {
+  return path.endsWith('.changes') || path.endsWith('.dsc');
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+/**
+ * The files a .changes or .dsc lists, by name (the parser refuses any name that is not a
+ * plain file name); none when it cannot be read, which its kind's builder then says.
+ */
+async function listedNames(control: string): Promise<string[]> {
+  const parsed = await (control.endsWith('.changes') ? readChanges : readDsc)(control).catch(
+    () => undefined,
+  );
+  if (!parsed) return [];
+  return (parsed.sha256.length > 0 ? parsed.sha256 : parsed.files).map((f) => f.name);
 }
 
 /** The key under which a renderer holds a draft it made, until an upload takes it. */
@@ -173,6 +202,7 @@ export class DraftStore {
         data: {},
         problems: [],
         allowRemote,
+        beside: [],
         ready: false,
         parts: [],
         notes: [],
@@ -182,14 +212,94 @@ export class DraftStore {
       dir,
       fileIds: [...fileIds],
       ids,
+      beside: new Map(),
+      lookedIn: [],
       excludedNames: [],
       userExcluded: [],
       parts: [],
       proposalKey: null,
     };
     this.#drafts.set(draftId, draft);
+    await this.#gatherListed(draft);
     await this.#evaluate(draft, undefined, []);
     return draft.view;
+  }
+
+  /**
+   * Links into the draft's folder the files its .changes and .dsc list that were not
+   * dropped but lie beside the dropped control file in the user's own folder, where
+   * dpkg-source and dput-ng find them (the orig tarball of a new Debian revision, which
+   * its .changes does not list). Only a file main did not copy has such a folder: in the
+   * browser host, what the folder chooser gave is all there is.
+   */
+  async #gatherListed(draft: Draft): Promise<void> {
+    const controls = [...draft.ids].filter(([path]) => isControlFile(path));
+    draft.lookedIn = [
+      ...new Set(
+        controls
+          .filter(([, id]) => !this.#files.isOwned(id))
+          .map(([, id]) => dirname(this.#files.path(id))),
+      ),
+    ];
+    const queue = controls.map(([path]) => path);
+    const seen = new Set<string>();
+    for (let control = queue.shift(); control !== undefined; control = queue.shift()) {
+      if (seen.has(control)) continue;
+      seen.add(control);
+      for (const name of await listedNames(control)) {
+        const target = join(draft.dir, name);
+        if (!(await isFile(target))) {
+          for (const folder of draft.lookedIn) {
+            const source = join(folder, name);
+            const info = await stat(source).catch(() => undefined);
+            if (!info?.isFile()) continue;
+            await link(source, target).catch(() => symlink(source, target));
+            draft.beside.set(target, { path: source, size: info.size });
+            break;
+          }
+        }
+        if (name.endsWith('.dsc') && (await isFile(target))) queue.push(target);
+      }
+    }
+  }
+
+  /**
+   * The problems of the files the chosen kind's control files list that are neither in
+   * the draft nor (allow_remote) declared remote, each saying where the app looked.
+   */
+  async #missingProblems(
+    draft: Draft,
+    included: readonly string[],
+    kind: KindName | null,
+  ): Promise<LocalArtifactProblem[]> {
+    if (kind !== 'upload' && kind !== 'sourcePackage') return [];
+    const ending = kind === 'upload' ? '.changes' : '.dsc';
+    const control = included.find((p) => p.endsWith(ending));
+    if (control === undefined) return [];
+    const listedBy = new Map<string, string>();
+    for (const name of await listedNames(control)) {
+      if (!draft.excludedNames.includes(name)) listedBy.set(name, basename(control));
+    }
+    for (const [name] of listedBy) {
+      if (!name.endsWith('.dsc') || !(await isFile(join(draft.dir, name)))) continue;
+      for (const listed of await listedNames(join(draft.dir, name))) {
+        if (!listedBy.has(listed)) listedBy.set(listed, name);
+      }
+    }
+    const where =
+      draft.lookedIn.length > 0
+        ? `among the files given, nor in ${draft.lookedIn.join(', ')}`
+        : 'among the files given (choose the folder that holds it)';
+    const problems: LocalArtifactProblem[] = [];
+    for (const [name, by] of listedBy) {
+      if (await isFile(join(draft.dir, name))) continue;
+      problems.push({
+        rule: 'missing-file',
+        file: name,
+        message: `${name} is listed in ${by} but is not ${where}`,
+      });
+    }
+    return problems;
   }
 
   async update(
@@ -233,7 +343,10 @@ export class DraftStore {
     excluded: string[],
     keepKind?: KindName,
   ): Promise<void> {
-    const included = [...draft.ids].filter(([, id]) => !excluded.includes(id)).map(([p]) => p);
+    const included = [
+      ...[...draft.ids].filter(([, id]) => !excluded.includes(id)).map(([p]) => p),
+      ...draft.beside.keys(),
+    ];
     const excludedNames = [...draft.ids]
       .filter(([, id]) => excluded.includes(id))
       .map(([p]) => basename(p));
@@ -280,16 +393,11 @@ export class DraftStore {
         return;
       }
     }
-    if (detection.missing.length > 0 && !allowRemote) {
-      for (const name of detection.missing) {
-        if (!problems.some((p) => p.file === name)) {
-          problems.push({
-            rule: 'missing-file',
-            message: `${name} is listed but was not dropped`,
-            file: name,
-          });
-        }
-      }
+    if (!allowRemote) {
+      // Said with where the app looked, instead of the builder's "does not exist".
+      const missing = await this.#missingProblems(draft, included, chosen);
+      const names = new Set(missing.map((p) => p.file));
+      problems = [...problems.filter((p) => !names.has(p.file)), ...missing];
     }
     if (chosen === null && problems.length === 0) {
       problems.push({ rule: 'kind', message: detection.reason });
@@ -300,7 +408,7 @@ export class DraftStore {
     let workflow: LocalArtifactDraft['workflow'] = null;
     if (draft.artifact) {
       try {
-        const set = await changesSet(draft.artifact);
+        const set = await changesSet(draft.artifact, { allowRemote });
         draft.parts = set.parts;
         notes = set.notes;
       } catch (error) {
@@ -337,11 +445,24 @@ export class DraftStore {
   ): void {
     const files: LocalArtifactDraft['files'] = [];
     const taken = new Set<string>();
-    for (const [pathInArtifact, local] of artifact?.files ?? []) {
-      const fileId = draft.ids.get(local);
-      if (fileId === undefined) continue;
-      taken.add(fileId);
-      files.push({ fileId, pathInArtifact, size: this.#files.get(fileId)?.size ?? 0 });
+    const beside: LocalArtifactDraft['beside'] = [];
+    // The upload's files, then those only its packages take (a .dsc's orig tarball).
+    const parts = draft.parts.length > 0 ? draft.parts : artifact ? [artifact] : [];
+    for (const part of parts) {
+      for (const [pathInArtifact, local] of part.files) {
+        const fileId = draft.ids.get(local);
+        const original = draft.beside.get(local);
+        if (original !== undefined && !beside.some((b) => b.name === pathInArtifact)) {
+          beside.push({
+            name: pathInArtifact,
+            size: original.size,
+            folder: dirname(original.path),
+          });
+        }
+        if (fileId === undefined || taken.has(fileId)) continue;
+        taken.add(fileId);
+        files.push({ fileId, pathInArtifact, size: this.#files.get(fileId)?.size ?? 0 });
+      }
     }
     draft.view = {
       ...draft.view,
@@ -349,6 +470,7 @@ export class DraftStore {
       category: kind === null ? null : CATEGORIES[kind],
       reason,
       files,
+      beside,
       excludedFileIds: draft.fileIds.filter((id) => excluded.includes(id) || !taken.has(id)),
       userExcludedFileIds: draft.fileIds.filter((id) => excluded.includes(id)),
       data: artifact?.data ?? {},

@@ -12,7 +12,9 @@ import {
   runUploadJob,
   UploadJobStore,
   validateLocalArtifact,
+  type UploadedFiles,
   type UploadJob as StoredJob,
+  type UploadPart,
 } from '../artifacts';
 import type { DebusineClient } from '../api/client';
 import type { ServiceHandlers } from '../bridge/dispatch';
@@ -40,6 +42,11 @@ interface Entry {
   stored: StoredJob | null;
   controller: AbortController | null;
   running: Promise<void> | null;
+}
+
+/** The key a server's remembered files are filed under: its API address and scope. */
+function serverKey(apiUrl: string, scope: string | null): string {
+  return `${apiUrl} ${scope ?? ''}`;
 }
 
 function localFilesOf(job: StoredJob): string[] {
@@ -145,6 +152,7 @@ export class UploadManager {
   readonly #emit: EmitEvent;
   readonly #planner: DputPlanner | undefined;
   readonly #started: ((workflow: WorkRequestResponse) => Promise<unknown>) | undefined;
+  readonly #uploadedFiles: UploadedFiles | undefined;
 
   constructor(options: {
     dir: string;
@@ -155,6 +163,8 @@ export class UploadManager {
     planner?: DputPlanner;
     /** Watches a workflow the job started, as the app's other starts are. */
     started?: (workflow: WorkRequestResponse) => Promise<unknown>;
+    /** The files the app uploaded, which remote files are checked against. */
+    uploadedFiles?: UploadedFiles;
   }) {
     this.store = new UploadJobStore(options.dir);
     this.#session = options.session;
@@ -162,6 +172,7 @@ export class UploadManager {
     this.#emit = options.emit;
     this.#planner = options.planner;
     this.#started = options.started;
+    this.#uploadedFiles = options.uploadedFiles;
   }
 
   #entry(jobId: string): Entry {
@@ -260,6 +271,7 @@ export class UploadManager {
       }
       entry.view.sentBytes = entry.view.totalBytes;
       for (const part of entry.view.parts) part.state = 'done';
+      await this.#remember(stored);
       this.#finish(entry, 'completed', null);
       await this.#cleanup(entry);
     })()
@@ -281,6 +293,59 @@ export class UploadManager {
         entry.controller = null;
         entry.running = null;
       });
+  }
+
+  /** What a completed job stored, so that later uploads may name it as remote files. */
+  async #remember(job: StoredJob): Promise<void> {
+    const server = serverKey(job.apiUrl, job.scope);
+    for (const part of job.parts) {
+      if (part.artifactId === null || !part.request) continue;
+      const files = Object.values(part.request.files).map((f) => ({
+        sha256: f.checksums.sha256 ?? '',
+        size: f.size,
+      }));
+      // A file the app could not note down is one remote file fewer later, nothing worse.
+      await this.#uploadedFiles
+        ?.record(server, job.workspace, part.artifactId, files)
+        .catch(() => undefined);
+    }
+  }
+
+  /**
+   * Files a part declares remote must be complete on the server before anything is
+   * created; those another part of the same job sends are not remote to the server.
+   */
+  async #confirmRemoteFiles(
+    client: DebusineClient,
+    parts: readonly UploadPart[],
+    workspace: string,
+  ): Promise<void> {
+    const sent = new Set<string>();
+    for (const part of parts) {
+      for (const path of Object.keys(part.files)) {
+        const sha256 = part.request?.files[path]?.checksums.sha256;
+        if (sha256 !== undefined) sent.add(sha256);
+      }
+    }
+    const wanted = parts.flatMap((part) =>
+      Object.entries(part.request?.files ?? {})
+        .filter(([path, f]) => !(path in part.files) && !sent.has(f.checksums.sha256 ?? ''))
+        .map(([path, f]) => ({ path, size: f.size, sha256: f.checksums.sha256 ?? '' })),
+    );
+    if (wanted.length === 0) return;
+    if (!this.#uploadedFiles || workspace === '') {
+      throw new DebusineError(
+        'validation',
+        `Remote files (${wanted.map((f) => f.path).join(', ')}) need a workspace to check them in: choose one; nothing was sent`,
+        { rule: 'upload.remote-file-unknown', file: wanted[0]?.path },
+      );
+    }
+    await this.#uploadedFiles.confirm(
+      serverKey(client.apiUrl, this.#session.active()?.scope ?? null),
+      workspace,
+      wanted,
+      (id) => client.artifactGet(id),
+    );
   }
 
   async #cleanup(entry: Entry): Promise<void> {
@@ -356,6 +421,7 @@ export class UploadManager {
       this.#session.active()?.defaultWorkspace ??
       // The server's default workspace: the engine learns its name from the first answer.
       '';
+    await this.#confirmRemoteFiles(client, parts, workspace);
     const stored = await this.store.create({
       apiUrl: client.apiUrl,
       scope: this.#session.active()?.scope ?? null,

@@ -41,6 +41,7 @@ const draft: LocalArtifactDraft = {
     },
   ],
   allowRemote: false,
+  beside: [],
   ready: false,
 };
 

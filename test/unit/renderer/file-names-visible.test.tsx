@@ -106,6 +106,7 @@ describe('file names with bidirectional and format characters', () => {
       data: {},
       problems: [],
       allowRemote: false,
+      beside: [],
       ready: true,
       parts: [{ category: 'debian:upload', label: EVIL }],
       notes: [],

@@ -7,15 +7,17 @@
  * Workflows find the source package through that relation: debian_pipeline refuses an
  * upload without it.
  *
- * A binary package whose .deb is not here (the user left it out, or allow_remote made it a
- * remote file) cannot be read, so it is left out, and the note says so; a source package
- * takes the remote files of the upload as remote files of its own.
+ * The source package takes the .dsc and every file the .dsc lists from the .dsc's folder,
+ * as dput-ng does: the .changes of a new Debian revision does not list the orig tarball,
+ * which the source package needs all the same. A binary package whose .deb is not here
+ * (the user left it out, or allow_remote made it a remote file) cannot be read, so it is
+ * left out, and the note says so.
  */
 import { DebusineError } from '../../../shared/errors';
 import type { ControlFields } from './debian-files';
 import { fieldString } from './debian-files';
 import { CATEGORIES } from './kind-data';
-import { createBinaryPackage, createSourcePackageWithRemoteFiles } from './kinds-debian';
+import { createBinaryPackage, createSourcePackageForUpload } from './kinds-debian';
 import type { LocalArtifact } from './local-artifact';
 
 export interface ChangesSet {
@@ -32,7 +34,10 @@ export function changesFieldsOf(upload: LocalArtifact): ControlFields {
     : {};
 }
 
-export async function changesSet(upload: LocalArtifact): Promise<ChangesSet> {
+export async function changesSet(
+  upload: LocalArtifact,
+  options: { allowRemote?: boolean } = {},
+): Promise<ChangesSet> {
   if (upload.category !== CATEGORIES.upload) return { parts: [upload], notes: [] };
   const fields = changesFieldsOf(upload);
   const architectures = (fieldString(fields, 'Architecture') ?? '').split(/\s+/).filter(Boolean);
@@ -55,9 +60,7 @@ export async function changesSet(upload: LocalArtifact): Promise<ChangesSet> {
         notes.push(`No source package: ${dsc} is not uploaded from here`);
         continue;
       }
-      // Files the upload declares remote (allow_remote) are remote in the source package
-      // too: the server has them, and workflows need the source package to find them.
-      parts.push(await createSourcePackageWithRemoteFiles(local, (name) => upload.files.has(name)));
+      parts.push(await createSourcePackageForUpload(local, options));
       continue;
     }
     const debs = listed.filter(

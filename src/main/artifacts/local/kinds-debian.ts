@@ -41,13 +41,16 @@ export async function createSourcePackage(input: {
 }
 
 /**
- * A source package whose .dsc is here but some of whose files the server has already (an
- * upload with allow_remote): those become remote files, with the size and SHA-256 the
- * .dsc lists, as the upload declares them.
+ * The source package of an upload's .dsc, as dput-ng makes it: the .dsc and every file it
+ * lists, taken from the .dsc's folder, where dpkg-source looks for them too. A .changes
+ * need not list them all: the orig tarball of a new Debian revision is in the .dsc only.
+ * With allowRemote, a listed file missing from the folder becomes a remote file, with the
+ * size and SHA-256 the .dsc lists: the caller has checked that the server holds it.
+ * Without, a missing file is refused with every missing name.
  */
-export async function createSourcePackageWithRemoteFiles(
+export async function createSourcePackageForUpload(
   dscFile: string,
-  isLocal: (name: string) => boolean,
+  options: { allowRemote?: boolean } = {},
 ): Promise<LocalArtifact> {
   const dsc = await readDsc(dscFile);
   const dir = dirname(resolve(dscFile));
@@ -58,9 +61,15 @@ export async function createSourcePackageWithRemoteFiles(
     dsc_fields: dsc.fields,
   });
   await artifact.addLocalFile(resolve(dscFile));
+  const missing: string[] = [];
   for (const entry of dsc.files) {
-    if (isLocal(entry.name)) {
-      await artifact.addLocalFile(join(dir, entry.name));
+    const path = join(dir, entry.name);
+    if (await exists(path)) {
+      await artifact.addLocalFile(path);
+      continue;
+    }
+    if (!options.allowRemote) {
+      missing.push(entry.name);
       continue;
     }
     const sha256 = dsc.sha256.find((e) => e.name === entry.name);
@@ -76,6 +85,21 @@ export async function createSourcePackageWithRemoteFiles(
       checksums: { sha256: sha256.sha256 },
       type: 'file',
     });
+  }
+  if (missing.length > 0) {
+    throw new DebusineError(
+      'validation',
+      `${basename(dscFile)} lists ${missing.join(', ')}, not found beside it`,
+      {
+        rule: 'missing-file',
+        file: missing[0],
+        problems: missing.map((name) => ({
+          rule: 'missing-file',
+          file: name,
+          message: `${name} is listed in ${basename(dscFile)} but is not beside it`,
+        })),
+      },
+    );
   }
   return checked(artifact);
 }

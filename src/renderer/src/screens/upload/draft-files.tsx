@@ -15,6 +15,8 @@ interface Row {
   /** Left out by the user (the checkbox). */
   userExcluded: boolean;
   problems: LocalArtifactProblem[];
+  /** The user's folder a file not dropped was found in, beside the .changes or .dsc. */
+  folder?: string;
 }
 
 function concerns(problem: LocalArtifactProblem, names: string[]): boolean {
@@ -58,6 +60,18 @@ export function rowsOf(draft: LocalArtifactDraft): {
       included: false,
       userExcluded: draft.userExcludedFileIds.includes(id),
       problems: take([file?.name ?? id]),
+    });
+  }
+  for (const f of draft.beside) {
+    rows.push({
+      key: `beside:${f.name}`,
+      fileId: null,
+      name: f.name,
+      size: f.size,
+      included: true,
+      userExcluded: false,
+      problems: take([f.name]),
+      folder: f.folder,
     });
   }
   // Problems about files that are not there at all (listed in a .changes, not dropped).
@@ -146,7 +160,8 @@ export function DraftFiles(props: {
                 </ul>
               ) : row.included ? (
                 <span className="status-badge tone-success">
-                  <CircleCheck size={14} aria-hidden="true" /> OK
+                  <CircleCheck size={14} aria-hidden="true" />{' '}
+                  {row.folder === undefined ? 'OK' : `OK, found in ${visibleText(row.folder)}`}
                 </span>
               ) : (
                 <span className="status-badge tone-muted">

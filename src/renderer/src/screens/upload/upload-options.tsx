@@ -108,8 +108,9 @@ export function UploadOptions(props: {
         <span>
           Allow remote files
           <span className="field-hint block">
-            Files the .changes lists but you did not drop are taken from the server when it already
-            has them.
+            Listed files that are not here are declared as already on the server. Before anything is
+            sent, each must be in an artifact this app uploaded to the same workspace, and the
+            server must still hold it.
           </span>
         </span>
       </CheckField>
