@@ -6,12 +6,15 @@ import { spawnSync } from 'node:child_process';
  * The packages of each group of tests (neededGroups), in the order they are installed. Unit
  * tests build Debian fixtures (dpkg-dev, fakeroot, xz-utils, zstd) and sign them with debsign
  * (devscripts) and gpg, whose gpg-agent asks for passphrases and gpgv checks the signatures;
- * the sandboxes are built with debootstrap and probed with curl; e2e tests drive Debian's
+ * the sandboxes are built with debootstrap and probed with curl; the integration tests
+ * build real Debian packages from the archive to compare the app's uploads with dput-ng's
+ * (their build dependencies: test/support/archive-corpus.ts); e2e tests drive Debian's
  * Chromium.
  */
 const PACKAGES = {
   all: ['dpkg-dev', 'fakeroot', 'xz-utils', 'zstd', 'devscripts', 'gpg', 'gpg-agent', 'gpgv'],
   servers: ['curl', 'ca-certificates'],
+  corpus: ['build-essential', 'debhelper', 'help2man', 'texinfo'],
   sandbox: ['debootstrap'],
   e2e: ['chromium'],
 };
@@ -29,7 +32,11 @@ export function neededGroups(args, env = process.env) {
   const servers = all || e2e || projects.includes('integration');
   const groups = new Set(['all']);
   if (servers) groups.add('servers');
-  if (servers && !env.DEBUSINE_TEST_API_URL) groups.add('sandbox');
+  if (servers && !env.DEBUSINE_TEST_API_URL) {
+    groups.add('sandbox');
+    // The corpus is uploaded by dput-ng in the sandbox's chroot: no sandbox, no corpus.
+    groups.add('corpus');
+  }
   if (all || e2e) groups.add('e2e');
   return groups;
 }

@@ -13,12 +13,11 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DebusineClient } from '../../src/main/api/client';
-import type { ArtifactResponse } from '../../src/shared/contract';
 import { debianFixtures, missingDebianTools } from '../support/debian-fixtures';
 import { hasServer, testServer } from '../support/sandbox';
 import { uploadThroughApp } from '../support/app-upload';
 import { chownToAlice, dputAsAlice, uploadOnlyProfile, writeDputProfile } from '../support/dput-ng';
+import { uploadState as stateOf } from '../support/server-state';
 import { serviceBridge, type ServiceBridge } from '../support/service-bridge';
 
 const server = hasServer('current') ? testServer('current') : undefined;
@@ -29,38 +28,6 @@ const canRun =
   root !== undefined &&
   existsSync(join(root, 'usr/bin/dput')) &&
   missingDebianTools() === undefined;
-
-/** What an artifact is, without what differs between two uploads of the same files. */
-interface Shape {
-  category: string;
-  data: unknown;
-  files: Record<string, { size: number; checksums: unknown }>;
-}
-
-function shape(a: ArtifactResponse): Shape {
-  return {
-    category: a.category,
-    data: a.data,
-    files: Object.fromEntries(
-      Object.entries(a.files).map(([name, f]) => [name, { size: f.size, checksums: f.checksums }]),
-    ),
-  };
-}
-
-/** The upload and, per relation type, the shapes of what it points to, sorted. */
-async function stateOf(client: DebusineClient, uploadId: number) {
-  const upload = await client.artifactGet(uploadId);
-  const relations = await client.relationList({ artifactId: uploadId });
-  const byType: Record<string, Shape[]> = {};
-  for (const r of relations) {
-    const target = await client.artifactGet(r.target);
-    (byType[r.type] ??= []).push(shape(target));
-  }
-  for (const list of Object.values(byType)) {
-    list.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  }
-  return { upload: shape(upload), relations: byType };
-}
 
 describe.runIf(canRun)('a .changes through the app and through dput-ng', () => {
   const fx = debianFixtures();

@@ -1,7 +1,8 @@
 /**
  * Which Debian packages `npm test` makes sure of, by the vitest projects on its command line:
  * an e2e project (either of the two, or a pattern naming them) needs Chromium and the
- * sandboxes, the unit project neither.
+ * sandboxes, the unit project neither; the packages the corpus is built with come with the
+ * sandboxes.
  */
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of scripts/, with no declarations of its own.
@@ -12,19 +13,19 @@ const groups = (args: string[], env: Record<string, string> = {}): string[] =>
 
 describe('neededGroups', () => {
   it('needs everything for a whole run', () => {
-    expect(groups([])).toEqual(['all', 'e2e', 'sandbox', 'servers']);
+    expect(groups([])).toEqual(['all', 'corpus', 'e2e', 'sandbox', 'servers']);
   });
 
   it.each([['e2e'], ['e2e-waits'], ['e2e*']])(
     'needs Chromium and a sandbox for --project %s',
     (p) => {
-      expect(groups(['--project', p])).toEqual(['all', 'e2e', 'sandbox', 'servers']);
-      expect(groups([`--project=${p}`])).toEqual(['all', 'e2e', 'sandbox', 'servers']);
+      expect(groups(['--project', p])).toEqual(['all', 'corpus', 'e2e', 'sandbox', 'servers']);
+      expect(groups([`--project=${p}`])).toEqual(['all', 'corpus', 'e2e', 'sandbox', 'servers']);
     },
   );
 
   it('needs a sandbox but no Chromium for the integration tests, and neither for unit tests', () => {
-    expect(groups(['--project', 'integration'])).toEqual(['all', 'sandbox', 'servers']);
+    expect(groups(['--project', 'integration'])).toEqual(['all', 'corpus', 'sandbox', 'servers']);
     expect(groups(['--project', 'unit'])).toEqual(['all']);
   });
 
