@@ -35,6 +35,7 @@ import {
   screenshotsInBothThemes,
 } from '../support/e2e';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
+import { archiveCorpus } from '../support/archive-corpus';
 import { realPackages } from '../support/real-packages';
 import { hasServer, testServer } from '../support/sandbox';
 
@@ -99,6 +100,8 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
   let gnupg: TestGnupg | undefined;
   let key = '';
   let workflowId = 0;
+  /** The workflow of the archive's package (the last test), aborted once it has built. */
+  let archiveWorkflowId = 0;
 
   function api(): DebusineClient {
     if (!client) throw new Error('no current server');
@@ -112,11 +115,11 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
   }
 
   /** The steps of the workflow: every work request whose root it is. */
-  async function steps(): Promise<WorkRequestResponse[]> {
+  async function steps(root = workflowId): Promise<WorkRequestResponse[]> {
     const found: WorkRequestResponse[] = [];
     for await (const wr of api().workRequestIter()) {
-      if (wr.id < workflowId) break;
-      if (wr.workflow_root === workflowId && wr.id !== workflowId) found.push(wr);
+      if (wr.id < root) break;
+      if (wr.workflow_root === root && wr.id !== root) found.push(wr);
     }
     return found.sort((a, b) => a.id - b.id);
   }
@@ -162,13 +165,14 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
     },
     cleanUp: async () => {
       // Nothing of this run stays queued for the next tests, whatever happened here.
-      if (workflowId > 0) {
+      for (const id of [workflowId, archiveWorkflowId]) {
+        if (id === 0) continue;
         const root = await api()
-          .workRequestGet(workflowId)
+          .workRequestGet(id)
           .catch(() => undefined);
         if (root && root.status !== 'completed' && root.status !== 'aborted') {
           await api()
-            .workRequestAbort(workflowId)
+            .workRequestAbort(id)
             .catch(() => undefined);
         }
       }
@@ -415,4 +419,74 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
       expect(counts.error, JSON.stringify(artifact.data)).toBe(0);
     }
   });
+
+  it(
+    "uploads a real 3.0 (quilt) package's new revision, its folder chosen, as dput-ng does: the workflow builds it",
+    { timeout: PIPELINE_MS },
+    async () => {
+      // hello 2.10 from the archive at a new Debian revision, built with dpkg-buildpackage -S
+      // -d: its .changes lists the .dsc, the debian tarball and the .buildinfo, not the orig
+      // tarball or its .asc, which the .dsc lists. The build folder also holds the archive's
+      // own revision, as a developer's does.
+      const [upload] = archiveCorpus(['hello/source-new-revision']);
+      if (!upload) throw new Error('no hello/source-new-revision in the corpus');
+      const { page, errors } = await openPage(session.browser, session.app, 'light');
+      await goTo(page, 'Upload');
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('button', { name: 'Choose folder…' }).click(),
+      ]);
+      await chooser.setFiles(upload.dir);
+      const draft = page.getByTestId('draft');
+      await draft.getByTestId('draft-ready').waitFor({ timeout: 60_000 });
+      await expect(draft.getByTestId('dput-plan').textContent()).resolves.toMatch(
+        /Makes 2 artifacts/,
+      );
+      // The orig and its signature are the source package's, not "not taken".
+      for (const name of ['hello_2.10.orig.tar.gz', 'hello_2.10.orig.tar.gz.asc']) {
+        const row = draft
+          .getByTestId('draft-file')
+          .filter({ has: page.getByText(name, { exact: true }) });
+        await expect(row.count()).resolves.toBe(1);
+        await expect(row.textContent()).resolves.toContain('OK');
+      }
+      await screenshotAndCheckA11y(page, 'upload-new-revision-folder-light');
+      await draft.getByTestId('upload-start').click();
+      archiveWorkflowId = await pageId(page);
+      expect(archiveWorkflowId).toBeGreaterThan(workflowId);
+
+      // The source package on the server holds every file the .dsc lists.
+      const root = await api().workRequestGet(archiveWorkflowId);
+      const sourceId = (root.task_data as { source_artifact?: unknown }).source_artifact;
+      expect(typeof sourceId).toBe('number');
+      const relations = await api().relationList({ artifactId: Number(sourceId) });
+      const targets = await Promise.all(relations.map((r) => api().artifactGet(r.target)));
+      const source = targets.find((a) => a.category === 'debian:source-package');
+      expect(Object.keys(source?.files ?? {}).sort()).toEqual([
+        'hello_2.10-4.debian.tar.xz',
+        'hello_2.10-4.dsc',
+        'hello_2.10.orig.tar.gz',
+        'hello_2.10.orig.tar.gz.asc',
+      ]);
+      expect(source?.files_to_upload).toEqual([]);
+
+      // sbuild unpacks that source package: it builds only when the orig is there.
+      const build = async () => {
+        const step = (await steps(archiveWorkflowId)).find(
+          (wr) => wr.task_type === 'Worker' && wr.task_name === 'sbuild',
+        );
+        return `${step?.status ?? ''}/${step?.result ?? ''}`;
+      };
+      await expect
+        .poll(build, {
+          timeout: PIPELINE_MS - 5 * 60_000,
+          interval: 10_000,
+        })
+        .toBe('completed/success');
+      expect(errors).toEqual([]);
+      await page.context().close();
+      // QA and the signature are the first journey's: this workflow stops here.
+      await api().workRequestAbort(archiveWorkflowId);
+    },
+  );
 });

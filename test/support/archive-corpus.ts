@@ -164,7 +164,8 @@ function fetchPackage(root: string, pkg: ArchivePackage): string {
   const fetch = (name: string) => {
     const target = join(dir, name);
     if (existsSync(target)) return;
-    const partial = `${target}.part`;
+    // Per process: a test file and another building at once each fetch to their own name.
+    const partial = `${target}.${String(process.pid)}.part`;
     run('curl', ['-sSf', '--retry', '3', '-o', partial, `${MIRROR}/${pkg.pool}/${name}`], dir);
     renameSync(partial, target);
   };
@@ -194,11 +195,28 @@ const BUILD_ENV = {
   DEBEMAIL: 'tests@example.org',
 };
 
+/**
+ * Moves a finished build folder into place. Two processes may build the same upload at
+ * once (an integration and an e2e file): each builds in a folder of its own, and the one
+ * that comes second keeps the first one's.
+ */
+function settle(folder: string, done: string, way: BuildWay): string {
+  writeFileSync(join(folder, '.complete'), `${BUILD_WAYS[way]}\n`);
+  mkdirSync(join(done, '..'), { recursive: true });
+  try {
+    renameSync(folder, done);
+  } catch (error) {
+    if (!existsSync(join(done, '.complete'))) throw error;
+    rmSync(folder, { recursive: true, force: true });
+  }
+  return done;
+}
+
 function build(root: string, name: string, pkg: ArchivePackage, way: BuildWay): string {
   const downloads = join(root, 'downloads');
   const done = join(root, `builds-${String(RECIPE)}`, name, way);
   if (existsSync(join(done, '.complete'))) return done;
-  const folder = `${done}.new`;
+  const folder = `${done}.new-${String(process.pid)}`;
   rmSync(folder, { recursive: true, force: true });
   const tree = join(folder, 'tree');
   unpack(downloads, pkg.dsc, folder, tree);
@@ -220,11 +238,7 @@ function build(root: string, name: string, pkg: ArchivePackage, way: BuildWay): 
       break;
   }
   rmSync(tree, { recursive: true, force: true });
-  writeFileSync(join(folder, '.complete'), `${BUILD_WAYS[way]}\n`);
-  rmSync(done, { recursive: true, force: true });
-  mkdirSync(join(done, '..'), { recursive: true });
-  renameSync(folder, done);
-  return done;
+  return settle(folder, done, way);
 }
 
 /**
@@ -277,7 +291,7 @@ Description: installer part of the Debusine Desktop corpus
 function buildMulti(root: string): string {
   const done = join(root, `builds-${String(RECIPE)}`, 'ddt-multi', 'full');
   if (existsSync(join(done, '.complete'))) return done;
-  const folder = `${done}.new`;
+  const folder = `${done}.new-${String(process.pid)}`;
   rmSync(folder, { recursive: true, force: true });
   const tree = join(folder, 'ddt-multi-1.0');
   for (const [path, text] of Object.entries(MULTI)) {
@@ -286,11 +300,7 @@ function buildMulti(root: string): string {
   }
   run('dpkg-buildpackage', ['-us', '-uc', '-F'], tree, BUILD_ENV);
   rmSync(tree, { recursive: true, force: true });
-  writeFileSync(join(folder, '.complete'), `${BUILD_WAYS.full}\n`);
-  rmSync(done, { recursive: true, force: true });
-  mkdirSync(join(done, '..'), { recursive: true });
-  renameSync(folder, done);
-  return done;
+  return settle(folder, done, 'full');
 }
 
 function changesIn(dir: string): string {
@@ -303,16 +313,21 @@ function changesIn(dir: string): string {
 }
 
 /**
- * Every upload of the corpus, built (or taken from the cache): each archive package in each
- * way (a native package has no orig to leave out, so no second source-only upload).
+ * Every upload of the corpus (or those named, as `package/way`), built or taken from the
+ * cache: each archive package in each way (a native package has no orig to leave out, so
+ * no second source-only upload).
  */
-export function archiveCorpus(): CorpusUpload[] {
+export function archiveCorpus(only?: readonly string[]): CorpusUpload[] {
   const root = cacheRoot();
   const uploads: CorpusUpload[] = [];
+  const wanted = (name: string) => only === undefined || only.includes(name);
   for (const [name, pkg] of Object.entries(ARCHIVE_PACKAGES)) {
-    fetchPackage(root, pkg);
-    for (const way of Object.keys(BUILD_WAYS) as BuildWay[]) {
-      if (way === 'source-with-orig' && pkg.format === '3.0 (native)') continue;
+    const ways = (Object.keys(BUILD_WAYS) as BuildWay[]).filter(
+      (way) =>
+        wanted(`${name}/${way}`) && !(way === 'source-with-orig' && pkg.format === '3.0 (native)'),
+    );
+    if (ways.length > 0) fetchPackage(root, pkg);
+    for (const way of ways) {
       const dir = build(root, name, pkg, way);
       uploads.push({
         name: `${name}/${way}`,
@@ -323,6 +338,7 @@ export function archiveCorpus(): CorpusUpload[] {
       });
     }
   }
+  if (!wanted('ddt-multi/full')) return uploads;
   const multi = buildMulti(root);
   uploads.push({
     name: 'ddt-multi/full',
