@@ -355,6 +355,8 @@ export interface UploadPartView {
   label: string;
   artifactId: number | null;
   state: 'waiting' | 'sending' | 'done';
+  /** Files the server waits for that the app has no copy of: the artifact stays incomplete. */
+  missing: string[];
 }
 
 export interface ArtifactKindInfo {
@@ -406,6 +408,11 @@ export interface UploadJob {
   /** True for a job found in the data directory at startup. */
   resumed: boolean;
   error: SerializedError | null;
+  /**
+   * False for a failure that running the job again would meet again (a file changed since
+   * it was made, a remote file the server does not hold): only a new upload helps.
+   */
+  retryable: boolean;
 }
 
 /** A same-origin URL (web host) for an <a download>; it works once, and expires. */

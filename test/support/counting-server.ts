@@ -13,11 +13,14 @@ export interface CountingServer {
   transport: HttpTransport;
   /** Method and path of every request received, in order. */
   requests: string[];
+  /** What each created artifact says it still waits for (nothing, unless a test sets it). */
+  filesToUpload: string[];
   close: () => Promise<void>;
 }
 
 export async function countingServer(): Promise<CountingServer> {
   const requests: string[] = [];
+  const state = { filesToUpload: [] as string[] };
   let id = 0;
   const server: Server = createServer((req, res) => {
     requests.push(`${req.method ?? ''} ${req.url ?? ''}`);
@@ -33,7 +36,7 @@ export async function countingServer(): Promise<CountingServer> {
             created_at: '2026-11-21T12:00:00Z',
             data: {},
             download_tar_gz_url: `/artifact/${String(id)}/download/`,
-            files_to_upload: [],
+            files_to_upload: state.filesToUpload,
             links: {},
           }),
         );
@@ -48,7 +51,17 @@ export async function countingServer(): Promise<CountingServer> {
     token: 't',
     retries: 0,
   });
-  return { transport, requests, close: listening.close };
+  return {
+    transport,
+    requests,
+    get filesToUpload() {
+      return state.filesToUpload;
+    },
+    set filesToUpload(paths: string[]) {
+      state.filesToUpload = paths;
+    },
+    close: listening.close,
+  };
 }
 
 /**
@@ -64,7 +77,9 @@ export function useCountingServer(): () => CountingServer {
     await server?.close();
   });
   beforeEach(() => {
-    if (server) server.requests.length = 0;
+    if (!server) return;
+    server.requests.length = 0;
+    server.filesToUpload = [];
   });
   return () => {
     if (!server) throw new Error('the counting server has not started');

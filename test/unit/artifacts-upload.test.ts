@@ -264,6 +264,7 @@ describe('the upload job store', () => {
           files: { a: { local: '/tmp/a', size: 1, mtimeMs: 1 } },
           done: [],
           begun: [],
+          missing: [],
         },
       ],
     });

@@ -16,6 +16,7 @@ import { DraftStore } from '../../src/main/service/drafts';
 import { StaticSessionProvider } from '../../src/main/service/session';
 import { StagedFiles } from '../../src/main/service/staged-files';
 import { UploadManager } from '../../src/main/service/uploads';
+import type { UploadJob } from '../../src/shared/contract';
 import type { ArtifactResponse } from '../../src/shared/models';
 import { useCountingServer } from '../support/counting-server';
 import { missingDebianTools } from '../support/debian-fixtures';
@@ -162,6 +163,61 @@ describe.skipIf(skip)('the upload of a new Debian revision', () => {
       });
       expect(server().requests).toEqual([]);
       await uploads.close();
+    });
+
+    it('a remote file the server turns out not to hold: the job fails for good, Retry sends nothing, and the row says what is left', async () => {
+      const { staged, ids } = await stage([p.changes, p.dsc, p.debianTarball], 'browser');
+      const data = tmp('ddt-data-');
+      const drafts = new DraftStore(data, staged);
+      const draft = await drafts.create(ids, true);
+      // The check before the creation passed (the server held it then); it has gone since.
+      const stale = {
+        confirm: () => Promise.resolve(),
+        record: () => Promise.resolve(),
+      } as unknown as UploadedFiles;
+      const events: UploadJob[] = [];
+      const uploads = new UploadManager({
+        dir: join(data, 'uploads'),
+        session: new StaticSessionProvider({ apiUrl: server().transport.apiUrl, token: 't' }),
+        drafts,
+        emit: (event, payload) => {
+          if (event === 'upload.finished') events.push(payload as UploadJob);
+        },
+        uploadedFiles: stale,
+      });
+      server().filesToUpload = [origName()];
+      const job = await uploads.start({
+        draftId: draft.draftId,
+        workspace: 'developers',
+        workRequest: null,
+        expireAt: null,
+      });
+      await expect.poll(() => events.length).toBe(1);
+      const failed = events[0];
+      expect(failed?.state).toBe('failed');
+      expect(failed?.retryable).toBe(false);
+      expect(failed?.error?.message).toContain(origName());
+      // The upload was created once and recorded: its id and what it waits for are shown.
+      expect(failed?.parts[0]).toMatchObject({ artifactId: 1, missing: [origName()] });
+      const sent = [...server().requests];
+      expect(sent.filter((r) => r.startsWith('POST '))).toHaveLength(1);
+      const handlers = uploads.handlers();
+      await expect(
+        handlers['uploads.retry']({ jobId: job.jobId }, undefined as never),
+      ).rejects.toMatchObject({ code: 'conflict', details: { rule: 'upload.not-retryable' } });
+      expect(server().requests).toEqual(sent);
+      // After a restart too: the record says the failure is final.
+      const again = new UploadManager({
+        dir: join(data, 'uploads'),
+        session: new StaticSessionProvider({ apiUrl: server().transport.apiUrl, token: 't' }),
+        drafts,
+        emit: () => undefined,
+      });
+      await again.resumeAtStartup();
+      const [listed] = await again.handlers()['uploads.list']({}, undefined as never);
+      expect(listed).toMatchObject({ state: 'failed', retryable: false });
+      await uploads.close();
+      await again.close();
     });
 
     it('confirms a remembered file with the server: same workspace, checksum and size, complete', async () => {

@@ -86,6 +86,7 @@ function partsOf(job: StoredJob): UploadJob['parts'] {
       category: part.category,
       label: part.label,
       artifactId: part.artifactId,
+      missing: part.missing,
       state:
         part.artifactId === null
           ? 'waiting'
@@ -141,6 +142,7 @@ function viewOf(job: StoredJob, draftId: string | null, resumed: boolean): Uploa
     createdAt: job.createdAt,
     resumed,
     error: job.error === null ? null : { code: 'validation', message: job.error },
+    retryable: !job.final,
   };
 }
 
@@ -282,6 +284,8 @@ export class UploadManager {
           return;
         }
         const code = error instanceof DebusineError ? error.code : 'internal';
+        entry.view.retryable = !stored.final;
+        Object.assign(entry.view, stepsOf(stored));
         // A lost server leaves the job resumable; anything else needs the user.
         this.#finish(
           entry,
@@ -498,6 +502,14 @@ export class UploadManager {
         const entry = this.#entry(jobId);
         if (entry.view.state !== 'failed' && entry.view.state !== 'paused') {
           throw new DebusineError('conflict', `The upload is ${entry.view.state}, not failed`);
+        }
+        if (!entry.view.retryable) {
+          // It would fail the same way: nothing is sent, and the row says what to do.
+          throw new DebusineError(
+            'conflict',
+            `Retrying would fail the same way: ${entry.view.error?.message ?? ''}. Start a new upload from the files as they are now.`,
+            { rule: 'upload.not-retryable' },
+          );
         }
         if (entry.stored) {
           const fresh = await this.store.get(entry.stored.id);

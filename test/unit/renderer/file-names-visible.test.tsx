@@ -126,12 +126,15 @@ describe('file names with bidirectional and format characters', () => {
       eta: null,
       apiUrl: 'http://127.0.0.1:1/api',
       artifactId: null,
-      parts: [{ category: 'debian:upload', label: EVIL, artifactId: null, state: 'sending' }],
+      parts: [
+        { category: 'debian:upload', label: EVIL, artifactId: null, state: 'sending', missing: [] },
+      ],
       relations: { made: 0, total: 0 },
       workflow: null,
       createdAt: new Date(0).toISOString(),
       resumed: false,
       error: null,
+      retryable: true,
     };
     const { container } = render(
       <>

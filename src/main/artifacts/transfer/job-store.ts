@@ -40,6 +40,11 @@ export const uploadPartSchema = z.strictObject({
    * sending. A file of an artifact just created has none on the server.
    */
   begun: z.array(z.string()).default([]),
+  /**
+   * Paths the server still waits for that the job has no local file of (a remote file the
+   * server turned out not to hold): the artifact stays incomplete.
+   */
+  missing: z.array(z.string()).default([]),
 });
 export type UploadPart = z.infer<typeof uploadPartSchema>;
 
@@ -71,6 +76,8 @@ export const uploadJobSchema = z.strictObject({
   workflowId: z.number().int().nullable(),
   state: z.enum(['uploading', 'failed']),
   error: z.string().nullable(),
+  /** A failure that running the job again would meet again: only a new upload helps. */
+  final: z.boolean().default(false),
 });
 export type UploadJob = z.infer<typeof uploadJobSchema>;
 
@@ -108,6 +115,7 @@ function fromLegacy(job: z.infer<typeof legacyJobSchema>): UploadJob {
         done: job.done,
         // Nothing says which files had begun: every one left is probed.
         begun: paths,
+        missing: [],
       },
     ],
     relate: false,
@@ -116,6 +124,7 @@ function fromLegacy(job: z.infer<typeof legacyJobSchema>): UploadJob {
     workflowId: null,
     state: job.state,
     error: job.error,
+    final: false,
   };
 }
 
@@ -143,6 +152,7 @@ export function newJob(job: NewUploadJob): UploadJob {
     workflowId: null,
     state: 'uploading',
     error: null,
+    final: false,
   };
 }
 

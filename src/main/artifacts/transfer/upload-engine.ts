@@ -37,6 +37,22 @@ import type { LocalArtifact } from '../local/local-artifact';
 import { createArtifact, transportOf, type ClientLike } from './remote';
 import { uploadFiles, type TransferOptions } from './upload';
 
+/**
+ * Failures that running the job again would meet again: a local file that changed since
+ * the job was made (its checksum is in the created artifact), and files the server waits
+ * for that the job has no copy of. Retry is refused for them, rather than failing twice.
+ */
+const FINAL_RULES: ReadonlySet<string> = new Set([
+  'resume-file-unchanged',
+  'upload.remote-file-on-server',
+]);
+
+export function isFinalFailure(error: unknown): boolean {
+  if (!(error instanceof DebusineError)) return false;
+  const rule = error.details.rule;
+  return typeof rule === 'string' && FINAL_RULES.has(rule);
+}
+
 /** What dput-ng relates a .changes upload to each of its packages with. */
 export const UPLOAD_RELATIONS: readonly RelationType[] = ['extends', 'relates-to'];
 
@@ -78,6 +94,7 @@ export async function planParts(
       files,
       done: [],
       begun: [],
+      missing: [],
     });
   }
   return parts;
@@ -188,10 +205,13 @@ export async function runUploadJob(
       if (job.workspace === '') job.workspace = created.workspace;
       const missingRemote = created.files_to_upload.filter((p) => !(p in part.files));
       if (missingRemote.length) {
+        // Recorded, so that nothing creates it a second time; the job cannot go on.
+        part.artifactId = created.id;
+        part.missing = missingRemote;
         throw new DebusineError(
           'validation',
-          `Artifact ${String(created.id)} was created, but the server does not have ${missingRemote.join(', ')}, ` +
-            'which were declared as remote files (allow_remote): upload them first',
+          `Artifact ${String(created.id)} was created, but the server does not hold ${missingRemote.join(', ')}, ` +
+            'which were declared as remote files (allow_remote), and the app has no copy to send',
           { rule: 'upload.remote-file-on-server', file: missingRemote[0], artifact: created.id },
         );
       }
@@ -319,6 +339,7 @@ export async function runUploadJob(
     if (code !== 'cancelled') {
       job.state = ['network', 'timeout', 'server'].includes(code) ? 'uploading' : 'failed';
       job.error = error instanceof Error ? error.message : String(error);
+      job.final = isFinalFailure(error);
       await record();
     }
     throw error;

@@ -75,7 +75,7 @@ export function UploadRow(props: {
         <span className="upload-row-spacer" />
         {job.state === 'running' || job.state === 'queued' ? button('pause', 'Pause', Pause) : null}
         {job.state === 'paused' ? button('resume', 'Resume', Play) : null}
-        {job.state === 'failed' ? button('retry', 'Retry', RotateCcw) : null}
+        {job.state === 'failed' && job.retryable ? button('retry', 'Retry', RotateCcw) : null}
         {live || job.state === 'paused' || job.state === 'failed'
           ? button('cancel', 'Cancel', X)
           : null}
@@ -153,9 +153,14 @@ export function UploadRow(props: {
       {job.error ? (
         <p className="upload-error tone-danger" role="alert">
           {job.error.message}
-          {job.state === 'failed' ? ' Retry continues from what the server already has.' : ''}
+          {job.state !== 'failed'
+            ? ''
+            : job.retryable
+              ? ' Retry continues from what the server already has.'
+              : ' Retrying would fail the same way: start a new upload from the files as they are now.'}
         </p>
       ) : null}
+      {job.state === 'failed' && !job.retryable ? <LeftOnServer job={job} /> : null}
       {job.files.length > 0 ? (
         <details className="upload-files" open={props.startedHere && live}>
           <summary>
@@ -200,3 +205,34 @@ const FILE_STATE: Record<UploadJob['files'][number]['state'], string> = {
   skipped: 'Already on the server',
   failed: 'Failed',
 };
+
+/**
+ * What a job that cannot go on left on the server, each artifact with whether it is
+ * complete: Debusine has no request that deletes an artifact, so the user is told what is
+ * there rather than offered a clean-up the server does not allow.
+ */
+function LeftOnServer(props: { job: UploadJob }): React.JSX.Element | null {
+  const made = props.job.parts.filter((p) => p.artifactId !== null);
+  if (made.length === 0) {
+    return <p className="muted">Nothing was created on the server.</p>;
+  }
+  return (
+    <div className="upload-left" data-testid="upload-left-on-server">
+      <p className="muted">Left on the server (Debusine offers no way to delete an artifact):</p>
+      <ul>
+        {made.map((part) => (
+          <li key={part.artifactId}>
+            <span className="mono">#{part.artifactId}</span>{' '}
+            <span className="mono">{part.category}</span>{' '}
+            <span className="mono muted">{visibleText(part.label)}</span>{' '}
+            {part.missing.length > 0
+              ? `incomplete: the server waits for ${part.missing.map((m) => visibleText(m)).join(', ')}`
+              : part.state === 'done'
+                ? 'complete'
+                : 'incomplete'}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
