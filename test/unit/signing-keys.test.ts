@@ -14,7 +14,7 @@ import {
   parseDebsignAssignments,
   readDebsignConfig,
 } from '../../src/main/signing/devscripts-config';
-import { parseSecretKeys, type SecretKey } from '../../src/main/signing/gpg-keys';
+import { emailOf, parseSecretKeys, type SecretKey } from '../../src/main/signing/gpg-keys';
 
 const A = 'A260D2A9F365017140BDDDD2CAEBED84A203F49A';
 const B = 'BCC7A5AFE1DFF810F1E049234C9ADD83540650B6';
@@ -142,6 +142,31 @@ describe("gpg's colon listing of secret keys", () => {
         signingSubkeys: [B.replace(/B/g, 'D')],
       },
     ]);
+  });
+});
+
+describe('the address of a user id or a Changed-By', () => {
+  it('is the first <…> holding one, or the whole text when it is one', () => {
+    expect(emailOf('Me <Me@Example.org>')).toBe('me@example.org');
+    expect(emailOf(' me@example.org ')).toBe('me@example.org');
+    expect(emailOf('A <@x> <a b@x> <b@y>')).toBe('b@y');
+    for (const none of ['x <a@>', 'no address', '<a@b', 'a <x> b@c.d', 'a b@c.d']) {
+      expect(emailOf(none), none).toBeUndefined();
+    }
+  });
+
+  it('is found in time in what a hostile server may send as Changed-By', () => {
+    // Each took seconds at 60 kB with a backtracking expression; a .changes may be 16 MiB.
+    const hostile = [
+      `<${'a@'.repeat(500_000)}`,
+      `${'<'.repeat(500_000)}${'a@'.repeat(500_000)}`,
+      `${'a@'.repeat(500_000)} x`,
+    ];
+    const started = performance.now();
+    // Compared, not printed: a failure would print a megabyte.
+    expect(hostile.map((text) => emailOf(text) === undefined)).toEqual([true, true, true]);
+    expect(emailOf(`${'<'.repeat(500_000)}a@b>`)).toBe('a@b');
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
