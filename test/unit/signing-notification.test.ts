@@ -2,7 +2,8 @@
  * "Sign and upload" on the desktop notification of a step that waits for a signature: it
  * signs on the server that showed the notification, even after the app moved to another
  * one (whose work request of the same number is another, or none), and answers on the
- * desktop: signed, or choose the key on the step's page and why, or why not.
+ * desktop: signed, with the key and why (as the step's page says it), or choose the key on
+ * the step's page and why, or why not.
  *
  * The whole service runs. Its client of the first server answers the watch's reads from a
  * table (as in needs-input.test.ts) and everything else over HTTP from a fake server with
@@ -185,6 +186,10 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     if (!artifact) throw new Error('nothing was uploaded');
     expect(answer.notification.title).toBe(`Signed: work request #${String(STEP)} is complete`);
     expect(answer.notification.body).toContain(`artifact #${String(artifact.id)}`);
+    // The key the step's page would have shown, and why.
+    expect(answer.notification.body).toContain(
+      "It is your secret key for “tests@example.org”: the .changes' Changed-By",
+    );
     expect(r.signing.completions).toEqual([{ signed_artifact: artifact.id }]);
     expect(r.signing.stepStatus).toBe('completed');
     // Nothing was asked of the active server, and the app stayed on it.
@@ -204,6 +209,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     shown.handlers.onAction('sign');
     const answer = await r.notifier.waitFor((n) => n.key === `signed-${String(STEP)}`, 30_000);
     expect(answer.notification.body).toContain(`signed with key ${key?.keyId ?? '?'}`);
+    expect(answer.notification.body).toContain(choice.reason);
   });
 
   it("asks for the key on the step page when debsign's names none", async () => {
