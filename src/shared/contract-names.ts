@@ -102,7 +102,7 @@ export const REQUEST_CHANNELS = [
   'logs.close',
   'logs.cancel',
   'signing.available',
-  'signing.keys',
+  'signing.keyChoice',
   'signing.signAndComplete',
 ] as const;
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];

@@ -441,28 +441,30 @@ export interface SigningKey {
   userIds: string[];
 }
 
-/** `DEBSIGN_KEYID` as debsign reads it from the devscripts configuration files. */
-export interface ConfiguredSigningKey {
-  /** The value as written. */
-  value: string;
-  /** The file it came from (the later one wins, as in debsign). */
-  file: string;
-  /** The secret key it names; null when it names none of them. */
-  fingerprint: string | null;
-}
-
-/** The keys this machine can sign with, and the one debsign's configuration names. */
-export interface SigningKeys {
+/**
+ * The key debsign would sign a waiting step's upload with, as signing chooses it: named by
+ * DEBSIGN_KEYID in the devscripts files, else the secret key for the address of the
+ * maintainer debsign signs as (DEBSIGN_MAINT, else the .changes' Changed-By, else its
+ * Maintainer). Exactly one key named signs; with none or several, the user chooses.
+ */
+export interface SigningKeyChoice {
+  /** The secret keys the rule that applies names: none, one, or several. */
+  named: SigningKey[];
+  /** Every secret key that can sign, for signing with another. */
   keys: SigningKey[];
-  configured: ConfiguredSigningKey | null;
-  /** Why the keys could not be listed (gpg missing, a configuration file not readable). */
-  problem: string | null;
+  /**
+   * Why that key, or why none or several: which variable or field was read, from where,
+   * and what it holds (text of the .changes on one line, bounded, invisible characters
+   * shown as marks).
+   */
+  reason: string;
 }
 
 /**
  * What signing a waiting step did: signed, uploaded and completed; or nothing yet, because
- * the key to sign with is the user's to choose (several secret keys, none the uploader's
- * and none configured); asked again with `key`, it signs.
+ * the key to sign with is the user's to choose (SigningKeyChoice names none or several:
+ * `keys` are the several, else every secret key, and `reason` its reason); asked again
+ * with `key`, it signs.
  */
 export type SigningResult =
   | {
@@ -470,7 +472,7 @@ export type SigningResult =
       workRequest: WorkRequestResponse;
       signedArtifactId: number;
       key: SigningKey;
-      /** Why this key: "DEBSIGN_KEYID in ~/.devscripts", "the uploader", "your choice"… */
+      /** Why this key: SigningKeyChoice's reason, or that the user chose it. */
       keyReason: string;
     }
   | { status: 'choose-key'; keys: SigningKey[]; reason: string };

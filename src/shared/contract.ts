@@ -32,6 +32,8 @@ const noArgs = z.strictObject({}).optional();
 const id = z.number().int().positive();
 const byId = z.strictObject({ id });
 const serverId = z.string().min(1).max(200);
+/** An OpenPGP key's fingerprint as gpg lists it: upper-case hex, v4 or v5. */
+const fingerprint = z.string().regex(/^(?:[0-9A-F]{40}|[0-9A-F]{64})$/);
 const workspace = z.string().min(1).max(200);
 const name = z.string().min(1).max(500);
 const jsonObject = z.record(z.string(), z.unknown());
@@ -530,23 +532,30 @@ export const requests = {
 
   /** Whether debsign (devscripts) and gpg are installed where main runs. */
   'signing.available': request<T.SigningAvailability>()(noArgs),
-  /** The secret keys gpg can sign with, and the key debsign's configuration names. */
-  'signing.keys': request<T.SigningKeys>()(noArgs),
+  /**
+   * The key `signing.signAndComplete` would sign a waiting externaldebsign step's upload
+   * with when given none, chosen by the same code on the same inputs (the step's .changes,
+   * fetched and checked as for signing, the secret keys, the devscripts files), and why;
+   * with every secret key, for signing with another. `serverId` as for signing.
+   */
+  'signing.keyChoice': request<T.SigningKeyChoice>()(
+    z.strictObject({ workRequestId: id, serverId: serverId.optional() }),
+  ),
   /**
    * Signs a waiting externaldebsign step's upload with the user's key (debsign), uploads it
    * and completes the step, as `debusine work-request sign` does. `serverId`: the server
    * the step was shown for (default: the active one). `key`: the fingerprint of one of the
    * listed secret keys (main refuses any other); without it, the key is the one debsign
-   * would use, or the answer asks the user to choose.
+   * would use (`signing.keyChoice`), or the answer asks the user to choose. `expected`:
+   * the fingerprint the page showed as that key; if the choice now names another (the keys
+   * or the devscripts files changed since), nothing is signed (`conflict`).
    */
   'signing.signAndComplete': request<T.SigningResult>()(
     z.strictObject({
       workRequestId: id,
       serverId: serverId.optional(),
-      key: z
-        .string()
-        .regex(/^(?:[0-9A-F]{40}|[0-9A-F]{64})$/)
-        .optional(),
+      key: fingerprint.optional(),
+      expected: fingerprint.optional(),
     }),
   ),
 } satisfies Record<RequestChannel, RequestEntry<z.ZodType, unknown>>;

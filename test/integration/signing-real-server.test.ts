@@ -51,7 +51,10 @@ describe.runIf(runnable)('signing a waiting step from the app, on the current se
     });
     if (result.status !== 'signed') throw new Error(`not signed: ${result.reason}`);
     expect(result.key.fingerprint).toBe(key);
-    expect(result.keyReason).toBe('the uploader (Changed-By): tests@example.org');
+    expect(result.keyReason).toBe(
+      "It is your secret key for “tests@example.org”: the .changes' Changed-By (its uploader) " +
+        'is “Debusine Desktop Tests <tests@example.org>”, and DEBSIGN_KEYID is not set.',
+    );
     expect(result.workRequest).toMatchObject({ id, status: 'completed', result: 'success' });
     expect(await client.workRequestGet(id)).toMatchObject({ status: 'completed' });
 

@@ -115,6 +115,6 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'logs.close': { handle: 'h1' },
   'logs.cancel': { handle: 'h1' },
   'signing.available': undefined,
-  'signing.keys': undefined,
+  'signing.keyChoice': { workRequestId: 1 },
   'signing.signAndComplete': { workRequestId: 1 },
 };

@@ -8,13 +8,13 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseKey, keysNamedBy } from '../../src/main/signing/choose-key';
-import { findProgram, signingAvailable, signingKeys } from '../../src/main/signing/debsign';
+import { chooseKey, keysNamedBy, requestedKey } from '../../src/main/signing/choose-key';
+import { findProgram, signingAvailable } from '../../src/main/signing/debsign';
 import {
   parseDebsignAssignments,
   readDebsignConfig,
 } from '../../src/main/signing/devscripts-config';
-import { parseSecretKeys, type SecretKey } from '../../src/main/signing/gpg-keys';
+import { emailOf, parseSecretKeys, type SecretKey } from '../../src/main/signing/gpg-keys';
 
 const A = 'A260D2A9F365017140BDDDD2CAEBED84A203F49A';
 const B = 'BCC7A5AFE1DFF810F1E049234C9ADD83540650B6';
@@ -145,19 +145,41 @@ describe("gpg's colon listing of secret keys", () => {
   });
 });
 
-describe('which key signs', () => {
+describe('the address of a user id or a Changed-By', () => {
+  it('is the first <…> holding one, or the whole text when it is one', () => {
+    expect(emailOf('Me <Me@Example.org>')).toBe('me@example.org');
+    expect(emailOf(' me@example.org ')).toBe('me@example.org');
+    expect(emailOf('A <@x> <a b@x> <b@y>')).toBe('b@y');
+    for (const none of ['x <a@>', 'no address', '<a@b', 'a <x> b@c.d', 'a b@c.d']) {
+      expect(emailOf(none), none).toBeUndefined();
+    }
+  });
+
+  it('is found in time in what a hostile server may send as Changed-By', () => {
+    // Each took seconds at 60 kB with a backtracking expression; a .changes may be 16 MiB.
+    const hostile = [
+      `<${'a@'.repeat(500_000)}`,
+      `${'<'.repeat(500_000)}${'a@'.repeat(500_000)}`,
+      `${'a@'.repeat(500_000)} x`,
+    ];
+    const started = performance.now();
+    // Compared, not printed: a failure would print a megabyte.
+    expect(hostile.map((text) => emailOf(text) === undefined)).toEqual([true, true, true]);
+    expect(emailOf(`${'<'.repeat(500_000)}a@b>`)).toBe('a@b');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('which key debsign would use', () => {
   const test = key(A, 'Test <test@example.org>');
   const other = key(B, 'Other <other@example.org>', [C]);
   const keys = [test, other];
   const setting = (value: string) => ({ value, file: '/home/me/.devscripts', line: 3 });
+  const changedBy = 'Other Person <Other@Example.org>';
 
-  it('takes the key chosen, and refuses one that is not listed', () => {
-    expect(chooseKey({ keys, requested: B, config: {} })).toMatchObject({
-      key: { fingerprint: B },
-    });
-    expect(() => chooseKey({ keys, requested: C, config: {} })).toThrow(
-      /is not one of your secret keys/,
-    );
+  it('takes the key chosen only when it is listed', () => {
+    expect(requestedKey(keys, B.toLowerCase())).toBe(other);
+    expect(() => requestedKey(keys, C)).toThrow(/is not one of your secret keys/);
   });
 
   it('reads DEBSIGN_KEYID as gpg reads --local-user', () => {
@@ -166,38 +188,88 @@ describe('which key signs', () => {
     expect(keysNamedBy(keys, A.replace(/(.{4})/g, '$1 '))).toEqual([test]);
     expect(keysNamedBy(keys, '<OTHER@example.org>')).toEqual([other]);
     expect(keysNamedBy(keys, 'test')).toEqual([test]);
-    expect(chooseKey({ keys, config: { DEBSIGN_KEYID: setting('other@example.org') } })).toEqual({
-      key: other,
-      reason: 'DEBSIGN_KEYID in /home/me/.devscripts',
-    });
-    expect(() => chooseKey({ keys, config: { DEBSIGN_KEYID: setting('DEADBEEF') } })).toThrow(
-      'DEBSIGN_KEYID in /home/me/.devscripts (line 3) is DEADBEEF, which names none of your secret keys',
-    );
   });
 
-  it("then DEBSIGN_MAINT, Changed-By or Maintainer's key, then the only key, else asks", () => {
-    const changedBy = 'Other Person <Other@Example.org>';
-    expect(chooseKey({ keys, config: {}, changedBy })).toEqual({
-      key: other,
-      reason: 'the uploader (Changed-By): other@example.org',
+  it('takes DEBSIGN_KEYID before the .changes, saying where it is set and what it holds', () => {
+    expect(
+      chooseKey({ keys, config: { DEBSIGN_KEYID: setting('test@example.org') }, changedBy }),
+    ).toEqual({
+      named: [test],
+      reason:
+        'DEBSIGN_KEYID in /home/me/.devscripts (line 3) is “test@example.org”, which names ' +
+        'this key; debsign signs with it whoever the .changes names.',
+    });
+  });
+
+  it('says DEBSIGN_KEYID names no key, or several, or a short key id debsign refuses', () => {
+    expect(
+      chooseKey({ keys, config: { DEBSIGN_KEYID: setting('0xDEADBEEFDEADBEEF') }, changedBy }),
+    ).toEqual({
+      named: [],
+      reason:
+        'DEBSIGN_KEYID in /home/me/.devscripts (line 3) is “0xDEADBEEFDEADBEEF”, which names ' +
+        'none of your secret keys: debsign would stop there (gpg: No secret key). Correct it, ' +
+        'or choose the key to sign with.',
+    });
+    expect(chooseKey({ keys, config: { DEBSIGN_KEYID: setting('example.org') } })).toMatchObject({
+      named: keys,
+      reason: expect.stringContaining('names 2 of your secret keys') as string,
+    });
+    // Both keys end in these 8 digits for gpg, but debsign refuses such an id outright.
+    expect(chooseKey({ keys, config: { DEBSIGN_KEYID: setting(A.slice(-8)) } })).toMatchObject({
+      named: [],
+      reason: expect.stringContaining('a short key id, which debsign refuses') as string,
+    });
+  });
+
+  it("without DEBSIGN_KEYID, takes the key for Changed-By's address, else Maintainer's", () => {
+    expect(chooseKey({ keys, config: {}, changedBy, maintainer: 'T <test@example.org>' })).toEqual({
+      named: [other],
+      reason:
+        "It is your secret key for “other@example.org”: the .changes' Changed-By (its " +
+        'uploader) is “Other Person <Other@Example.org>”, and DEBSIGN_KEYID is not set.',
     });
     expect(
+      chooseKey({ keys, config: {}, changedBy: ' ', maintainer: 'T <test@example.org>' }),
+    ).toMatchObject({
+      named: [test],
+      reason: expect.stringContaining("the .changes' Maintainer (it has no Changed-By)") as string,
+    });
+    // DEBSIGN_MAINT stands for the .changes' fields, as -m does.
+    expect(
       chooseKey({ keys, config: { DEBSIGN_MAINT: setting('test@example.org') }, changedBy }),
-    ).toMatchObject({ key: test });
-    expect(chooseKey({ keys, config: {}, maintainer: 'T <test@example.org>' })).toMatchObject({
-      key: test,
+    ).toMatchObject({
+      named: [test],
+      reason: expect.stringContaining('DEBSIGN_MAINT in /home/me/.devscripts (line 3)') as string,
     });
-    expect(chooseKey({ keys: [test], config: {}, changedBy })).toMatchObject({
-      key: test,
-      reason: 'your only secret key (Test <test@example.org>)',
-    });
-    expect(chooseKey({ keys, config: {}, changedBy: 'X <x@example.org>' })).toEqual({
-      choose: keys,
+  });
+
+  it('names no key where none is for the address, even the only key: debsign would stop', () => {
+    expect(chooseKey({ keys: [test], config: {}, changedBy })).toEqual({
+      named: [],
       reason:
-        'None of your 2 secret keys is for x@example.org, the uploader (Changed-By), and ' +
-        'DEBSIGN_KEYID is not set: choose the key to sign with.',
+        "None of your secret keys is for “other@example.org”: the .changes' Changed-By (its " +
+        'uploader) is “Other Person <Other@Example.org>”, and DEBSIGN_KEYID is not set, so ' +
+        'debsign would stop there (gpg: No secret key). Choose the key to sign with, or name ' +
+        'yours in DEBSIGN_KEYID (~/.devscripts).',
+    });
+    expect(chooseKey({ keys, config: {} })).toMatchObject({
+      named: [],
+      reason: expect.stringContaining('neither Changed-By nor Maintainer') as string,
+    });
+    expect(chooseKey({ keys, config: {}, changedBy: 'The Team' })).toMatchObject({
+      named: [],
+      reason: expect.stringContaining('“The Team”, which holds no e-mail address') as string,
     });
     expect(() => chooseKey({ keys: [], config: {} })).toThrow(/no secret key that can sign/);
+  });
+
+  it('quotes what the .changes says on one line, bounded, its invisible characters marked', () => {
+    const hostile = `Eve \u202Egro.elpmaxe@eve\n${'x'.repeat(500)} <eve@example.org>`;
+    const { reason } = chooseKey({ keys, config: {}, changedBy: hostile });
+    expect(reason).toContain('Eve <U+202E>gro.elpmaxe@eve xxx');
+    expect(reason).not.toMatch(/[\u202E\n]/);
+    expect(reason.length).toBeLessThan(500);
   });
 });
 
@@ -229,26 +301,5 @@ describe('what signing needs', () => {
     await expect(findProgram('debsign', join(dir, 'bin'))).resolves.toBe(
       join(dir, 'bin', 'debsign'),
     );
-  });
-
-  it('lists the keys and the configured one for the page, or why it cannot', async () => {
-    const keys = [key(A, 'Test <test@example.org>')];
-    const config = { DEBSIGN_KEYID: { value: A.slice(-8), file: '/etc/devscripts.conf', line: 1 } };
-    await expect(
-      signingKeys({
-        secretKeys: () => Promise.resolve(keys),
-        debsignConfig: () => Promise.resolve(config),
-      }),
-    ).resolves.toEqual({
-      keys: [{ fingerprint: A, keyId: A.slice(-16), userIds: ['Test <test@example.org>'] }],
-      configured: { value: A.slice(-8), file: '/etc/devscripts.conf', fingerprint: A },
-      problem: null,
-    });
-    await expect(
-      signingKeys({
-        secretKeys: () => Promise.reject(new Error('gpg is not installed')),
-        debsignConfig: () => Promise.resolve({}),
-      }),
-    ).resolves.toEqual({ keys: [], configured: null, problem: 'gpg is not installed' });
   });
 });

@@ -2,14 +2,15 @@
  * "Sign and upload" on the desktop notification of a step that waits for a signature: it
  * signs on the server that showed the notification, even after the app moved to another
  * one (whose work request of the same number is another, or none), and answers on the
- * desktop: signed, or choose the key on the step's page, or why not.
+ * desktop: signed, with the key and why (as the step's page says it), or choose the key on
+ * the step's page and why, or why not.
  *
  * The whole service runs. Its client of the first server answers the watch's reads from a
  * table (as in needs-input.test.ts) and everything else over HTTP from a fake server with
  * the step and its unsigned upload (signing-server.ts); gpg and debsign are the real ones,
  * in a GnuPG home of the test's own.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -98,7 +99,8 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
 
   beforeAll(async () => {
     gnupg = await testGnupg();
-    await gnupg.addKey('Test <test@example.org>');
+    // The uploader's key: the fixtures' .changes is Changed-By this user.
+    await gnupg.addKey('Debusine Desktop Tests <tests@example.org>');
     const f = debianFixtures();
     files = await Promise.all(
       [f.changes, f.dsc, f.sourceTarball, f.buildinfo, ...f.debs].map(async (p) => ({
@@ -112,6 +114,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await rm(join(gnupg.home, '.devscripts'), { force: true });
   });
 
   /** The service signed in to the first server, watching the workflow; its notification. */
@@ -156,6 +159,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     await service.handlers['watch.add']({ workRequestId: ROOT, label: null }, caller);
     const shown = await notifier.waitFor((n) => n.workRequestId === STEP, 10_000);
     const r: Running = { service, notifier, events, signing, askedOfOther, socket };
+    const firstId = service.session.active()?.id ?? '';
     // Then the user moves to another server, before acting on the notification.
     const added = await service.handlers['servers.add'](
       {
@@ -167,7 +171,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
       caller,
     );
     await service.handlers['servers.setActive']({ id: added.id }, caller);
-    return { r, shown, otherId: added.id };
+    return { r, shown, firstId, otherId: added.id };
   }
 
   it('signs on the server that showed it, and says so', async () => {
@@ -182,6 +186,10 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     if (!artifact) throw new Error('nothing was uploaded');
     expect(answer.notification.title).toBe(`Signed: work request #${String(STEP)} is complete`);
     expect(answer.notification.body).toContain(`artifact #${String(artifact.id)}`);
+    // The key the step's page would have shown, and why.
+    expect(answer.notification.body).toContain(
+      "It is your secret key for “tests@example.org”: the .changes' Changed-By",
+    );
     expect(r.signing.completions).toEqual([{ signed_artifact: artifact.id }]);
     expect(r.signing.stepStatus).toBe('completed');
     // Nothing was asked of the active server, and the app stayed on it.
@@ -189,23 +197,38 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     expect(r.service.session.active()?.id).toBe(otherId);
   });
 
-  it("asks for the key on the step page when it is the user's to choose", async () => {
-    await gnupg.withKey('Other <other@example.org>', async () => {
-      const { r, shown, otherId } = await start();
-      shown.handlers.onAction('sign');
-      const answer = await r.notifier.waitFor(
-        (n) => n.key === `choose-key-${String(STEP)}`,
-        30_000,
-      );
-      expect(answer.notification.body).toContain('choose the key to sign with');
-      expect(r.signing.created).toEqual([]);
-      expect(r.signing.completions).toEqual([]);
-      expect(r.askedOfOther).toEqual([]);
-      // Its click opens the step on its own server.
-      answer.handlers.onClick();
-      await expect.poll(() => navigationsOf(r)).toEqual([{ kind: 'work-request', id: STEP }]);
-      expect(r.service.session.active()?.id).not.toBe(otherId);
-    });
+  it("signs with the key the step's page shows, read from the same server", async () => {
+    const { r, shown, firstId } = await start();
+    const choice = await r.service.handlers['signing.keyChoice'](
+      { workRequestId: STEP, serverId: firstId },
+      caller,
+    );
+    const [key] = choice.named;
+    expect(choice.named).toHaveLength(1);
+    expect(r.askedOfOther).toEqual([]);
+    shown.handlers.onAction('sign');
+    const answer = await r.notifier.waitFor((n) => n.key === `signed-${String(STEP)}`, 30_000);
+    expect(answer.notification.body).toContain(`signed with key ${key?.keyId ?? '?'}`);
+    expect(answer.notification.body).toContain(choice.reason);
+  });
+
+  it("asks for the key on the step page when debsign's names none", async () => {
+    // DEBSIGN_KEYID decides alone, as in debsign, though the uploader's key is here.
+    await writeFile(join(gnupg.home, '.devscripts'), `DEBSIGN_KEYID=${'D'.repeat(40)}\n`);
+    const { r, shown, otherId } = await start();
+    shown.handlers.onAction('sign');
+    const answer = await r.notifier.waitFor((n) => n.key === `choose-key-${String(STEP)}`, 30_000);
+    expect(answer.notification.body).toContain(
+      `DEBSIGN_KEYID in ${join(gnupg.home, '.devscripts')} (line 1) is “${'D'.repeat(40)}”, ` +
+        'which names none of your secret keys',
+    );
+    expect(r.signing.created).toEqual([]);
+    expect(r.signing.completions).toEqual([]);
+    expect(r.askedOfOther).toEqual([]);
+    // Its click opens the step on its own server.
+    answer.handlers.onClick();
+    await expect.poll(() => navigationsOf(r)).toEqual([{ kind: 'work-request', id: STEP }]);
+    expect(r.service.session.active()?.id).not.toBe(otherId);
   });
 
   it('says on the desktop why it could not, naming the artifact made', async () => {

@@ -1,7 +1,8 @@
 /**
  * What the "Sign and upload" button of a waiting step's notification answers with, since
- * nobody else waits for it: the step is signed and complete, or the key to sign with is
- * the user's to choose (on the step's page, which a click opens).
+ * nobody else waits for it: the step is signed and complete, with which key and why (the
+ * reason the step's page shows), or the key to sign with is the user's to choose (on the
+ * step's page, which a click opens), and why.
  */
 import type { SigningKey } from '../../shared/contract';
 import type { DesktopNotification } from './notifier';
@@ -10,13 +11,14 @@ export function signedNotification(
   workRequestId: number,
   signedArtifactId: number,
   key: SigningKey,
+  keyReason: string,
 ): DesktopNotification {
   const id = String(workRequestId);
   const who = key.userIds[0] ? ` (${key.userIds[0]})` : '';
   return {
     key: `signed-${id}`,
     title: `Signed: work request #${id} is complete`,
-    body: `Uploaded as artifact #${String(signedArtifactId)}, signed with key ${key.keyId}${who}.`,
+    body: `Uploaded as artifact #${String(signedArtifactId)}, signed with key ${key.keyId}${who}. ${keyReason}`,
     workRequestId,
     actions: [],
     urgency: 'normal',

@@ -35,7 +35,7 @@ export async function signFromNotification(
     const result = await deps.sign(profileId, id);
     deps.show(
       result.status === 'signed'
-        ? signedNotification(id, result.signedArtifactId, result.key)
+        ? signedNotification(id, result.signedArtifactId, result.key, result.keyReason)
         : chooseKeyNotification(id, result.reason),
       open,
     );

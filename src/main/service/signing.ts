@@ -4,7 +4,9 @@
  * signed on the server it was shown for, with a client of that server's own: work request
  * numbers are per server, and the app may have moved to another server since (the session's
  * client is also replaced when the profiles reload, which may happen while gpg-agent waits
- * for the passphrase).
+ * for the passphrase). The key the page shows before signing is read the same way, on the
+ * same server, by the code that signs (signingKeyChoice), and the notification's button
+ * signs with that same choice.
  */
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
@@ -12,10 +14,11 @@ import {
   keyLookup,
   signAndComplete,
   signingAvailable,
-  signingKeys,
+  signingKeyChoice,
   type KeyLookup,
   type RunDebsign,
 } from '../signing/debsign';
+import type { DebusineClient } from '../api/client';
 import type { SigningResult } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 import type { ProfileSession } from './profile-session';
@@ -31,12 +34,19 @@ export interface SigningDeps {
 
 type Handlers = Pick<
   ServiceHandlers,
-  'signing.available' | 'signing.keys' | 'signing.signAndComplete'
+  'signing.available' | 'signing.keyChoice' | 'signing.signAndComplete'
 >;
 
 export interface SigningService {
-  /** Signs work request `id` of server profile `profileId` (null: the active one). */
-  sign(profileId: string | null, id: number, key?: string): Promise<SigningResult>;
+  /**
+   * Signs work request `id` of server profile `profileId` (null: the active one), with
+   * `key` or else the key debsign would use (which must be `expected`, when given).
+   */
+  sign(
+    profileId: string | null,
+    id: number,
+    which?: { key?: string | undefined; expected?: string | undefined },
+  ): Promise<SigningResult>;
   handlers(): Handlers;
 }
 
@@ -48,11 +58,24 @@ export function signingService(options: {
   const { session, emit, deps } = options;
   const lookup = deps.keys ?? keyLookup();
 
-  const sign = async (
+  /** A client of the server profile (null: the active one), closed after `use`. */
+  const withClient = async <T>(
     profileId: string | null,
-    id: number,
-    key?: string,
-  ): Promise<SigningResult> => {
+    use: (client: DebusineClient, serverId: string) => Promise<T>,
+  ): Promise<T> => {
+    const serverId = profileId ?? session.activeProfile()?.id;
+    if (serverId === undefined) {
+      throw new DebusineError('auth', 'No Debusine server is configured yet.');
+    }
+    const client = await session.clientFor(serverId);
+    try {
+      return await use(client, serverId);
+    } finally {
+      await client.close();
+    }
+  };
+
+  const sign: SigningService['sign'] = async (profileId, id, which = {}) => {
     const availability = await signingAvailable(deps.path);
     const missing = (!deps.run && !availability.debsign) || (!deps.keys && !availability.gpg);
     if (missing) {
@@ -62,21 +85,15 @@ export function signingService(options: {
         { rule: 'signing.unavailable' },
       );
     }
-    const serverId = profileId ?? session.activeProfile()?.id;
-    if (serverId === undefined) {
-      throw new DebusineError('auth', 'No Debusine server is configured yet.');
-    }
-    const client = await session.clientFor(serverId);
-    let result: SigningResult;
-    try {
-      result = await signAndComplete(client, id, {
+    const { result, serverId } = await withClient(profileId, async (client, serverId) => ({
+      serverId,
+      result: await signAndComplete(client, id, {
         keys: lookup,
-        key,
+        key: which.key,
+        expected: which.expected,
         ...(deps.run ? { run: deps.run } : {}),
-      });
-    } finally {
-      await client.close();
-    }
+      }),
+    }));
     // Ids name work requests of the active server only: another server's would be others.
     if (result.status === 'signed' && session.activeProfile()?.id === serverId) {
       emit('workRequests.changed', { ids: [id] });
@@ -88,9 +105,12 @@ export function signingService(options: {
     sign,
     handlers: () => ({
       'signing.available': () => signingAvailable(deps.path),
-      'signing.keys': () => signingKeys(lookup),
-      'signing.signAndComplete': ({ workRequestId, serverId, key }) =>
-        sign(serverId ?? null, workRequestId, key),
+      'signing.keyChoice': ({ workRequestId, serverId }) =>
+        withClient(serverId ?? null, (client) =>
+          signingKeyChoice(client, workRequestId, { keys: lookup }),
+        ),
+      'signing.signAndComplete': ({ workRequestId, serverId, key, expected }) =>
+        sign(serverId ?? null, workRequestId, { key, expected }),
     }),
   };
 }

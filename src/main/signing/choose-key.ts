@@ -1,24 +1,40 @@
 /**
- * Which secret key signs, as debsign would pick it, made explicit so that debsign is always
- * run with `-k<fingerprint>`: the key the user chose; else DEBSIGN_KEYID from the
- * devscripts files; else the key of DEBSIGN_MAINT, or of the .changes' Changed-By (its
- * Maintainer without one), as debsign guesses when given no key; else the only secret
- * key. With several keys and none of those, the user chooses (debsign would leave it to
- * gpg's first match, which the user never sees). The key chosen is always passed: what
- * debsign would have guessed never decides alone.
+ * Which secret key debsign would sign a .changes with, as /usr/bin/debsign decides it
+ * (its `guess_signas`): `${signkey:-$maintainer}` handed to `gpg --local-user`, where
+ * signkey is DEBSIGN_KEYID from the devscripts files (or `-k`), and the maintainer is
+ * DEBSIGN_MAINT (or `-m`/`-e`), else the .changes' Changed-By, else its Maintainer. So
+ * DEBSIGN_KEYID wins whoever the .changes names, and without it debsign signs as the
+ * uploader. There is no third way: debsign always names a user to gpg, and when gpg has no
+ * secret key for it, gpg stops ("No secret key") rather than take its default key
+ * (signing-key-choice.test.ts runs the real debsign to show it).
+ *
+ * The app then runs debsign with `-k<fingerprint>` of the key chosen here, so that what
+ * signs is what the page showed. It differs from gpg's own matching in two ways, both said
+ * in the reason: a maintainer is matched by the e-mail address in the field (gpg matches
+ * the whole `Name <address>` text inside a user id, so a key whose name is written
+ * differently is not found there), and where several keys match, the user chooses (gpg
+ * would take the first in its keyring, which the user never sees).
  */
 import type { SigningKey } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
+import { visibleText } from '../../shared/visible-text';
+import { oneLine } from '../notify/needs-input-notification';
 import type { DebsignConfig } from './devscripts-config';
 import { emailOf, type SecretKey } from './gpg-keys';
 
-export type KeyChoice =
-  { key: SecretKey; reason: string } | { choose: SecretKey[]; reason: string };
+/** What debsign's rules name for one .changes; exactly one key named is the key that signs. */
+export interface KeyChoice {
+  /** The secret keys the rule that applies names: none, one, or several. */
+  named: SecretKey[];
+  /**
+   * Why that key, or why none or several, in a sentence or two that say which variable or
+   * field was read, from where, and what it holds.
+   */
+  reason: string;
+}
 
 export interface KeyChoiceInput {
   keys: readonly SecretKey[];
-  /** The fingerprint the user chose, if any. */
-  requested?: string | undefined;
   config: DebsignConfig;
   /** The .changes' Changed-By and Maintainer fields (when it has them). */
   changedBy?: string | undefined;
@@ -77,64 +93,114 @@ export function keysNamedBy(keys: readonly SecretKey[], spec: string): SecretKey
   return keys.filter((k) => k.userIds.some((u) => u.toLowerCase().includes(needle)));
 }
 
-function label(key: SecretKey): string {
-  return key.userIds[0] ?? key.fingerprint;
+/**
+ * debsign refuses a DEBSIGN_KEYID of 8 letters or digits, a short key id, which another
+ * key may share ("Refusing to sign with short key ID"); its very test.
+ */
+const SHORT_KEY_ID = /^(0x)?[a-zA-Z0-9]{8}$/;
+
+/**
+ * Text from a .changes (which the server sent) or a configuration file, quoted in a
+ * reason: on one line, cut at 120 characters, and every character that would show nothing
+ * or reorder the text around it (a bidirectional control) shown as a mark.
+ */
+function quoted(text: string): string {
+  return `“${visibleText(oneLine(text))}”`;
 }
 
+/** DEBSIGN_KEYID is set: it alone decides, as in debsign. */
+function byKeyId(
+  keys: readonly SecretKey[],
+  setting: NonNullable<DebsignConfig['DEBSIGN_KEYID']>,
+): KeyChoice {
+  const where = `DEBSIGN_KEYID in ${setting.file} (line ${String(setting.line)}) is ${quoted(setting.value)}`;
+  if (SHORT_KEY_ID.test(setting.value)) {
+    return {
+      named: [],
+      reason:
+        `${where}, a short key id, which debsign refuses to sign with. Write the key's ` +
+        'fingerprint there, or choose the key to sign with.',
+    };
+  }
+  const named = keysNamedBy(keys, setting.value);
+  if (named.length === 1) {
+    return {
+      named,
+      reason: `${where}, which names this key; debsign signs with it whoever the .changes names.`,
+    };
+  }
+  return {
+    named,
+    reason:
+      named.length === 0
+        ? `${where}, which names none of your secret keys: debsign would stop there ` +
+          '(gpg: No secret key). Correct it, or choose the key to sign with.'
+        : `${where}, which names ${String(named.length)} of your secret keys (gpg would take ` +
+          'the first in its keyring): choose one.',
+  };
+}
+
+/** Who debsign signs as without DEBSIGN_KEYID: the text, and where it was read. */
+function maintainerOf(input: KeyChoiceInput): { value: string; from: string } | undefined {
+  const maint = input.config.DEBSIGN_MAINT;
+  if (maint) {
+    return {
+      value: maint.value,
+      // debsign signs as DEBSIGN_MAINT in place of the .changes' Changed-By.
+      from: `DEBSIGN_MAINT in ${maint.file} (line ${String(maint.line)})`,
+    };
+  }
+  // debsign reads an empty field as none, and falls back to the next.
+  const changedBy = input.changedBy?.trim();
+  if (changedBy) return { value: changedBy, from: "the .changes' Changed-By (its uploader)" };
+  const maintainer = input.maintainer?.trim();
+  if (maintainer) {
+    return { value: maintainer, from: "the .changes' Maintainer (it has no Changed-By)" };
+  }
+  return undefined;
+}
+
+/** The key debsign would use for a .changes with these fields; see the module's comment. */
 export function chooseKey(input: KeyChoiceInput): KeyChoice {
   const { keys, config } = input;
   if (keys.length === 0) throw noSecretKey();
-  if (input.requested !== undefined) {
-    return { key: requestedKey(keys, input.requested), reason: 'the key you chose' };
+  if (config.DEBSIGN_KEYID) return byKeyId(keys, config.DEBSIGN_KEYID);
+  const signas = maintainerOf(input);
+  if (!signas) {
+    return {
+      named: [],
+      reason:
+        'The .changes has neither Changed-By nor Maintainer, and DEBSIGN_KEYID is not set: ' +
+        'debsign would name no one to gpg, which refuses that (gpg: Invalid user ID). ' +
+        'Choose the key to sign with.',
+    };
   }
-  const configured = config.DEBSIGN_KEYID;
-  if (configured) {
-    const where = `DEBSIGN_KEYID in ${configured.file}`;
-    const named = keysNamedBy(keys, configured.value);
-    const [only] = named;
-    if (only && named.length === 1) return { key: only, reason: where };
-    if (named.length > 1) {
-      return {
-        choose: named,
-        reason: `${where} (${configured.value}) names ${String(named.length)} of your secret keys: choose one.`,
-      };
-    }
-    throw new DebusineError(
-      'validation',
-      `${where} (line ${String(configured.line)}) is ${configured.value}, which names none of ` +
-        'your secret keys; nothing was signed. Correct it, or remove it and choose the key here.',
-      { rule: 'signing.configured-key-missing', file: configured.file, key: configured.value },
-    );
+  const said = `${signas.from} is ${quoted(signas.value)}`;
+  const address = emailOf(signas.value);
+  if (address === undefined) {
+    return {
+      named: [],
+      reason:
+        `${said}, which holds no e-mail address, and DEBSIGN_KEYID is not set. Choose the ` +
+        'key to sign with.',
+    };
   }
-  const maint = config.DEBSIGN_MAINT;
-  const [signas, field] = maint
-    ? [maint.value, `DEBSIGN_MAINT in ${maint.file}`]
-    : input.changedBy
-      ? [input.changedBy, 'the uploader (Changed-By)']
-      : [input.maintainer, 'the maintainer (Maintainer)'];
-  const address = signas === undefined ? undefined : emailOf(signas);
-  if (address !== undefined) {
-    const matching = keys.filter((k) => k.emails.includes(address));
-    const [only] = matching;
-    if (only && matching.length === 1) return { key: only, reason: `${field}: ${address}` };
-    if (matching.length > 1) {
-      return {
-        choose: matching,
-        reason: `Several of your secret keys are for ${address}, ${field}: choose one.`,
-      };
-    }
+  const named = keys.filter((k) => k.emails.includes(address));
+  const forAddress = `your secret key for ${quoted(address)}`;
+  if (named.length === 1) {
+    return {
+      named,
+      reason: `It is ${forAddress}: ${said}, and DEBSIGN_KEYID is not set.`,
+    };
   }
-  const [only] = keys;
-  if (only && keys.length === 1) {
-    return { key: only, reason: `your only secret key (${label(only)})` };
-  }
-  const count = String(keys.length);
   return {
-    choose: [...keys],
+    named,
     reason:
-      address === undefined
-        ? `You have ${count} secret keys and DEBSIGN_KEYID is not set: choose the key to sign with.`
-        : `None of your ${count} secret keys is for ${address}, ${field}, and DEBSIGN_KEYID is ` +
-          'not set: choose the key to sign with.',
+      named.length === 0
+        ? `None of your secret keys is for ${quoted(address)}: ${said}, ` +
+          'and DEBSIGN_KEYID is not set, so debsign would stop there (gpg: No secret key). ' +
+          'Choose the key to sign with, or name yours in DEBSIGN_KEYID (~/.devscripts).'
+        : `${String(named.length)} of your secret keys are for ${quoted(address)}: ${said}, ` +
+          'and DEBSIGN_KEYID is not set (gpg would take the first in its keyring): choose one.',
   };
 }

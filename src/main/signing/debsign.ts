@@ -9,6 +9,9 @@
  *
  * Unlike the CLI, the key is chosen here (choose-key.ts) and passed as `-k<fingerprint>`,
  * and everything the server sent is checked before debsign reads it (server-checks.ts).
+ * The page shows that key before signing (signingKeyChoice): one function, `prepare`,
+ * reads the step, its .changes, the keys and the devscripts files for both, so that the
+ * key shown is the key that signs (and signing stops if it no longer is).
  */
 import { constants } from 'node:fs';
 import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -22,10 +25,10 @@ import {
   type LocalArtifact,
 } from '../artifacts';
 import { readChanges } from '../artifacts/local/debian-files';
-import type { WorkRequestResponse } from '../../shared/models';
-import type { SigningAvailability, SigningKeys, SigningResult } from '../../shared/contract';
+import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
+import type { SigningAvailability, SigningKeyChoice, SigningResult } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
-import { chooseKey, keysNamedBy, noSecretKey, requestedKey, summary } from './choose-key';
+import { chooseKey, noSecretKey, requestedKey, summary, type KeyChoice } from './choose-key';
 import { devscriptsFiles, readDebsignConfig, type DebsignConfig } from './devscripts-config';
 import { gpgSecretKeys, type SecretKey } from './gpg-keys';
 import { debsignRunner, type RunDebsign } from './run-debsign';
@@ -81,38 +84,81 @@ export function keyLookup(env: NodeJS.ProcessEnv = process.env): KeyLookup {
   };
 }
 
-/** The keys and the configured one, for the page to show before signing. */
-export async function signingKeys(lookup: KeyLookup): Promise<SigningKeys> {
+export interface KeyChoiceOptions {
+  keys?: KeyLookup;
+  tmpRoot?: string;
+}
+
+export interface SignOptions extends KeyChoiceOptions {
+  run?: RunDebsign;
+  /** The fingerprint the user chose (one of `keys`' secret keys, checked here). */
+  key?: string | undefined;
+  /** The fingerprint the page showed as debsign's key: signing stops if that changed. */
+  expected?: string | undefined;
+}
+
+/** What signing a step starts from: its unsigned upload, its .changes here, and the key. */
+interface Prepared {
+  unsigned: ArtifactResponse;
+  /** The files to fetch and sign (the .changes among them). */
+  names: string[];
+  /** The .changes: its name, and where it was fetched to. */
+  changes: string;
+  changesFile: string;
+  keys: SecretKey[];
+  choice: KeyChoice;
+}
+
+/**
+ * The one way both the page's key and signing's are found: the step must still wait, the
+ * keys and the devscripts files are read before anything is fetched (without gpg, a key or
+ * a readable configuration, nothing is), then only the .changes is fetched into `dir` and
+ * checked, and its Changed-By and Maintainer decide the key with the rest.
+ */
+async function prepare(
+  client: DebusineClient,
+  workRequestId: number,
+  lookup: KeyLookup,
+  dir: string,
+  requested?: string,
+): Promise<Prepared> {
+  const step = await client.workRequestExternalDebsignGet(workRequestId);
+  const unsignedId = unsignedIdOf(step, workRequestId);
+  const [keys, config] = await Promise.all([lookup.secretKeys(), lookup.debsignConfig()]);
+  if (keys.length === 0) throw noSecretKey();
+  if (requested !== undefined) requestedKey(keys, requested);
+  const unsigned = await client.artifactGet(unsignedId);
+  const { names, changes } = filesToSign(unsigned);
+  const changesFile = join(dir, changes);
+  await downloadArtifactFile(client, unsigned, changes, changesFile);
+  const fields = await checkChanges(changesFile, unsigned);
+  const choice = chooseKey({ keys, config, ...fields });
+  return { unsigned, names, changes, changesFile, keys, choice };
+}
+
+/** A temporary directory for one signing or one look at its key, removed after `use`. */
+async function inTemporaryDir<T>(
+  tmpRoot: string | undefined,
+  use: (dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpRoot ?? tmpdir(), 'debusine-desktop-sign-'));
   try {
-    const [keys, config] = await Promise.all([lookup.secretKeys(), lookup.debsignConfig()]);
-    const setting = config.DEBSIGN_KEYID;
-    const named = setting ? keysNamedBy(keys, setting.value) : [];
-    return {
-      keys: keys.map(summary),
-      configured: setting
-        ? {
-            value: setting.value,
-            file: setting.file,
-            fingerprint: named.length === 1 ? (named[0]?.fingerprint ?? null) : null,
-          }
-        : null,
-      problem: null,
-    };
-  } catch (error) {
-    return {
-      keys: [],
-      configured: null,
-      problem: error instanceof Error ? error.message : String(error),
-    };
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
-export interface SignOptions {
-  run?: RunDebsign;
-  keys?: KeyLookup;
-  /** The fingerprint the user chose (one of `keys`' secret keys, checked here). */
-  key?: string | undefined;
-  tmpRoot?: string;
+/** The key signAndComplete would use for the step when given none, for the page to show. */
+export function signingKeyChoice(
+  client: DebusineClient,
+  workRequestId: number,
+  options: KeyChoiceOptions = {},
+): Promise<SigningKeyChoice> {
+  return inTemporaryDir(options.tmpRoot, async (dir) => {
+    const { keys, choice } = await prepare(client, workRequestId, options.keys ?? keyLookup(), dir);
+    return { named: choice.named.map(summary), keys: keys.map(summary), reason: choice.reason };
+  });
 }
 
 /**
@@ -129,37 +175,40 @@ export async function uploadSigned(
   return uploaded.id;
 }
 
-export async function signAndComplete(
+export function signAndComplete(
   client: DebusineClient,
   workRequestId: number,
   options: SignOptions = {},
 ): Promise<SigningResult> {
-  const lookup = options.keys ?? keyLookup();
   const run = options.run ?? debsignRunner();
-  const step = await client.workRequestExternalDebsignGet(workRequestId);
-  const unsignedId = unsignedIdOf(step, workRequestId);
-  // The keys first: without gpg, a key or a readable configuration, nothing is fetched.
-  const [keys, config] = await Promise.all([lookup.secretKeys(), lookup.debsignConfig()]);
-  if (keys.length === 0) throw noSecretKey();
-  if (options.key !== undefined) requestedKey(keys, options.key);
-  const unsigned = await client.artifactGet(unsignedId);
-  const { names, changes } = filesToSign(unsigned);
-  const dir = await mkdtemp(join(options.tmpRoot ?? tmpdir(), 'debusine-desktop-sign-'));
-  try {
+  return inTemporaryDir(options.tmpRoot, async (dir) => {
     const files = join(dir, 'upload');
     const tmp = join(dir, 'tmp');
     await mkdir(files);
     await mkdir(tmp);
-    for (const name of names) {
+    const lookup = options.keys ?? keyLookup();
+    const prepared = await prepare(client, workRequestId, lookup, files, options.key);
+    const { unsigned, changesFile, choice } = prepared;
+    let key: SecretKey;
+    let keyReason: string;
+    if (options.key !== undefined) {
+      key = requestedKey(prepared.keys, options.key);
+      keyReason = "You chose it on the step's page.";
+    } else {
+      const [only] = choice.named;
+      if (only === undefined || choice.named.length !== 1) {
+        const keys = choice.named.length > 1 ? choice.named : prepared.keys;
+        return { status: 'choose-key', keys: keys.map(summary), reason: choice.reason };
+      }
+      if (options.expected !== undefined && options.expected !== only.fingerprint) {
+        throw keyChanged(only, choice.reason);
+      }
+      key = only;
+      keyReason = choice.reason;
+    }
+    for (const name of prepared.names.filter((n) => n !== prepared.changes)) {
       await downloadArtifactFile(client, unsigned, name, join(files, name));
     }
-    const changesFile = join(files, changes);
-    const fields = await checkChanges(changesFile, unsigned);
-    const choice = chooseKey({ keys, requested: options.key, config, ...fields });
-    if ('choose' in choice) {
-      return { status: 'choose-key', keys: choice.choose.map(summary), reason: choice.reason };
-    }
-    const { key } = choice;
     await run({ changesFile, cwd: files, key: key.fingerprint, tmpDir: tmp });
     if (!(await readChanges(changesFile)).signed) {
       throw new DebusineError(
@@ -187,16 +236,23 @@ export async function signAndComplete(
     } catch (error) {
       throw notCompleted(error, workRequestId, signedArtifactId, key);
     }
-    return {
-      status: 'signed',
-      workRequest,
-      signedArtifactId,
-      key: summary(key),
-      keyReason: choice.reason,
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    return { status: 'signed', workRequest, signedArtifactId, key: summary(key), keyReason };
+  });
+}
+
+/**
+ * The page showed one key as debsign's, and the choice made now names another: a key was
+ * made or removed, or a devscripts file changed, since. Signing with a key the user was
+ * not shown is what this stops.
+ */
+function keyChanged(now: SecretKey, reason: string): DebusineError {
+  const who = now.userIds[0] ? ` (${now.userIds[0]})` : '';
+  return new DebusineError(
+    'conflict',
+    `The key debsign would use is no longer the one shown: it is now ${now.fingerprint}${who}. ` +
+      `${reason} Nothing was signed; look at the key again, then sign.`,
+    { rule: 'signing.key-changed', key: now.fingerprint },
+  );
 }
 
 /** The signed files did not all reach the server: the step was not completed. */

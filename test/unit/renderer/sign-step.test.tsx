@@ -1,14 +1,21 @@
 // @vitest-environment happy-dom
 /**
- * The signing step's page: "Sign and upload" asks main to sign on the server the page
- * shows, with the key debsign would use; when main answers that the key is the user's to
- * choose, only a listed key can be sent; a refused completion names the artifact made;
- * without debsign, the CLI's command instead.
+ * The signing step's page: it names the key debsign would use (its user id, its
+ * fingerprint, and why that one), as main chose it on the page's server; "Sign and upload"
+ * signs with that key and no other (main is told which it was); where main's choice names
+ * no key, the page says why and offers to sign only with a key the user picks; when main
+ * answers that the key is the user's to choose, only a listed key can be sent; a refused
+ * completion names the artifact made; without debsign, the CLI's command instead.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SigningKey, SigningResult, WorkRequestResponse } from '@shared/contract';
+import type {
+  SigningKey,
+  SigningKeyChoice,
+  SigningResult,
+  WorkRequestResponse,
+} from '@shared/contract';
 import { DebusineError } from '@shared/errors';
 import { BridgeProvider } from '@renderer/bridge';
 import { WaitingStep } from '@renderer/screens/work-requests/waiting';
@@ -27,6 +34,24 @@ const WORK: SigningKey = {
   userIds: ['Me at work <me@work.example>'],
 };
 
+const BY_CHANGED_BY: SigningKeyChoice = {
+  named: [MINE],
+  keys: [MINE, WORK],
+  reason:
+    "It is your secret key for “me@example.org”: the .changes' Changed-By (its uploader) is " +
+    '“Me <me@example.org>”, and DEBSIGN_KEYID is not set.',
+};
+
+const NONE_FOR_CHANGED_BY: SigningKeyChoice = {
+  named: [],
+  keys: [MINE, WORK],
+  reason:
+    "None of your secret keys is for “else@example.org”: the .changes' Changed-By (its " +
+    'uploader) is “Someone Else <else@example.org>”, and DEBSIGN_KEYID is not set, so debsign ' +
+    'would stop there (gpg: No secret key). Choose the key to sign with, or name yours in ' +
+    'DEBSIGN_KEYID (~/.devscripts).',
+};
+
 const step: WorkRequestResponse = workRequestFixture(41, {
   created_at: '2026-11-21T12:00:00Z',
   started_at: '2026-11-21T12:00:01Z',
@@ -42,7 +67,7 @@ function renderWith(handlers: FakeHandlers) {
   const fake = fakeBridge({
     'servers.active': () => SERVER_A,
     'signing.available': () => ({ available: true, debsign: true, gpg: true, message: null }),
-    'signing.keys': () => ({ keys: [MINE, WORK], configured: null, problem: null }),
+    'signing.keyChoice': () => BY_CHANGED_BY,
     ...handlers,
   });
   const queryClient = new QueryClient({
@@ -64,25 +89,99 @@ function renderWith(handlers: FakeHandlers) {
   });
 }
 
+const keyChoiceCalls = (fake: { calls: { channel: string; args: unknown }[] }) =>
+  fake.calls.filter((c) => c.channel === 'signing.keyChoice').map((c) => c.args);
+
 const signCalls = (fake: { calls: { channel: string; args: unknown }[] }) =>
   fake.calls.filter((c) => c.channel === 'signing.signAndComplete').map((c) => c.args);
 
 afterEach(cleanup);
 
 describe('the signing step', () => {
-  it("signs on the page's server; when asked, sends only the key chosen among the listed ones", async () => {
+  it('names the key debsign would use, its fingerprint and why, and signs with that one', async () => {
+    const fake = renderWith({
+      'signing.signAndComplete': () => ({
+        status: 'signed',
+        workRequest: { ...step, status: 'completed', result: 'success' },
+        signedArtifactId: 901,
+        key: MINE,
+        keyReason: BY_CHANGED_BY.reason,
+      }),
+    });
+    const key = await screen.findByTestId('debsign-key');
+    expect(within(key).getByText('Me <me@example.org>')).toBeTruthy();
+    expect(within(key).getByText('A260 D2A9 F365 0171 40BD DDD2 CAEB ED84 A203 F49A')).toBeTruthy();
+    expect(within(key).getByText(BY_CHANGED_BY.reason)).toBeTruthy();
+    // Asked of the server the page shows.
+    expect(keyChoiceCalls(fake)).toEqual([{ workRequestId: 41, serverId: SERVER_A.id }]);
+    const button = screen.getByRole('button', { name: 'Sign and upload' });
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
+    expect(signCalls(fake)).toEqual([
+      { workRequestId: 41, serverId: SERVER_A.id, expected: MINE.fingerprint },
+    ]);
+    expect(screen.getByRole('status').textContent).toContain(
+      'A260 D2A9 F365 0171 40BD DDD2 CAEB ED84 A203 F49A',
+    );
+    // Once the page has the step completed, what signed and why stay.
+    fake.show({ ...step, status: 'completed', result: 'success' });
+    expect(screen.queryByTestId('debsign-key')).toBeNull();
+    expect(screen.getByText(BY_CHANGED_BY.reason)).toBeTruthy();
+  });
+
+  it('says no key matches, and why, and signs only with a key the user picks', async () => {
+    const fake = renderWith({
+      'signing.keyChoice': () => NONE_FOR_CHANGED_BY,
+      'signing.signAndComplete': () => ({
+        status: 'signed',
+        workRequest: { ...step, status: 'completed', result: 'success' },
+        signedArtifactId: 902,
+        key: WORK,
+        keyReason: "You chose it on the step's page.",
+      }),
+    });
+    const key = await screen.findByTestId('debsign-key');
+    expect(key.textContent).toContain('No key to sign with by default.');
+    expect(key.textContent).toContain('“else@example.org”');
+    expect(key.textContent).toContain("the .changes' Changed-By");
+    const button = screen.getByRole('button', { name: 'Sign and upload' });
+    await waitForEnabled(button, false);
+    expect(screen.getByRole('option', { name: 'Choose a key…' })).toHaveProperty('disabled', true);
+    fireEvent.change(screen.getByLabelText('Key'), { target: { value: WORK.fingerprint } });
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
+    expect(signCalls(fake)).toEqual([
+      { workRequestId: 41, serverId: SERVER_A.id, key: WORK.fingerprint },
+    ]);
+  });
+
+  it('renders what main quotes from the server as text, never as markup', async () => {
+    const hostile = '“<img src=x onerror=alert(1)>” <b>bold</b>';
+    renderWith({
+      'signing.keyChoice': () => ({ ...NONE_FOR_CHANGED_BY, reason: hostile }),
+    });
+    const key = await screen.findByTestId('debsign-key');
+    expect(key.textContent).toContain(hostile);
+    expect(key.querySelector('img')).toBeNull();
+    expect(key.querySelector('b')).toBeNull();
+  });
+
+  it('when asked, sends only the key chosen among the listed ones', async () => {
     const answers: SigningResult[] = [
       {
         status: 'choose-key',
         keys: [MINE, WORK],
-        reason: 'None of your 2 secret keys is for x@example.org: choose the key to sign with.',
+        reason:
+          'DEBSIGN_KEYID in /home/me/.devscripts (line 1) is “WORK”, which names 2 of your secret keys: choose one.',
       },
       {
         status: 'signed',
         workRequest: { ...step, status: 'completed', result: 'success' },
         signedArtifactId: 901,
         key: WORK,
-        keyReason: 'the key you chose',
+        keyReason: "You chose it on the step's page.",
       },
     ];
     const fake = renderWith({
@@ -95,11 +194,13 @@ describe('the signing step', () => {
     const waiting = await screen.findByTestId('waiting-step');
     const button = await within(waiting).findByRole('button', { name: 'Sign and upload' });
     await screen.findByRole('option', { name: `${WORK.userIds[0] ?? ''} · ${WORK.keyId}` });
-    // Until a key is picked: the one debsign would use, which main picks.
+    // Until a key is picked: the one debsign would use, as the page shows it.
     await waitForEnabled(button);
     fireEvent.click(button);
-    expect(await screen.findByText(/choose the key to sign with/)).toBeTruthy();
-    expect(signCalls(fake)).toEqual([{ workRequestId: 41, serverId: SERVER_A.id }]);
+    expect(await screen.findByText(/names 2 of your secret keys: choose one/)).toBeTruthy();
+    expect(signCalls(fake)).toEqual([
+      { workRequestId: 41, serverId: SERVER_A.id, expected: MINE.fingerprint },
+    ]);
     // Now a key must be chosen before the button sends anything.
     await waitForEnabled(button, false);
     fireEvent.change(screen.getByLabelText('Key'), { target: { value: WORK.fingerprint } });
@@ -107,7 +208,7 @@ describe('the signing step', () => {
     fireEvent.click(button);
     expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
     expect(signCalls(fake)).toEqual([
-      { workRequestId: 41, serverId: SERVER_A.id },
+      { workRequestId: 41, serverId: SERVER_A.id, expected: MINE.fingerprint },
       { workRequestId: 41, serverId: SERVER_A.id, key: WORK.fingerprint },
     ]);
     expect(screen.getByRole('status').textContent).toContain('901');
@@ -153,7 +254,7 @@ describe('the signing step', () => {
     expect(await screen.findByText(/Install debsign \(package devscripts\)/)).toBeTruthy();
     expect(screen.getByText('debusine work-request sign 41')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sign and upload' })).toBeNull();
-    expect(fake.calls.some((c) => c.channel === 'signing.keys')).toBe(false);
+    expect(keyChoiceCalls(fake)).toEqual([]);
   });
 });
 

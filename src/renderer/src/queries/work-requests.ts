@@ -58,12 +58,16 @@ export const workRequestQueries = {
     },
   ),
   /**
-   * The secret keys this machine can sign with, and the one debsign's configuration names;
+   * The key signing step `id` would use, chosen by main as signing chooses it (from the
+   * step's .changes, on the server it is read from), with every key to sign with another;
    * read again whenever the signing step is shown (a key may have been made meanwhile).
    */
-  signingKeys: defineQuery([APP, 'signing', 'keys'], (bridge) => bridge.signing.keys(), {
-    staleTime: 0,
-  }),
+  signingKeyChoice: (scope: Scope, id: number) =>
+    defineQuery(
+      [scope, 'signing', 'keyChoice', id],
+      (bridge) => bridge.signing.keyChoice({ workRequestId: id, serverId: scope }),
+      { staleTime: 0 },
+    ),
 };
 
 /** The list, newest first, one server page at a time (cursor pagination). */
@@ -181,14 +185,24 @@ export const workRequestMutations = {
   }),
   /**
    * Signs the upload a waiting step names with the local key, and completes the step, on
-   * the server the step was read from; `key`: the fingerprint the user chose, if any.
+   * the server the step was read from; `key`: the fingerprint the user chose, if any, else
+   * `expected`: the one the page showed as debsign's.
    */
   sign: defineMutation({
-    fn: (bridge, args: { workRequestId: number; serverId: string; key?: string | undefined }) =>
+    fn: (
+      bridge,
+      args: {
+        workRequestId: number;
+        serverId: string;
+        key?: string | undefined;
+        expected?: string | undefined;
+      },
+    ) =>
       bridge.signing.signAndComplete({
         workRequestId: args.workRequestId,
         serverId: args.serverId,
         ...(args.key === undefined ? {} : { key: args.key }),
+        ...(args.expected === undefined ? {} : { expected: args.expected }),
       }),
     writes: (queryClient, scope, result, args) => {
       // The answer is the step of the server it was signed on, which may no longer be active.

@@ -1,11 +1,12 @@
 import { PenLine } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { SigningKey, SigningKeys, WorkRequestResponse } from '@shared/contract';
+import type { SigningKey, SigningKeyChoice, WorkRequestResponse } from '@shared/contract';
 import { DebusineError } from '@shared/errors';
+import { visibleText } from '@shared/visible-text';
 import { OpenButton } from '@renderer/kit/open-button';
 import { MutateButton } from '@renderer/components/mutate-button';
 import { CopyButton } from '@renderer/components/copy-button';
-import { useAppQuery, useMutationOf, useScope } from '@renderer/queries/hooks';
+import { useAppQuery, useMutationOf, useScope, useServerQuery } from '@renderer/queries/hooks';
 import { workRequestMutations, workRequestQueries } from '@renderer/queries/work-requests';
 import { cliCommand } from './model';
 
@@ -20,52 +21,118 @@ function artifactLeft(error: unknown): number | undefined {
   return typeof id === 'number' ? id : undefined;
 }
 
-function keyLabel(key: SigningKey): string {
-  return `${key.userIds[0] ?? 'no user id'} · ${key.keyId}`;
+/**
+ * Text shown as it is, at most `max` characters: main bounds what it quotes from the
+ * server, and this keeps the page's own share bounded whatever it gets.
+ */
+function bounded(text: string, max: number): string {
+  const visible = visibleText(text);
+  return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
 }
 
-/** What debsign's configuration says, when it names a key. */
-function ConfiguredKey(props: { keys: SigningKeys | undefined }): React.JSX.Element | null {
-  const configured = props.keys?.configured;
-  if (!configured) return null;
-  const key = props.keys?.keys.find((k) => k.fingerprint === configured.fingerprint);
-  return key ? (
-    <p className="muted">
-      Signs with <span className="mono">{keyLabel(key)}</span>, named by DEBSIGN_KEYID in{' '}
-      <span className="mono">{configured.file}</span>.
-    </p>
-  ) : (
-    <p className="inline-error">
-      DEBSIGN_KEYID in <span className="mono">{configured.file}</span> is{' '}
-      <span className="mono">{configured.value}</span>, which names none of your secret keys (or
-      several): correct it, or choose the key below.
-    </p>
+function userIdOf(key: SigningKey): string {
+  return bounded(key.userIds[0] ?? 'no user id', 200);
+}
+
+function keyLabel(key: SigningKey): string {
+  return `${userIdOf(key)} · ${key.keyId}`;
+}
+
+/** As gpg shows one: groups of four hex digits. */
+function groupedFingerprint(fingerprint: string): string {
+  return fingerprint.replace(/(.{4})(?!$)/g, '$1 ');
+}
+
+/** The one key debsign's rules name, or undefined where they name none or several. */
+function debsignKeyOf(choice: SigningKeyChoice | undefined): SigningKey | undefined {
+  const [only, ...more] = choice?.named ?? [];
+  return more.length === 0 ? only : undefined;
+}
+
+/**
+ * Which key debsign would use and why (main's choice, made by the code that signs), or that
+ * its rules name none, or several, and which address or key id they looked for, and where
+ * it came from.
+ */
+function DebsignKey(props: {
+  choice: SigningKeyChoice | undefined;
+  error: Error | null;
+  pending: boolean;
+}): React.JSX.Element | null {
+  const { choice } = props;
+  if (props.error) {
+    return (
+      <p className="inline-error">
+        Cannot tell which key debsign would use: {bounded(errorText(props.error), 1000)}
+      </p>
+    );
+  }
+  if (!choice) {
+    return props.pending ? <p className="muted">Looking for the key debsign would use…</p> : null;
+  }
+  const key = debsignKeyOf(choice);
+  const reason = bounded(choice.reason, 1000);
+  if (!key) {
+    return (
+      <p className="inline-error" data-testid="debsign-key">
+        <strong>
+          {choice.named.length === 0
+            ? 'No key to sign with by default.'
+            : 'Several keys match: choose one.'}
+        </strong>{' '}
+        {reason}
+      </p>
+    );
+  }
+  return (
+    <dl className="props" data-testid="debsign-key">
+      <dt>debsign would use</dt>
+      <dd>{userIdOf(key)}</dd>
+      <dt>Fingerprint</dt>
+      <dd className="mono">{groupedFingerprint(key.fingerprint)}</dd>
+      <dt>Why</dt>
+      <dd>{reason}</dd>
+    </dl>
   );
 }
 
 /**
- * External signing: debsign here when main has it, otherwise the CLI's way. The key is the
- * one debsign would use (DEBSIGN_KEYID, else the uploader's, else the only one); with several
- * keys the user may pick one, and must when none of those rules names one.
+ * External signing: debsign here when main has it, otherwise the CLI's way. The page shows
+ * the key debsign would use, as main chooses it for signing (DEBSIGN_KEYID, else the
+ * uploader's key), and why; the user may pick another key, and must where those rules
+ * name none or several. What is signed without a pick is the key shown: main stops if its
+ * choice changed meanwhile.
  */
 export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element | null {
   const { wr } = props;
   const titleId = useId();
   const keyId = useId();
+  const waiting = wr.status === 'running';
   const availability = useAppQuery(workRequestQueries.signingAvailable);
   const available = availability.data?.available === true;
-  const keys = useAppQuery(workRequestQueries.signingKeys, { enabled: available });
+  const choice = useServerQuery((scope) => workRequestQueries.signingKeyChoice(scope, wr.id), {
+    enabled: available && waiting,
+  });
   const scope = useScope();
   const [chosen, setChosen] = useState('');
   const unsigned = wr.task_data.unsigned;
-  const sign = useMutationOf(workRequestMutations.sign);
+  // An answer other than "signed" may be about keys or devscripts files changed since the
+  // choice was read: read it again, so that what the page shows is main's choice now.
+  const sign = useMutationOf(workRequestMutations.sign, {
+    onSuccess: (result) => {
+      if (result.status !== 'signed') void choice.refetch();
+    },
+    onError: () => {
+      void choice.refetch();
+    },
+  });
   const command = cliCommand('sign', wr.id);
   const outcome = sign.data;
   const asked = outcome?.status === 'choose-key' ? outcome : undefined;
   const signed = outcome?.status === 'signed' ? outcome : undefined;
-  const choices = asked?.keys ?? keys.data?.keys ?? [];
+  const debsignKey = asked ? undefined : debsignKeyOf(choice.data);
+  const choices = asked?.keys ?? choice.data?.keys ?? [];
   const left = artifactLeft(sign.error);
-  const waiting = wr.status === 'running';
   // Once the step no longer waits, what is left to show is this page's own signing.
   if (!waiting && !signed) return null;
   return (
@@ -88,10 +155,9 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
         ) : null}
         {!waiting ? null : available ? (
           <>
-            <ConfiguredKey keys={keys.data} />
-            {keys.data?.problem ? <p className="inline-error">{keys.data.problem}</p> : null}
-            {asked ? <p role="status">{asked.reason}</p> : null}
-            {choices.length > 1 || asked ? (
+            <DebsignKey choice={choice.data} error={choice.error} pending={choice.isPending} />
+            {asked ? <p role="status">{bounded(asked.reason, 1000)}</p> : null}
+            {choices.length > 1 || (choices.length > 0 && !debsignKey) ? (
               <div className="field">
                 <label htmlFor={keyId}>Key</label>
                 <select
@@ -102,8 +168,10 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
                     setChosen(e.target.value);
                   }}
                 >
-                  <option value="" disabled={asked !== undefined}>
-                    {asked ? 'Choose a key…' : 'The key debsign would use'}
+                  <option value="" disabled={!debsignKey}>
+                    {debsignKey
+                      ? `The key debsign would use (${keyLabel(debsignKey)})`
+                      : 'Choose a key…'}
                   </option>
                   {choices.map((key) => (
                     <option key={key.fingerprint} value={key.fingerprint}>
@@ -116,11 +184,16 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
             <MutateButton
               className="button primary"
               mutation={sign}
-              disabled={scope === undefined || (asked !== undefined && chosen === '')}
+              // Without a pick, only the key shown signs: none shown, nothing to sign with.
+              disabled={scope === undefined || (chosen === '' && !debsignKey)}
               input={{
                 workRequestId: wr.id,
                 serverId: scope ?? '',
-                ...(chosen === '' ? {} : { key: chosen }),
+                ...(chosen !== ''
+                  ? { key: chosen }
+                  : debsignKey
+                    ? { expected: debsignKey.fingerprint }
+                    : {}),
               }}
             >
               <PenLine size={14} aria-hidden="true" />
@@ -148,12 +221,19 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
           </>
         )}
         {signed ? (
-          <p role="status">
-            Signed with <span className="mono">{keyLabel(signed.key)}</span> ({signed.keyReason}):
-            artifact{' '}
-            <OpenButton kind="artifact" id={signed.signedArtifactId} className="link-button mono" />{' '}
-            uploaded and the step completed.
-          </p>
+          <>
+            <p role="status">
+              Signed with <span className="mono">{keyLabel(signed.key)}</span> (fingerprint{' '}
+              <span className="mono">{groupedFingerprint(signed.key.fingerprint)}</span>): artifact{' '}
+              <OpenButton
+                kind="artifact"
+                id={signed.signedArtifactId}
+                className="link-button mono"
+              />{' '}
+              uploaded and the step completed.
+            </p>
+            <p className="muted">{bounded(signed.keyReason, 1000)}</p>
+          </>
         ) : null}
         {sign.error ? (
           <p className="inline-error" role="alert">
