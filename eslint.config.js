@@ -263,6 +263,16 @@ const NO_ENUM = {
   selector: 'TSEnumDeclaration',
   message: 'Use a union of string literals, not an enum.',
 };
+// Each spread argument is a slot on the call stack: an array read from a server or a file
+// (200,000 lines of a .changes) overflows it, with "Maximum call stack size exceeded".
+const NO_SPREAD_ARGUMENTS = {
+  selector: [
+    'CallExpression[callee.property.name=/^(push|unshift|assign)$/] > SpreadElement',
+    "CallExpression[callee.object.name='Math'] > SpreadElement",
+  ].join(', '),
+  message:
+    'Do not spread an array into push, unshift, Object.assign or Math: its length may be unbounded and each element takes a stack slot. Use a for…of loop.',
+};
 
 export default tseslint.config(
   {
@@ -298,7 +308,7 @@ export default tseslint.config(
       // (scripts/deprecated.mjs): TypeScript notes each one while it checks a file anyway,
       // where this rule asked the checker again for every identifier, call and JSX attribute.
       '@typescript-eslint/no-deprecated': 'off',
-      'no-restricted-syntax': ['error', NO_ENUM],
+      'no-restricted-syntax': ['error', NO_ENUM, NO_SPREAD_ARGUMENTS],
     },
   },
   {
@@ -353,6 +363,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         NO_ENUM,
+        NO_SPREAD_ARGUMENTS,
         {
           selector: "CallExpression[callee.property.name='on'][arguments.0.type='Literal']",
           message:
@@ -408,6 +419,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         NO_ENUM,
+        NO_SPREAD_ARGUMENTS,
         {
           selector: "CallExpression[callee.object.property.name='dispatcher']",
           message:
@@ -432,6 +444,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
+      // Their arrays are the tests' own: the stack's bound is for what the app reads.
+      'no-restricted-syntax': ['error', NO_ENUM],
     },
   },
 );

@@ -275,6 +275,14 @@ describe('names in file lists', () => {
     expect((error as DebusineError).details).toMatchObject({ line: 5, field: 'Files' });
   });
 
+  it('reads a list of 200,000 files without overflowing the call stack', () => {
+    const md5 = 'd41d8cd98f00b204e9800998ecf8427e';
+    const lines: string[] = [];
+    for (let i = 0; i < 200_000; i++) lines.push(` ${md5} 0 f${String(i)}.tar`);
+    const parsed = parseControlFileText('dsc', `${head}${lines.join('\n')}\n`, 'a.dsc');
+    expect(parsed.files).toHaveLength(200_000);
+  });
+
   it('refuses a NUL in a name, naming the line', () => {
     const text = `${head} d41d8cd98f00b204e9800998ecf8427e 0 a\0b\n`;
     expect(() => parseControlFileText('dsc', text, 'a.dsc')).toThrow(/a\.dsc:4: a NUL byte/);

@@ -147,6 +147,18 @@ describe('dput-ng profiles', () => {
     expect(problems).toContainEqual(expect.stringMatching(/^\/profiles\/huge\.json is \d+ bytes/));
   });
 
+  it('ends on a meta chain that loops (a → b → a), names the loop, and keeps what it read', async () => {
+    const dirs = layers({
+      'home/profiles/looping.json': { ...PACKAGE_PROFILE, fqdn: 'loop.example', meta: 'a' },
+      'home/metas/a.json': { meta: 'b', from_a: 1 },
+      'home/metas/b.json': { meta: 'a', from_b: 2 },
+    });
+    const profiles = new DputProfiles(dirs);
+    const profile = await profiles.forServer('https://loop.example/api', 'debian');
+    expect(profile?.fields).toMatchObject({ from_a: 1, from_b: 2, fqdn: 'loop.example' });
+    expect(profiles.problems.map((p) => p.message)).toContain('its meta "a" loops: a → b → a');
+  });
+
   it('passes over a FIFO named like a profile, which an open for reading would wait on for ever', async () => {
     const dirs = layers({
       'home/profiles/good.json': { ...PACKAGE_PROFILE, fqdn: 'good.example' },

@@ -39,6 +39,27 @@ describe("main's requests own their bodies", { timeout: 30_000 }, () => {
   });
 });
 
+describe('spreads of unbounded arrays', { timeout: 30_000 }, () => {
+  const SPREADS = `export function f(out: number[], list: number[], maps: object[]): number {
+  out.push(...list);
+  Object.assign({}, ...maps);
+  return Math.max(...list);
+}
+`;
+  it('refuses spreading an array into push, Object.assign or Math in the code that ships', async () => {
+    for (const path of ['src/main/probe.ts', 'src/shared/probe.ts', 'src/renderer/src/probe.ts']) {
+      const problems = await ruleProblems('no-restricted-syntax', path, SPREADS);
+      expect(problems, path).toHaveLength(3);
+      expect(problems[0]).toContain('unbounded');
+    }
+  });
+
+  it('accepts forwarding rest arguments and spreading into an array literal', async () => {
+    const fine = `export const g = (f: (...a: number[]) => number, ...args: number[]) => [...args, f(...args)];\n`;
+    expect(await ruleProblems('no-restricted-syntax', 'src/main/probe.ts', fine)).toEqual([]);
+  });
+});
+
 /**
  * Lints a module importing each specifier at its path: refused with a message containing
  * `refusal`, or, when it is null, accepted.

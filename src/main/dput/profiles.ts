@@ -116,13 +116,30 @@ export class DputProfiles {
     this.dirs = dirs;
   }
 
-  /** `CLASS/NAME.json` in one directory, with its meta's keys filled in. */
-  async #layer(dir: string, cls: string, name: string): Promise<JsonObject | null> {
-    const obj = await readJson(join(dir, cls, `${name}.json`), this.problems);
+  /**
+   * `CLASS/NAME.json` in one directory, with its meta's keys filled in. `metas` are the
+   * metas being filled in above this one: a meta that names one of them (a → b → a) would
+   * never end, so the loop is said and left out, as a meta naming itself is.
+   */
+  async #layer(
+    dir: string,
+    cls: string,
+    name: string,
+    metas: readonly string[],
+  ): Promise<JsonObject | null> {
+    const file = join(dir, cls, `${name}.json`);
+    const obj = await readJson(file, this.problems);
     if (!obj) return null;
     const meta = obj.meta;
     if (typeof meta === 'string' && !(cls === 'metas' && meta === name)) {
-      const metaFields = await this.#merged('metas', meta, false);
+      if (metas.includes(meta)) {
+        this.problems.push({
+          file,
+          message: `its meta ${JSON.stringify(meta)} loops: ${[...metas, meta].join(' → ')}`,
+        });
+        return obj;
+      }
+      const metaFields = await this.#merged('metas', meta, false, [...metas, meta]);
       for (const [key, value] of Object.entries(metaFields.fields)) {
         if (!(key in obj)) obj[key] = value;
       }
@@ -130,7 +147,12 @@ export class DputProfiles {
     return obj;
   }
 
-  async #merged(cls: string, name: string, withBuiltIn: boolean): Promise<DputProfile> {
+  async #merged(
+    cls: string,
+    name: string,
+    withBuiltIn: boolean,
+    metas: readonly string[] = cls === 'metas' ? [name] : [],
+  ): Promise<DputProfile> {
     let fields: JsonObject = {};
     const files: string[] = [];
     const builtIn = withBuiltIn && cls === 'profiles' ? BUILT_IN_PROFILES[name] : undefined;
@@ -139,7 +161,7 @@ export class DputProfiles {
       files.push('built in');
     }
     for (const dir of this.dirs) {
-      const layer = await this.#layer(dir, cls, name);
+      const layer = await this.#layer(dir, cls, name, metas);
       if (!layer) continue;
       fields = cleanup({ ...fields, ...layer });
       files.push(join(dir, cls, `${name}.json`));

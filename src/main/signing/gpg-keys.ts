@@ -29,7 +29,7 @@ function unescapeField(field: string): string {
       bytes.push(parseInt(hex[1], 16));
       i += 4;
     } else {
-      bytes.push(...Buffer.from(field.charAt(i), 'utf8'));
+      for (const byte of Buffer.from(field.charAt(i), 'utf8')) bytes.push(byte);
       i++;
     }
   }

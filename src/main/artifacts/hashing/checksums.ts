@@ -79,7 +79,7 @@ export async function hashHandle(
   try {
     if (offloaded.length > 0) {
       if ((await handle.stat()).size >= SIDE_MIN_SIZE) side = sideHash(offloaded, 3, READ_SIZE);
-      else hashes.push(...offloaded.map((name) => createHash(name)));
+      else for (const name of offloaded) hashes.push(createHash(name));
     }
     const names = side ? local : [...local, ...offloaded];
     const buffers = side?.buffers ?? [Buffer.allocUnsafe(READ_SIZE), Buffer.allocUnsafe(READ_SIZE)];

@@ -250,7 +250,7 @@ export async function runUploadJob(
         },
       });
       sent = result.uploaded;
-      alreadyThere.push(...result.present);
+      for (const path of result.present) alreadyThere.push(path);
     }
     uploaded[index] = sent;
     present[index] = alreadyThere.sort();

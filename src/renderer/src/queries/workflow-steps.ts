@@ -96,7 +96,7 @@ async function readIds(bridge: BridgeClient, ids: number[]): Promise<WorkRequest
   const out: WorkRequestResponse[] = [];
   let page = await bridge.workRequests.page({ ids });
   for (;;) {
-    out.push(...page.items);
+    for (const item of page.items) out.push(item);
     if (page.nextCursor === null) return out;
     page = await bridge.workRequests.page({ cursor: page.nextCursor });
   }

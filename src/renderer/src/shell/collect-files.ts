@@ -43,6 +43,6 @@ async function readAll(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry[]
       reader.readEntries(resolve, reject);
     });
     if (batch.length === 0) return all;
-    all.push(...batch);
+    for (const entry of batch) all.push(entry);
   }
 }

@@ -50,10 +50,9 @@ export function WorkRequestList(): React.JSX.Element {
     () => ({
       username: session.data?.user ?? null,
       userId: session.data?.userId ?? null,
-      creators: Object.assign({}, ...(query.data?.pages.map((p) => p.creators) ?? [])) as Record<
-        string,
-        string
-      >,
+      creators: Object.fromEntries(
+        (query.data?.pages ?? []).flatMap((p) => Object.entries(p.creators)),
+      ),
     }),
     [session.data, query.data],
   );
