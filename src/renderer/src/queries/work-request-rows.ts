@@ -4,8 +4,14 @@
  * it; one no list holds yet brings the newest rows in on top. A paged list is never
  * refetched wholesale, since that re-reads every loaded page (a thousand requests at
  * 10,000 rows).
+ *
+ * A workflow's tree is not one of these lists: it reads itself, root and steps together
+ * (workflow-steps.ts), and a row swapped in from elsewhere could be older than its own
+ * read. Only the lists that hold a row are written: writing a list marks it as just read
+ * and no longer stale, and a tree so marked while its page was closed was shown again
+ * from the cache, as it was minutes before, instead of being read.
  */
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { BridgeClient, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
 import { isActive } from '@shared/results/end';
 import type { Scope } from './define';
@@ -16,59 +22,121 @@ import {
   type ServerFilters,
 } from './work-request-keys';
 
-type ListData = Pages | WorkRequestResponse[] | { steps: WorkRequestResponse[]; complete: boolean };
+type ListData = Pages | WorkRequestResponse[];
+
+/** What the server's list answers a page: ten work requests. */
+const PAGE_SIZE = 10;
+
+/** Whether `fresh` says anything `known` does not (the server sends the same row the same). */
+function differs(known: WorkRequestResponse, fresh: WorkRequestResponse): boolean {
+  return JSON.stringify(known) !== JSON.stringify(fresh);
+}
+
+/** Whether `list` holds `fresh`'s work request in another state. */
+function outdated(list: readonly WorkRequestResponse[], fresh: WorkRequestResponse): boolean {
+  return list.some((wr) => wr.id === fresh.id && differs(wr, fresh));
+}
 
 function swap(list: WorkRequestResponse[], fresh: WorkRequestResponse): WorkRequestResponse[] {
   return list.map((wr) => (wr.id === fresh.id ? fresh : wr));
 }
 
-function holds(list: WorkRequestResponse[], id: number): boolean {
+function holds(list: readonly WorkRequestResponse[], id: number): boolean {
   return list.some((wr) => wr.id === id);
 }
 
-/** Replaces a work request wherever a loaded list holds it (structural update). */
+/** The loaded lists of work requests (paged, or whole like "needs me"): not the trees. */
+function listsOf(queryClient: QueryClient, scope: Scope): [QueryKey, ListData | undefined][] {
+  return queryClient
+    .getQueriesData<ListData>({ queryKey: workRequestKeys.lists(scope) })
+    .filter(([key]) => workRequestKeys.treeRoot(key) === null);
+}
+
+/** Replaces a work request in the loaded lists that hold it in another state, and nowhere else. */
+function patchHolders(queryClient: QueryClient, scope: Scope, fresh: WorkRequestResponse): void {
+  for (const [key, data] of listsOf(queryClient, scope)) {
+    if (!data) continue;
+    if (Array.isArray(data)) {
+      if (outdated(data, fresh)) queryClient.setQueryData<ListData>(key, swap(data, fresh));
+      continue;
+    }
+    if (!data.pages.some((page) => outdated(page.items, fresh))) continue;
+    queryClient.setQueryData<Pages>(key, {
+      ...data,
+      pages: data.pages.map((page) =>
+        holds(page.items, fresh.id) ? { ...page, items: swap(page.items, fresh) } : page,
+      ),
+    });
+  }
+}
+
+/**
+ * Replaces a work request wherever a loaded list holds it (structural update), and gives
+ * its page what was read.
+ */
 export function patchLists(
   queryClient: QueryClient,
   scope: Scope,
   fresh: WorkRequestResponse,
 ): void {
-  queryClient.setQueriesData<ListData>({ queryKey: workRequestKeys.lists(scope) }, (data) => {
-    if (!data) return data;
-    if (Array.isArray(data)) return holds(data, fresh.id) ? swap(data, fresh) : data;
-    if ('steps' in data) {
-      return holds(data.steps, fresh.id) ? { ...data, steps: swap(data.steps, fresh) } : data;
+  patchHolders(queryClient, scope, fresh);
+  const key = workRequestKeys.detail(scope, fresh.id);
+  const known = queryClient.getQueryData<WorkRequestResponse>(key);
+  if (!known || differs(known, fresh)) queryClient.setQueryData(key, fresh);
+}
+
+/**
+ * These work requests, by id, every page of the answer, up to `maxPages` pages. The list
+ * filters by ids on current servers (one page per ten ids); earlier ones ignore the filter,
+ * and main then filters each page of the whole list, so the read stops as soon as every id
+ * was found, and after `maxPages` pages in any case (an id the server no longer has would
+ * otherwise make it read the whole list).
+ */
+export async function readByIds(
+  bridge: BridgeClient,
+  ids: readonly number[],
+  maxPages: number,
+  signal?: AbortSignal,
+): Promise<WorkRequestResponse[]> {
+  if (ids.length === 0) return [];
+  const wanted = new Set(ids);
+  const out: WorkRequestResponse[] = [];
+  let page: WorkRequestPage = await bridge.workRequests.page({ ids: [...ids] });
+  for (let n = 1; ; n++) {
+    for (const wr of page.items) {
+      if (wanted.delete(wr.id)) out.push(wr);
     }
-    if (!data.pages.some((page) => holds(page.items, fresh.id))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) =>
-        holds(page.items, fresh.id) ? { ...page, items: swap(page.items, fresh) } : page,
-      ),
-    };
-  });
-  queryClient.setQueryData(workRequestKeys.detail(scope, fresh.id), fresh);
+    if (page.nextCursor === null || wanted.size === 0 || n >= maxPages) return out;
+    signal?.throwIfAborted();
+    page = await bridge.workRequests.page({ cursor: page.nextCursor });
+  }
 }
 
 /** Every row the paged lists hold. */
 export function loadedRows(queryClient: QueryClient, scope: Scope): WorkRequestResponse[] {
-  return queryClient
-    .getQueriesData<ListData>({ queryKey: workRequestKeys.lists(scope) })
-    .flatMap(([, data]) => {
-      if (!data || Array.isArray(data) || 'steps' in data) return [];
-      return data.pages.flatMap((page) => page.items);
-    });
+  return listsOf(queryClient, scope).flatMap(([, data]) => {
+    if (!data || Array.isArray(data)) return [];
+    return data.pages.flatMap((page) => page.items);
+  });
 }
 
-/** Whether any loaded list holds the work request. */
+/** The most pages any paged list has loaded. */
+function pagesLoaded(queryClient: QueryClient, scope: Scope): number {
+  return Math.max(
+    0,
+    ...listsOf(queryClient, scope).map(([, data]) =>
+      data && !Array.isArray(data) ? data.pages.length : 0,
+    ),
+  );
+}
+
+/** Whether any loaded list holds the work request (a tree reads its own). */
 function known(queryClient: QueryClient, scope: Scope, id: number): boolean {
-  return queryClient
-    .getQueriesData<ListData>({ queryKey: workRequestKeys.lists(scope) })
-    .some(([, data]) => {
-      if (!data) return false;
-      if (Array.isArray(data)) return holds(data, id);
-      if ('steps' in data) return holds(data.steps, id);
-      return data.pages.some((page) => holds(page.items, id));
-    });
+  return listsOf(queryClient, scope).some(([, data]) => {
+    if (!data) return false;
+    if (Array.isArray(data)) return holds(data, id);
+    return data.pages.some((page) => holds(page.items, id));
+  });
 }
 
 /**
@@ -134,12 +202,10 @@ export async function catchUpLists(
     .map((wr) => wr.id);
   const ids = [...new Set(active)].slice(0, 500);
   if (ids.length === 0) return;
-  // The server answers a few rows a page: every page of the ids is read, not the first only.
-  let page: WorkRequestPage = await bridge.workRequests.page({ ids });
-  for (;;) {
-    for (const fresh of page.items) patchLists(queryClient, scope, fresh);
-    if (page.nextCursor === null) return;
-    page = await bridge.workRequests.page({ cursor: page.nextCursor });
+  // On earlier servers the rows are among the loaded pages (main filters each page).
+  const maxPages = Math.max(Math.ceil(ids.length / PAGE_SIZE), pagesLoaded(queryClient, scope)) + 1;
+  for (const fresh of await readByIds(bridge, ids, maxPages)) {
+    patchLists(queryClient, scope, fresh);
   }
 }
 
