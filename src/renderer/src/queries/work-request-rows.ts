@@ -86,6 +86,24 @@ export function patchLists(
 }
 
 /**
+ * Gives what a workflow's tree read to the lists that hold these work requests and to the
+ * pages open on them, where it differs, as a completion would (the Workflows tab's row of
+ * an open tree then shows its root as the tree does, and a workflow's page its head).
+ */
+export function shareRows(
+  queryClient: QueryClient,
+  scope: Scope,
+  read: readonly WorkRequestResponse[],
+): void {
+  for (const fresh of read) {
+    patchHolders(queryClient, scope, fresh);
+    const key = workRequestKeys.detail(scope, fresh.id);
+    const known = queryClient.getQueryData<WorkRequestResponse>(key);
+    if (known && differs(known, fresh)) queryClient.setQueryData(key, fresh);
+  }
+}
+
+/**
  * These work requests, by id, every page of the answer, up to `maxPages` pages. The list
  * filters by ids on current servers (one page per ten ids); earlier ones ignore the filter,
  * and main then filters each page of the whole list, so the read stops as soon as every id
