@@ -1,9 +1,10 @@
 /**
  * The loaded work request lists, kept live without reloading them: a work request main
  * reports as completed or changed is read again and swapped into every list that holds
- * it; one no list holds yet brings the newest rows in on top. A paged list is never
- * refetched wholesale, since that re-reads every loaded page (a thousand requests at
- * 10,000 rows).
+ * it; one no list holds yet brings the newest rows in on top; and while a list is shown,
+ * its unfinished rows are read again now and then (a step that is unblocked, starts or is
+ * aborted sends no message). A paged list is never refetched wholesale, since that
+ * re-reads every loaded page (a thousand requests at 10,000 rows).
  *
  * A workflow's tree is not one of these lists: it reads itself, root and steps together
  * (workflow-steps.ts), and a row swapped in from elsewhere could be older than its own
@@ -204,21 +205,26 @@ export async function mergeHead(
   }
 }
 
+/** Unfinished rows a catch-up reads again, at most (newest first): fifty list pages. */
+export const CATCH_UP_MAX = 500;
+
 /**
  * Rows and pages that may have changed while no list was listening: new work on top, and
- * the unfinished rows read again (completions are not announced while the websocket is
- * down, nor heard while no list is shown).
+ * the unfinished rows read again, the newest `limit` of them (completions are not
+ * announced while the websocket is down, nor heard while no list is shown, and a step that
+ * is unblocked, starts or is aborted is never announced).
  */
 export async function catchUpLists(
   queryClient: QueryClient,
   bridge: BridgeClient,
   scope: Scope,
+  limit = CATCH_UP_MAX,
 ): Promise<void> {
   await mergeHead(queryClient, bridge, scope);
   const active = loadedRows(queryClient, scope)
     .filter((wr) => isActive(wr.status))
     .map((wr) => wr.id);
-  const ids = [...new Set(active)].slice(0, 500);
+  const ids = [...new Set(active)].slice(0, limit);
   if (ids.length === 0) return;
   // On earlier servers the rows are among the loaded pages (main filters each page).
   const maxPages = Math.max(Math.ceil(ids.length / PAGE_SIZE), pagesLoaded(queryClient, scope)) + 1;
@@ -228,6 +234,33 @@ export async function catchUpLists(
 }
 
 const listeners = new Set<(id: number) => void>();
+
+/** The read of new work on top under way, and whether it is wanted once more after it. */
+let merging: Promise<void> | undefined;
+let mergeAgain = false;
+/** A function, not the variable read in the loop: it is set while a read awaits the server. */
+const askedAgain = (): boolean => mergeAgain;
+
+/**
+ * Reads new work on top (mergeHead), one read at a time: on a busy server completions of
+ * work no list holds come every few seconds, each asking for it. Asked while a read is
+ * under way, it reads once more when that one ends, however many times it was asked.
+ */
+function mergeSoon(queryClient: QueryClient, bridge: BridgeClient, scope: Scope): Promise<void> {
+  if (merging) {
+    mergeAgain = true;
+    return merging;
+  }
+  merging = (async () => {
+    do {
+      mergeAgain = false;
+      await mergeHead(queryClient, bridge, scope).catch(() => undefined);
+    } while (askedAgain());
+  })().finally(() => {
+    merging = undefined;
+  });
+  return merging;
+}
 
 /**
  * The lists that want to stay live (the list on screen registers itself), and what main's
@@ -250,7 +283,7 @@ export const liveRows = {
       for (const listener of listeners) listener(id);
     };
     if (!known(queryClient, scope, id)) {
-      void mergeHead(queryClient, bridge, scope).then(told, () => undefined);
+      void mergeSoon(queryClient, bridge, scope).then(told);
       return;
     }
     void bridge.workRequests.get({ id }).then(

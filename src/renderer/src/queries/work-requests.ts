@@ -5,6 +5,7 @@
  * here too, since only this area shows them.
  */
 import {
+  focusManager,
   useInfiniteQuery,
   useQueryClient,
   type QueryClient,
@@ -31,6 +32,10 @@ export function detailRefreshDelay(wr: WorkRequestResponse | undefined): number 
   if (!wr || hasEnded(wr.status) || wr.task_type === 'Workflow') return false;
   return LIVE_MAX_MS;
 }
+
+/** While a list is shown, how often its unfinished rows are read again, and how many. */
+export const LIST_REFRESH_MS = 10_000;
+export const LIST_REFRESH_ROWS = 50;
 
 export const workRequestQueries = {
   detail: (scope: Scope, id: number) =>
@@ -111,7 +116,10 @@ export function useWorkRequestPages(filters: ServerFilters) {
  * Keeps the loaded lists live while the calling list is shown: completions and changes
  * from main patch their rows in place, or bring new rows in on top (see
  * work-request-rows.ts); `onUpdated` hears of each row so refreshed. A list shown again from
- * the cache first catches up on what happened while none was listening.
+ * the cache first catches up on what happened while none was listening; and every
+ * LIST_REFRESH_MS while the window is visible, new work is brought in and the newest
+ * LIST_REFRESH_ROWS unfinished rows are read again, for what main never reports (a step
+ * unblocked, started or aborted; work others started).
  */
 export function useLiveRows(onUpdated: (id: number) => void): void {
   const bridge = useBridge();
@@ -121,6 +129,23 @@ export function useLiveRows(onUpdated: (id: number) => void): void {
   useEffect(() => {
     if (scope === undefined || loadedRows(queryClient, scope).length === 0) return;
     void catchUpLists(queryClient, bridge, scope).catch(() => undefined);
+  }, [bridge, queryClient, scope]);
+  useEffect(() => {
+    if (scope === undefined) return;
+    let reading = false;
+    const timer = setInterval(() => {
+      // One read at a time, and none while the window is hidden (as react-query's intervals).
+      if (reading || !focusManager.isFocused()) return;
+      reading = true;
+      void catchUpLists(queryClient, bridge, scope, LIST_REFRESH_ROWS)
+        .catch(() => undefined)
+        .finally(() => {
+          reading = false;
+        });
+    }, LIST_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+    };
   }, [bridge, queryClient, scope]);
 }
 
