@@ -239,6 +239,14 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
         else if (Date.now() > deadline) throw new Error('the workflow never asked to be signed');
         else await new Promise((resolve) => setTimeout(resolve, 10_000));
       }
+      // The workflow's page is seen while it waits, as a developer would: its tree is then
+      // in this window's cache, to be read again, not shown as it was, once signed.
+      await openWorkflow(page, workflowId);
+      await page
+        .getByTestId(`step-${String(signId)}`)
+        .or(page.getByTestId('workflow-summary'))
+        .first()
+        .waitFor();
       const button = page.getByRole('button', {
         name: `Sign and upload work request ${String(signId)}`,
       });
@@ -285,6 +293,23 @@ describe.runIf(canRun)('a .changes dropped on the window, as dput would upload i
           timeout: 60_000,
         })
         .toBe(`Uploaded 3 files to ${developers?.uploadQueue.url ?? ''}`);
+      // Without a reload, every step shows completed: the tasks' counts say they all
+      // succeeded, and no node of the tree says otherwise.
+      const counts = page.getByTestId('workflow-summary').getByLabel('Its tasks');
+      await expect
+        .poll(async () => /^(\d+) tasks? \1 succeeded$/.test((await counts.textContent()) ?? ''), {
+          timeout: 60_000,
+        })
+        .toBe(true);
+      await expect
+        .poll(
+          async () =>
+            (await page.locator('[data-testid^="step-"] .wr-node-status').allTextContents()).filter(
+              (status) => status !== 'Success',
+            ),
+          { timeout: 60_000 },
+        )
+        .toEqual([]);
       await screenshotAndCheckA11y(page, 'workflow-signed-and-uploaded-light');
       expect(errors).toEqual([]);
       await page.context().close();

@@ -5,7 +5,7 @@
  * afterwards, and a burst of events makes one read.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { trayRefresher } from '../../src/main/app/tray-refresh';
+import { TRAY_EVENTS, trayRefresher } from '../../src/main/app/tray-refresh';
 import { FakeTray } from '../support/fake-electron';
 import { fakeTimersInEachTest } from '../support/fake-timers';
 
@@ -55,5 +55,14 @@ describe("the tray's refresh", () => {
     await vi.advanceTimersByTimeAsync(300);
     expect(read).toHaveBeenCalledTimes(1);
     expect(shown).toEqual(['1 running']);
+  });
+
+  it('reads again after the events that change what it counts, a step that waits for the user included', () => {
+    // A step starts waiting with no completion from the server: main finds it by reading
+    // and shows a notification, which is the only event that says so.
+    for (const event of ['workRequest.completed', 'workRequests.changed', 'notification.shown']) {
+      expect(TRAY_EVENTS.has(event), event).toBe(true);
+    }
+    expect(TRAY_EVENTS.has('upload.progress')).toBe(false);
   });
 });

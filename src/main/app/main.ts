@@ -26,7 +26,7 @@ import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
 import { createTray, installMenu, type TrayHandle } from './shell-integration';
 import { acknowledge, INITIAL_TRAY, trayView, updateTray } from './tray-state';
-import { trayRefresher, type TrayRefresher } from './tray-refresh';
+import { TRAY_EVENTS, trayRefresher, type TrayRefresher } from './tray-refresh';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
@@ -293,13 +293,6 @@ async function start(): Promise<void> {
   trayHolder.updates = updates;
   // A quit while the connection was read: the refresher is stopped from the start.
   if (quitting()) updates.stop();
-  const TRAY_EVENTS = new Set([
-    'connection.state',
-    'session.changed',
-    'watch.changed',
-    'workRequest.completed',
-    'workRequests.changed',
-  ]);
   hub.listen((message: EventMessage) => {
     if (message.event === 'app.navigate') showWindow();
     if (message.event === 'connection.state') {

@@ -5,6 +5,21 @@
  * throws "Tray is destroyed" from every method once `destroy()` was called, and the read
  * awaits the service, which a quit closes meanwhile.
  */
+/**
+ * Main's events after which the tray's snapshot may read otherwise: the connection, the
+ * server, the watch list, an end, a change, and a notification shown (a step that started
+ * waiting for the user is found by reading, with no completion from the server, and
+ * changes the count of steps that need input).
+ */
+export const TRAY_EVENTS: ReadonlySet<string> = new Set([
+  'connection.state',
+  'session.changed',
+  'watch.changed',
+  'workRequest.completed',
+  'workRequests.changed',
+  'notification.shown',
+]);
+
 export interface TrayRefresher {
   /** Something changed: read the snapshot again, soon. */
   refresh(): void;

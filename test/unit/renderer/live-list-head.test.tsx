@@ -14,7 +14,7 @@ import { useMainEvents } from '@renderer/queries/events';
 import { serverQueries } from '@renderer/queries/servers';
 import { useLiveRows } from '@renderer/queries/work-requests';
 import { workRequestKeys, type Pages } from '@renderer/queries/work-request-keys';
-import { liveRows, mergeHead, patchLists } from '@renderer/queries/work-request-rows';
+import { liveRows, mergeHead, patchLists, readByIds } from '@renderer/queries/work-request-rows';
 import type { WorkRequestPage, WorkRequestResponse } from '@shared/contract';
 import { fakeBridge, type FakeBridge } from './support/fake-bridge';
 import { workRequestFixture } from '../../support/work-requests';
@@ -130,6 +130,52 @@ describe('the live list: a row that changed', () => {
     expect(
       queryClient.getQueryData<WorkRequestResponse>(workRequestKeys.detail(SCOPE, 9))?.status,
     ).toBe('completed');
+  });
+
+  it("leaves alone the lists that do not hold it, and every workflow's tree", async () => {
+    const { queryClient, key } = setUp([10, 9], page([], null));
+    const needsMe = workRequestKeys.list(SCOPE, { view: 'needs-me' });
+    queryClient.setQueryData(needsMe, [wr(4)]);
+    // A tree read while its page was open, made stale since by a completion in it.
+    const tree = workRequestKeys.steps(SCOPE, 50);
+    queryClient.setQueryData(tree, { root: wr(50), steps: [wr(9)], complete: true, newest: null });
+    await queryClient.invalidateQueries({ queryKey: tree, refetchType: 'none' });
+    const stateOf = (k: readonly unknown[]) => {
+      const state = queryClient.getQueryState(k);
+      return [state?.data, state?.dataUpdatedAt, state?.isInvalidated];
+    };
+    const before = [stateOf(key), stateOf(needsMe), stateOf(tree)];
+    // Writing a list marks it as just read: a tree so marked was shown from the cache,
+    // minutes old, instead of being read when its page opened again.
+    patchLists(queryClient, SCOPE, wr(8, 'completed'));
+    patchLists(queryClient, SCOPE, wr(9, 'running'));
+    expect([stateOf(key), stateOf(needsMe), stateOf(tree)]).toEqual(before);
+    // It was in that state already: not even its page is written again.
+    const detail = workRequestKeys.detail(SCOPE, 9);
+    patchLists(queryClient, SCOPE, wr(9, 'completed'));
+    const written = queryClient.getQueryState(detail)?.dataUpdateCount;
+    patchLists(queryClient, SCOPE, wr(9, 'completed'));
+    expect(queryClient.getQueryState(detail)?.dataUpdateCount).toBe(written);
+    expect(stateOf(tree)).toEqual(before[2]);
+  });
+
+  it('stops reading by ids once every one was found, on a server that does not filter by them', async () => {
+    // An earlier server ignores `ids`: main filters each page of the whole list.
+    let served = 0;
+    const fake = fakeBridge({
+      'workRequests.page': () => {
+        served++;
+        const ids = served === 1 ? [30, 29] : served === 2 ? [] : [12];
+        return { items: ids.map((id) => wr(id)), nextCursor: 'more', creators: {} };
+      },
+    });
+    const found = await readByIds(fake.client, [29, 30], 100);
+    expect(found.map((w) => w.id)).toEqual([30, 29]);
+    expect(served).toBe(1);
+    // One the server no longer has: the read stops at its bound, not at the list's end.
+    served = 0;
+    await readByIds(fake.client, [29, 5], 3);
+    expect(served).toBe(3);
   });
 
   it('is read again when a list holds it, and tells the list on screen', async () => {

@@ -2,8 +2,9 @@
 /**
  * A workflow's tree while it runs: the server adds its steps after Start has answered, and
  * moves them along without any completion, so the steps are read again on a timer that
- * backs off while nothing changes and stops once the root has ended. A refresh reads the
- * top of the list and the unfinished steps by id, never the whole list again.
+ * backs off a little while nothing changes (never past the 5 s a change may take to show)
+ * and stops once the root and every step have ended. A refresh reads the top of the list
+ * and the unfinished steps by id, never the whole list again.
  */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
@@ -160,7 +161,7 @@ describe('a refresh', () => {
     expect(pages.some((c) => JSON.stringify(c.args) === JSON.stringify({ ids: [101] }))).toBe(true);
   });
 
-  it('backs off while nothing changes, and stops once the root has ended', async () => {
+  it('backs off while nothing changes, up to 4 s, and stops once everything has ended', async () => {
     const table = new Map<number, WorkRequestResponse>([
       [ROOT, wr(ROOT, { task_type: 'Workflow', ...running, workflow_root: ROOT })],
       [101, step(101, running)],
@@ -174,7 +175,8 @@ describe('a refresh', () => {
       queryClient.setQueryData(context.queryKey, data);
       delays.push(stepsRefreshDelay(data));
     }
-    expect(delays).toEqual([3_000, 6_000, 12_000, 24_000, LIVE_MAX_MS, LIVE_MAX_MS]);
+    expect(delays).toEqual([3_000, 4_000, 4_000, 4_000, 4_000, 4_000]);
+    expect(LIVE_MAX_MS).toBe(4_000);
     // Something moves: back to the first delay.
     table.set(101, step(101, { status: 'completed', result: 'failure' }));
     const moved = await readWorkflowSteps(fake.client, ROOT, context);
@@ -184,6 +186,41 @@ describe('a refresh', () => {
     table.set(ROOT, { ...table.get(ROOT), status: 'aborted', result: '' } as WorkRequestResponse);
     const ended = await readWorkflowSteps(fake.client, ROOT, context);
     expect(stepsRefreshDelay(ended)).toBe(false);
+  });
+
+  it('goes on reading, by id only, the steps an ended root left unfinished, until they end', async () => {
+    const table = new Map<number, WorkRequestResponse>([
+      [ROOT, wr(ROOT, { task_type: 'Workflow', ...running, workflow_root: ROOT })],
+      [101, step(101, running)],
+      [102, step(102, { status: 'blocked', result: '' })],
+    ]);
+    const fake = server(table);
+    const queryClient = new QueryClient();
+    const context = { client: queryClient, queryKey: ['s', 'steps'] };
+    const read = async () => {
+      const data = await readWorkflowSteps(fake.client, ROOT, context);
+      queryClient.setQueryData(context.queryKey, data);
+      return data;
+    };
+    await read();
+    // The root ends while a step still shows blocked (the server aborts it a moment later).
+    table.set(ROOT, { ...table.get(ROOT), status: 'aborted', result: '' } as WorkRequestResponse);
+    table.set(101, step(101, { status: 'completed', result: 'failure' }));
+    const last = await read();
+    expect(stepsRefreshDelay(last)).toBe(LIVE_FIRST_MS);
+    fake.calls.length = 0;
+    table.set(102, step(102, { status: 'aborted', result: '' }));
+    const ended = await read();
+    expect(ended.steps.map((s) => [s.id, s.status]).sort()).toEqual([
+      [101, 'completed'],
+      [102, 'aborted'],
+    ]);
+    expect(stepsRefreshDelay(ended)).toBe(false);
+    // The root and the one step left, by id: an ended workflow makes no new steps.
+    expect(fake.calls.map((c) => [c.channel, c.args])).toEqual([
+      ['workRequests.get', { id: ROOT }],
+      ['workRequests.page', { ids: [102] }],
+    ]);
   });
 
   it('reads without backoff while the server has not made the steps yet, for a minute at most', async () => {

@@ -33,12 +33,15 @@ export const EVERYTHING: QueryKey = [];
 export type QueryTuning<T> = Omit<UseQueryOptions<T, Error, T>, 'queryKey' | 'queryFn' | 'enabled'>;
 
 /**
- * What a fetcher may know besides the bridge: the cache it fills, and its own key (a
- * fetcher that refreshes what it read before reads its previous answer there).
+ * What a fetcher may know besides the bridge: the cache it fills, its own key (a fetcher
+ * that refreshes what it read before reads its previous answer there), and the signal
+ * that says its answer is no longer wanted (a fetcher of several requests stops asking
+ * then). Reading the signal is what tells react-query the fetcher heeds it.
  */
 export interface QueryContext {
   readonly client: QueryClient;
   readonly queryKey: QueryKey;
+  readonly signal?: AbortSignal;
 }
 
 export interface QueryDef<T> {
@@ -63,7 +66,16 @@ export function queryOptionsOf<T>(
   return {
     ...def.options,
     queryKey: def.key,
-    queryFn: (context) => def.fn(bridge, { client: context.client, queryKey: context.queryKey }),
+    queryFn: (context) =>
+      def.fn(bridge, {
+        client: context.client,
+        queryKey: context.queryKey,
+        // A getter: react-query stops a read whose last view closed only when its fetcher
+        // read the signal; the fetchers that never do are left to finish, as before.
+        get signal() {
+          return context.signal;
+        },
+      }),
   };
 }
 

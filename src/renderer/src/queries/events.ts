@@ -6,6 +6,13 @@
  * reactions to an event subscribe through useMainEvent here; nothing outside queries/
  * listens to main.
  *
+ * A completion or a change main reports makes stale the pages of the work requests it
+ * names and, inside a workflow, that workflow's tree and its root's page, whatever the
+ * step's task type and depth (the tree is read whole, root and steps: workflow-steps.ts);
+ * the reports of one moment (a step, its sub-workflow, the root) make one read of each.
+ * Other trees are left alone: on a busy server completions come every few seconds, and
+ * each open tree reads on its own timer anyway.
+ *
  * It also forgets a server's data once another server is active: a request that was on its
  * way while main switched may have been answered by the new server, and must not stay
  * cached as the old one's.
@@ -20,7 +27,9 @@ import type {
   EventListener,
   SessionInfo,
   UploadJob,
+  WorkRequestResponse,
 } from '@shared/contract';
+import { NEEDS_INPUT } from '@shared/results/end';
 import { EVERYTHING, NO_SERVER, type Scope } from './define';
 import { putDownloadJob } from './downloads';
 import { currentScope } from './hooks';
@@ -34,6 +43,26 @@ import { catchUpLists, liveRows } from './work-request-rows';
 const SERVERS: QueryKey = serverQueries.list.key.slice(0, 2);
 const SESSION: QueryKey = sessionQueries.whoami.key.slice(0, 2);
 const ACTIVE_HASH = hashKey(serverQueries.active.key);
+
+/**
+ * How long the reports of one moment are gathered before what they concern is read again:
+ * main reports a step, its sub-workflow and the root within milliseconds of each other,
+ * and each would otherwise start the tree's read (and the root page's) over.
+ */
+export const REPORTS_GATHER_MS = 150;
+
+/** The trees of the cache that show any of these work requests, or are rooted at one. */
+function treesOf(queryClient: QueryClient, scope: Scope, ids: readonly number[]): QueryKey[] {
+  const wanted = new Set(ids);
+  return queryClient
+    .getQueriesData<{ steps?: WorkRequestResponse[] }>({ queryKey: workRequestKeys.lists(scope) })
+    .filter(([key, data]) => {
+      const root = workRequestKeys.treeRoot(key);
+      if (root === null) return false;
+      return wanted.has(root) || (data?.steps?.some((s) => wanted.has(s.id)) ?? false);
+    })
+    .map(([key]) => key);
+}
 
 export function useMainEvents(): void {
   const bridge = useBridge();
@@ -54,17 +83,37 @@ function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)
     void queryClient.invalidateQueries({ queryKey });
   };
   // The paged lists update their rows in place (work-request-rows.ts): refetching one
-  // would re-read every loaded page.
+  // would re-read every loaded page. The trees are made stale by what they show (below).
   const invalidateListsExceptPaged = (): void => {
     void queryClient.invalidateQueries({
       queryKey: workRequestKeys.lists(scope()),
-      predicate: (query) => !workRequestKeys.isPagedList(query.queryKey),
+      predicate: (query) =>
+        !workRequestKeys.isPagedList(query.queryKey) &&
+        workRequestKeys.treeRoot(query.queryKey) === null,
     });
+  };
+  // Work requests reported since the last gathering: their pages, and the trees that show
+  // them or are rooted at them, are made stale together (each once, however often named).
+  const reported = new Set<number>();
+  let gathering: ReturnType<typeof setTimeout> | undefined;
+  const invalidateAround = (ids: readonly number[], root: number | null): void => {
+    for (const id of ids) reported.add(id);
+    if (root !== null) reported.add(root);
+    gathering ??= setTimeout(() => {
+      gathering = undefined;
+      const now = [...reported];
+      reported.clear();
+      for (const id of now) invalidate(workRequestKeys.detail(scope(), id));
+      for (const key of treesOf(queryClient, scope(), now)) invalidate(key);
+    }, REPORTS_GATHER_MS);
   };
   const catchUp = (): void => {
     void catchUpLists(queryClient, bridge, scope()).catch(() => undefined);
   };
   return [
+    () => {
+      clearTimeout(gathering);
+    },
     bridge.on('session.changed', (info) => {
       // The session names the server now active: server data is scoped by it from here on.
       queryClient.setQueryData(serverQueries.active.key, info.server);
@@ -90,13 +139,15 @@ function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)
       invalidate(workRequestKeys.watch(scope()));
     }),
     bridge.on('workRequest.completed', (event) => {
-      invalidate(workRequestKeys.detail(scope(), event.workRequestId));
+      invalidateAround([event.workRequestId], event.workflowRoot);
       invalidateListsExceptPaged();
       invalidate(workRequestKeys.watch(scope()));
       if (liveRows.listening) liveRows.refresh(queryClient, bridge, scope(), event.workRequestId);
     }),
     bridge.on('workRequests.changed', (event) => {
-      for (const id of event.ids) invalidate(workRequestKeys.detail(scope(), id));
+      // Main names the root with the step (the router's `changed`), or the work request
+      // acted on alone: a tree that shows it is found by it.
+      invalidateAround(event.ids, null);
       invalidateListsExceptPaged();
       // Main learns the user's id from the first work request started here ("mine").
       const me = queryClient.getQueryData<SessionInfo>(sessionQueries.whoami.key);
@@ -122,8 +173,14 @@ function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)
     bridge.on('download.finished', (job) => {
       putDownloadJob(queryClient, job);
     }),
-    bridge.on('notification.shown', () => {
+    bridge.on('notification.shown', (record) => {
       invalidate(workRequestKeys.notifications(scope()));
+      // A step started waiting for the user: main found it by reading, with no message
+      // from the server, and the inbox and its workflow's tree have yet to show it.
+      if (record.result === NEEDS_INPUT) {
+        invalidate(workRequestKeys.list(scope(), { view: 'needs-me' }));
+        invalidateAround([record.workRequestId], record.rootId);
+      }
     }),
     bridge.on('enroll.finished', (event) => {
       // A confirmed enrollment signed in: what was read may now read differently.

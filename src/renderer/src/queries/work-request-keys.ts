@@ -24,6 +24,15 @@ export const workRequestKeys = {
     workRequestKeys.list(scope, { view: 'pages', ...filters }),
   isPagedList: (queryKey: QueryKey): boolean =>
     queryKey[2] === 'list' && (queryKey[3] as { view?: unknown } | undefined)?.view === 'pages',
+  /** A workflow's tree: its root and every step (queries/workflow-steps.ts). */
+  steps: (scope: Scope, rootId: number): QueryKey =>
+    workRequestKeys.list(scope, { view: 'steps', rootId }),
+  /** The root whose tree this key is, or null for any other key. */
+  treeRoot: (queryKey: QueryKey): number | null => {
+    if (queryKey[2] !== 'list') return null;
+    const filters = queryKey[3] as { view?: unknown; rootId?: unknown } | undefined;
+    return filters?.view === 'steps' && typeof filters.rootId === 'number' ? filters.rootId : null;
+  },
   detail: (scope: Scope, id: number): QueryKey => [scope, 'workRequests', 'detail', id],
   watch: (scope: Scope): QueryKey => [scope, 'watch'],
   /** The notifications main showed for this server. */

@@ -4,33 +4,60 @@
  * work request page does to them. The app's own notification records and signing tool are
  * here too, since only this area shows them.
  */
-import { useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  focusManager,
+  useInfiniteQuery,
+  useQueryClient,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
 import type { WorkRequestResponse } from '@shared/contract';
+import { hasEnded } from '@shared/results/end';
 import { APP, PENDING, defineMutation, defineQuery, type Scope } from './define';
 import { useScope, useServerQuery } from './hooks';
 import { catchUpLists, liveRows, loadedRows } from './work-request-rows';
 import { firstPageArgs, workRequestKeys, type ServerFilters } from './work-request-keys';
-import { readWorkflowSteps, stepsRefreshDelay } from './workflow-steps';
+import { LIVE_MAX_MS, readWorkflowSteps, stepsRefreshDelay } from './workflow-steps';
 
 export { STEP_SCAN_MAX_PAGES } from './workflow-steps';
 
+/**
+ * How often the page of a work request that has not ended reads it again: a step is
+ * unblocked, starts or is aborted with no message from main. Not a workflow's: its page
+ * shows its tree, whose reads bring the workflow with them (workflow-steps.ts).
+ */
+export function detailRefreshDelay(wr: WorkRequestResponse | undefined): number | false {
+  if (!wr || hasEnded(wr.status) || wr.task_type === 'Workflow') return false;
+  return LIVE_MAX_MS;
+}
+
+/** While a list is shown, how often its unfinished rows are read again, and how many. */
+export const LIST_REFRESH_MS = 10_000;
+export const LIST_REFRESH_ROWS = 50;
+
 export const workRequestQueries = {
   detail: (scope: Scope, id: number) =>
-    defineQuery(workRequestKeys.detail(scope, id), (bridge) => bridge.workRequests.get({ id })),
+    defineQuery(workRequestKeys.detail(scope, id), (bridge) => bridge.workRequests.get({ id }), {
+      refetchInterval: (query) => detailRefreshDelay(query.state.data),
+    }),
   needsMe: (scope: Scope) =>
     defineQuery(
       workRequestKeys.list(scope, { view: 'needs-me' }),
       (bridge) => bridge.workRequests.needsMe(),
       { refetchInterval: 60_000 },
     ),
-  /** A workflow's steps, by its root's id, refreshed while it runs (workflow-steps.ts). */
+  /**
+   * A workflow's steps, by its root's id, refreshed while anything in it has not ended
+   * (workflow-steps.ts). A tree shown again is read again at once: what the cache holds
+   * may be from minutes ago, when the page was last open.
+   */
   steps: (scope: Scope, rootId: number) =>
     defineQuery(
-      workRequestKeys.list(scope, { view: 'steps', rootId }),
+      workRequestKeys.steps(scope, rootId),
       (bridge, context) => readWorkflowSteps(bridge, rootId, context),
-      { refetchInterval: (query) => stepsRefreshDelay(query.state.data) },
+      { refetchInterval: (query) => stepsRefreshDelay(query.state.data), staleTime: 0 },
     ),
   /** Usernames for these user ids (sorted, without repeats), as far as the server names them. */
   userNames: (scope: Scope, ids: readonly number[]) =>
@@ -93,7 +120,10 @@ export function useWorkRequestPages(filters: ServerFilters) {
  * Keeps the loaded lists live while the calling list is shown: completions and changes
  * from main patch their rows in place, or bring new rows in on top (see
  * work-request-rows.ts); `onUpdated` hears of each row so refreshed. A list shown again from
- * the cache first catches up on what happened while none was listening.
+ * the cache first catches up on what happened while none was listening; and every
+ * LIST_REFRESH_MS while the window is visible, new work is brought in and the newest
+ * LIST_REFRESH_ROWS unfinished rows are read again, for what main never reports (a step
+ * unblocked, started or aborted; work others started).
  */
 export function useLiveRows(onUpdated: (id: number) => void): void {
   const bridge = useBridge();
@@ -103,6 +133,23 @@ export function useLiveRows(onUpdated: (id: number) => void): void {
   useEffect(() => {
     if (scope === undefined || loadedRows(queryClient, scope).length === 0) return;
     void catchUpLists(queryClient, bridge, scope).catch(() => undefined);
+  }, [bridge, queryClient, scope]);
+  useEffect(() => {
+    if (scope === undefined) return;
+    let reading = false;
+    const timer = setInterval(() => {
+      // One read at a time, and none while the window is hidden (as react-query's intervals).
+      if (reading || !focusManager.isFocused()) return;
+      reading = true;
+      void catchUpLists(queryClient, bridge, scope, LIST_REFRESH_ROWS)
+        .catch(() => undefined)
+        .finally(() => {
+          reading = false;
+        });
+    }, LIST_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+    };
   }, [bridge, queryClient, scope]);
 }
 
@@ -142,17 +189,31 @@ function settle(queryClient: QueryClient, scope: Scope, fresh: WorkRequestRespon
 
 const lists = (scope: Scope) => [workRequestKeys.lists(scope)];
 
+/**
+ * The page of the workflow an action's work request belongs to: acting on a step may
+ * change its root (an abort aborts it, a signature lets it finish), which that page shows.
+ * The trees are lists: `lists` makes them stale too, and a tree shown is read at once.
+ */
+function rootPage(scope: Scope, wr: WorkRequestResponse): QueryKey[] {
+  const root = wr.workflow_root;
+  return typeof root === 'number' && root !== wr.id ? [workRequestKeys.detail(scope, root)] : [];
+}
+
 export const workRequestMutations = {
   /** Ordinary tasks are superseded by a new work request: the answer is that one. */
   retry: defineMutation({
     fn: (bridge, id: number) => bridge.workRequests.retry({ id }),
     writes: settle,
-    invalidates: (scope, id) => [...lists(scope), workRequestKeys.detail(scope, id)],
+    invalidates: (scope, id, fresh) => [
+      ...lists(scope),
+      workRequestKeys.detail(scope, id),
+      ...rootPage(scope, fresh),
+    ],
   }),
   abort: defineMutation({
     fn: (bridge, id: number) => bridge.workRequests.abort({ id }),
     writes: settle,
-    invalidates: lists,
+    invalidates: (scope, _id, fresh) => [...lists(scope), ...rootPage(scope, fresh)],
   }),
   setPriority: defineMutation({
     fn: (bridge, args: { id: number; priorityAdjustment: number }) =>
@@ -181,7 +242,7 @@ export const workRequestMutations = {
             ...(args.notes ? { notes: args.notes } : {}),
           }),
     writes: settle,
-    invalidates: lists,
+    invalidates: (scope, _args, fresh) => [...lists(scope), ...rootPage(scope, fresh)],
   }),
   /**
    * Signs the upload a waiting step names with the local key, and completes the step, on
@@ -210,7 +271,12 @@ export const workRequestMutations = {
         settle(queryClient, scope, result.workRequest);
       }
     },
-    invalidates: lists,
+    invalidates: (scope, args, result) => [
+      ...lists(scope),
+      ...(result.status === 'signed' && args.serverId === scope
+        ? rootPage(scope, result.workRequest)
+        : []),
+    ],
   }),
   watch: defineMutation({
     fn: async (bridge, args: { id: number; watched: boolean; label: string }) => {

@@ -1,25 +1,30 @@
 /**
- * A workflow's steps, kept live while it runs.
+ * A workflow's tree: its root and its steps, kept in step with the server while anything
+ * in it has not ended.
  *
  * The list endpoint has no parent filter, and steps are created after their root, so the
  * first read goes down the newest-first list until it passes the root's id; rows whose
  * `workflow_root` is the root are its steps. Capped, so that an old workflow on a busy
  * server cannot make it read everything.
  *
- * The server creates a workflow's steps in the background, after Start has answered, and
- * moves them from blocked to pending to running without any message: the completion
- * websocket only tells completions, the first of which comes minutes later. So while the
- * root has not ended, the steps are read again on a timer (and at once on each completion
- * main reports, which makes the query stale). A refresh reads the root, the top of the list
- * down to a little before what the last read saw (new steps are listed on top), and the
- * steps it knew unfinished, by id; not the whole list again. The timer starts at a few
- * seconds and doubles while nothing changes, up to half a minute (faster while no step
- * shows yet: see LIVE_EMPTY_MS); it stops once the root has ended, after a last full read.
+ * Most changes of a step come with no message: the server creates a workflow's steps in
+ * the background after Start has answered, unblocks them, starts them, and aborts them (a
+ * failed build aborts the rest of the pipeline and the root, and so does an abort in the
+ * web UI), and the completion websocket tells none of that; it tells completions only. So
+ * while anything in the tree has not ended, the tree is read again every few seconds,
+ * whatever main reports, and at once when main reports a completion or a change in it or
+ * the user acts on one of its steps (events.ts, the mutations), so that any change shows
+ * within 5 s. A refresh reads the root, the top of the list down to a little before what
+ * the last read saw (new steps are listed on top), and the steps it knew unfinished, by
+ * id; not the whole list again. When the root ends the tree is read whole once more, and
+ * reads stop once the root and every step have ended. While the window is hidden nothing
+ * is read (react-query's interval skips its reads then), and the first tick after it is
+ * shown again reads.
  */
 import type { BridgeClient, WorkRequestPage, WorkRequestResponse } from '@shared/contract';
 import { hasEnded } from '@shared/results/end';
 import type { QueryContext } from './define';
-import { workRequestKeys } from './work-request-keys';
+import { readByIds, shareRows } from './work-request-rows';
 
 /** Pages of the newest-first list the first read goes through, at most. */
 export const STEP_SCAN_MAX_PAGES = 40;
@@ -33,9 +38,13 @@ export const REREAD_MAX = 200;
  * commits later shows up under a time already passed.
  */
 export const COMMIT_MARGIN_MS = 30_000;
-/** The refresh timer: from this, doubled each time nothing changed, up to LIVE_MAX_MS. */
+/**
+ * The refresh timer: from this, doubled each time nothing changed, up to LIVE_MAX_MS. The
+ * bound keeps a change that no message tells within 5 s of showing: this wait, and one
+ * read of a loaded server.
+ */
 export const LIVE_FIRST_MS = 3_000;
-export const LIVE_MAX_MS = 30_000;
+export const LIVE_MAX_MS = 4_000;
 /**
  * While a running workflow shows no step yet, the server is making them: it commits them
  * all at once when its orchestrator is done, seconds after Start (10 s on a loaded machine),
@@ -71,11 +80,14 @@ async function readTop(
   rootId: number,
   maxPages: number,
   stop: (wr: WorkRequestResponse) => boolean,
+  signal: AbortSignal | undefined,
 ): Promise<{ steps: WorkRequestResponse[]; newest: string | null; reached: boolean }> {
   const steps: WorkRequestResponse[] = [];
   let newest: string | null = null;
   let cursor: string | null = null;
   for (let n = 0; n < maxPages; n++) {
+    // A read replaced by a newer one (main reported a change meanwhile) asks nothing more.
+    signal?.throwIfAborted();
     const page: WorkRequestPage = await bridge.workRequests.page(cursor === null ? {} : { cursor });
     newest ??= page.items[0]?.created_at ?? null;
     let reached = false;
@@ -90,22 +102,10 @@ async function readTop(
   return { steps, newest, reached: false };
 }
 
-/** These work requests, by id (every page of the answer). */
-async function readIds(bridge: BridgeClient, ids: number[]): Promise<WorkRequestResponse[]> {
-  if (ids.length === 0) return [];
-  const out: WorkRequestResponse[] = [];
-  let page = await bridge.workRequests.page({ ids });
-  for (;;) {
-    for (const item of page.items) out.push(item);
-    if (page.nextCursor === null) return out;
-    page = await bridge.workRequests.page({ cursor: page.nextCursor });
-  }
-}
-
 /**
- * The steps of the workflow whose root is `rootId`: read whole the first time and once the
- * root has ended, refreshed from `previous` (the query's last answer) otherwise. Work
- * requests whose own page is open (their entry is in the cache) get what was read too.
+ * The steps of the workflow whose root is `rootId`: read whole the first time and when the
+ * root has just ended, refreshed from `previous` (the query's last answer) otherwise. The
+ * pages open on these work requests, and the lists that hold them, get what was read too.
  */
 export async function readWorkflowSteps(
   bridge: BridgeClient,
@@ -113,27 +113,35 @@ export async function readWorkflowSteps(
   context: QueryContext | undefined,
 ): Promise<WorkflowStepsData> {
   const previous = context?.client.getQueryData<WorkflowStepsData>(context.queryKey);
+  const signal = context?.signal;
   const root = await bridge.workRequests.get({ id: rootId });
+  const ended = hasEnded(root.status);
   let data: WorkflowStepsData;
-  if (!previous || hasEnded(root.status)) {
-    const read = await readTop(bridge, rootId, STEP_SCAN_MAX_PAGES, (wr) => wr.id < rootId);
+  if (!previous || (ended && !hasEnded(previous.root.status))) {
+    const read = await readTop(bridge, rootId, STEP_SCAN_MAX_PAGES, (wr) => wr.id < rootId, signal);
     data = { root, steps: read.steps, complete: read.reached, newest: read.newest, quiet: 0 };
   } else {
     const boundary =
       previous.newest === null ? Number.NaN : Date.parse(previous.newest) - COMMIT_MARGIN_MS;
-    const fresh = await readTop(
-      bridge,
-      rootId,
-      NEW_STEPS_MAX_PAGES,
-      (wr) => wr.id < rootId || Date.parse(wr.created_at) < boundary,
-    );
+    // A workflow that has ended makes no new steps: only those it left unfinished are read.
+    const fresh = ended
+      ? { steps: [], newest: null }
+      : await readTop(
+          bridge,
+          rootId,
+          NEW_STEPS_MAX_PAGES,
+          (wr) => wr.id < rootId || Date.parse(wr.created_at) < boundary,
+          signal,
+        );
     const found = new Set(fresh.steps.map((s) => s.id));
     const unfinished = previous.steps
       .filter((s) => !found.has(s.id) && !hasEnded(s.status))
       .slice(0, REREAD_MAX)
       .map((s) => s.id);
+    signal?.throwIfAborted();
+    const reread = await readByIds(bridge, unfinished, STEP_SCAN_MAX_PAGES, signal);
     const byId = new Map(previous.steps.map((s) => [s.id, s]));
-    for (const step of [...fresh.steps, ...(await readIds(bridge, unfinished))]) {
+    for (const step of [...fresh.steps, ...reread]) {
       if (step.workflow_root === rootId && step.id !== rootId) byId.set(step.id, step);
     }
     data = {
@@ -152,29 +160,27 @@ export async function readWorkflowSteps(
       data.steps.every((s) => before.get(s.id) === signature(s));
     data.quiet = same ? previous.quiet + 1 : 0;
   }
-  if (context) shareWithPages(context, [root, ...data.steps]);
+  const scope = context?.queryKey[0];
+  if (context && typeof scope === 'string') shareRows(context.client, scope, [root, ...data.steps]);
   return data;
 }
 
-/** Writes what was read into the entries of the work requests whose page is open. */
-function shareWithPages(context: QueryContext, read: WorkRequestResponse[]): void {
-  const scope = context.queryKey[0];
-  if (typeof scope !== 'string') return;
-  for (const wr of read) {
-    const key = workRequestKeys.detail(scope, wr.id);
-    const known = context.client.getQueryData<WorkRequestResponse>(key);
-    if (known && signature(known) !== signature(wr)) context.client.setQueryData(key, wr);
-  }
+/** Whether the root and every step of the tree have ended: nothing in it changes any more. */
+export function treeEnded(data: WorkflowStepsData): boolean {
+  return hasEnded(data.root.status) && data.steps.every((s) => hasEnded(s.status));
 }
 
 /**
- * When to read the steps again: never once the root has ended; otherwise from LIVE_FIRST_MS,
- * doubled for each refresh in a row that found nothing new, up to LIVE_MAX_MS. A workflow
- * running for an hour costs a handful of requests every half minute while its page is open
- * (and none while the window is hidden: react-query does not refetch in the background).
+ * When to read the tree again: never once everything in it has ended; otherwise from
+ * LIVE_FIRST_MS, doubled for each refresh in a row that found nothing new, up to
+ * LIVE_MAX_MS. An open workflow costs one tree read every few seconds (the root, a page or
+ * two of the top of the list, a page per ten unfinished steps) however many steps it has,
+ * and none while the window is hidden (react-query does not refetch in the background).
  */
 export function stepsRefreshDelay(data: WorkflowStepsData | undefined): number | false {
-  if (!data || hasEnded(data.root.status)) return false;
-  if (data.steps.length === 0 && data.quiet < EMPTY_READS) return LIVE_EMPTY_MS;
+  if (!data || treeEnded(data)) return false;
+  if (!hasEnded(data.root.status) && data.steps.length === 0 && data.quiet < EMPTY_READS) {
+    return LIVE_EMPTY_MS;
+  }
   return Math.min(LIVE_FIRST_MS * 2 ** Math.min(data.quiet, 10), LIVE_MAX_MS);
 }

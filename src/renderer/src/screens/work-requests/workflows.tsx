@@ -8,12 +8,21 @@ import { LoadingState } from '@renderer/components/loading-state';
 import { TimeAgo } from '@renderer/components/time-ago';
 import { FailureLine } from './failure-line';
 import { endedUnsuccessfully } from '@shared/results/end';
-import { useWorkRequestPages } from '@renderer/queries/work-requests';
+import { useLiveRows, useWorkRequestPages } from '@renderer/queries/work-requests';
 import { NodeLead, WorkflowSteps } from './workflow-tree';
 
-/** Root workflows, newest first; each opens into its tree of steps. */
+/** Nothing to do when a row is refreshed: the rows here do not flash. */
+function ignore(): void {
+  // The list of all work requests flashes a refreshed row; this one needs no more than the row.
+}
+
+/**
+ * Root workflows, newest first; each opens into its tree of steps. Its rows are kept live
+ * as the list of all work requests is (an open tree also writes in its root as it reads it).
+ */
 export function WorkflowList(): React.JSX.Element {
   const query = useWorkRequestPages({ taskType: 'Workflow', rootOnly: true });
+  useLiveRows(ignore);
   if (query.isPending) return <LoadingState label="Loading workflows…" />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const roots = query.data.pages.flatMap((p) => p.items);

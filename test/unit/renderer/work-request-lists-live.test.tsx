@@ -1,0 +1,191 @@
+// @vitest-environment happy-dom
+/**
+ * The lists of the work request screen while they are shown: what main reports is patched
+ * in, and what it never reports (a step unblocked, started or aborted, a root aborted) is
+ * read now and then, a bounded number of rows at a time and never while the window is
+ * hidden; the Workflows tab's rows follow as the list of all work requests does. The app's
+ * own event mapping and screen, over a table the test moves as the server would.
+ */
+import { QueryClientProvider, focusManager, type QueryClient } from '@tanstack/react-query';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BridgeProvider } from '@renderer/bridge';
+import { createQueryClient } from '@renderer/queries/client';
+import { useMainEvents } from '@renderer/queries/events';
+import { serverQueries } from '@renderer/queries/servers';
+import { LIST_REFRESH_MS, LIST_REFRESH_ROWS } from '@renderer/queries/work-requests';
+import { WorkRequestsScreen } from '@renderer/screens/work-requests';
+import { useViewsStore, type WorkRequestsTab } from '@renderer/screens/work-requests/views-store';
+import { useUiStore } from '@renderer/state/ui-store';
+import type { WorkRequestResponse } from '@shared/contract';
+import { fakeTimersInEachTest } from '../../support/fake-timers';
+import { workRequestFixture } from '../../support/work-requests';
+import { useFakeLayout } from './support/fake-layout';
+import { SERVER_A } from './support/server-a';
+import { tableBridge, type TableBridge } from './support/table-bridge';
+
+const at = (seconds: number): string =>
+  new Date(Date.UTC(2026, 10, 28, 10, 0, 0) + seconds * 1000).toISOString();
+
+/** Two running workflows of a step each, the newest first in the lists. */
+function rows(): WorkRequestResponse[] {
+  const open = { result: '', completed_at: null };
+  return [
+    workRequestFixture(10, {
+      created_at: at(10),
+      task_type: 'Workflow',
+      task_name: 'debian_pipeline',
+      workflow_root: 10,
+      status: 'running',
+      ...open,
+    }),
+    workRequestFixture(11, {
+      created_at: at(11),
+      task_type: 'Server',
+      task_name: 'packageupload',
+      parent: 10,
+      workflow_root: 10,
+      status: 'blocked',
+      ...open,
+    }),
+    workRequestFixture(20, {
+      created_at: at(20),
+      task_type: 'Workflow',
+      task_name: 'debian_pipeline',
+      workflow_root: 20,
+      status: 'running',
+      ...open,
+    }),
+    workRequestFixture(21, {
+      created_at: at(21),
+      task_name: 'sbuild',
+      parent: 20,
+      workflow_root: 20,
+      status: 'running',
+      ...open,
+    }),
+  ];
+}
+
+function MainEvents(): null {
+  useMainEvents();
+  return null;
+}
+
+let queryClient: QueryClient;
+
+function show(server: TableBridge, tab: WorkRequestsTab): void {
+  act(() => {
+    useUiStore.getState().navigate('work-requests');
+    useViewsStore.getState().setTab(tab);
+  });
+  queryClient = createQueryClient();
+  queryClient.setQueryData(serverQueries.active.key, SERVER_A);
+  render(
+    <QueryClientProvider client={queryClient}>
+      <BridgeProvider client={server.client}>
+        <MainEvents />
+        <WorkRequestsScreen />
+      </BridgeProvider>
+    </QueryClientProvider>,
+  );
+}
+
+async function wait(ms: number): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+const rowText = (testId: string): string | null => screen.getByTestId(testId).textContent;
+
+fakeTimersInEachTest();
+useFakeLayout();
+
+beforeEach(() => {
+  focusManager.setFocused(undefined);
+});
+
+afterEach(() => {
+  cleanup();
+  queryClient.clear();
+});
+
+describe('the list of all work requests, shown', () => {
+  it('shows a step unblocked and an aborted root, which main never reports, within a refresh', async () => {
+    const server = tableBridge(rows());
+    show(server, 'list');
+    await wait(1_000);
+    expect(rowText('wr-row-11')).toContain('Blocked');
+    server.update(11, { status: 'pending' });
+    server.update(20, { status: 'aborted', completed_at: at(99) });
+    await wait(LIST_REFRESH_MS + 1_000);
+    expect(rowText('wr-row-11')).toContain('Pending');
+    expect(rowText('wr-row-20')).toContain('Aborted');
+  });
+
+  it('reads a bounded number of rows again, and nothing while the window is hidden', async () => {
+    const many = Array.from({ length: 80 }, (_, i) =>
+      workRequestFixture(100 + i, {
+        created_at: at(100 + i),
+        status: 'running',
+        result: '',
+        completed_at: null,
+      }),
+    );
+    const server = tableBridge([...rows(), ...many]);
+    show(server, 'list');
+    await wait(1_000);
+    act(() => {
+      focusManager.setFocused(false);
+    });
+    server.calls.length = 0;
+    await wait(5 * LIST_REFRESH_MS);
+    expect(server.calls).toEqual([]);
+    act(() => {
+      focusManager.setFocused(true);
+    });
+    await wait(LIST_REFRESH_MS);
+    const byIds = server.callsOf('workRequests.page').flatMap((args) => {
+      const ids = (args as { ids?: number[] } | undefined)?.ids;
+      return ids ?? [];
+    });
+    expect(byIds.length).toBeGreaterThan(0);
+    expect(byIds.length).toBeLessThanOrEqual(LIST_REFRESH_ROWS);
+  });
+
+  it('reads the newest rows once for a burst of completions of work no list holds', async () => {
+    const server = tableBridge(rows());
+    show(server, 'list');
+    await wait(1_000);
+    server.calls.length = 0;
+    for (let id = 500; id < 510; id++) {
+      server.table.set(id, workRequestFixture(id, { created_at: at(id) }));
+      server.completed(id);
+    }
+    await wait(1_000);
+    // One read under way when the burst came, and one more after it.
+    expect(server.callsOf('workRequests.page').length).toBeLessThanOrEqual(2);
+    expect(screen.getByTestId('wr-row-509')).toBeTruthy();
+  });
+});
+
+describe('the Workflows tab, shown', () => {
+  it('shows a root aborted with no message, open or not', async () => {
+    const server = tableBridge(rows());
+    show(server, 'workflows');
+    await wait(1_000);
+    // The newest workflow opens into its tree, which reads its root with its steps; the
+    // other is a row only.
+    expect(rowText('workflow-20')).toContain('Running');
+    expect(rowText('workflow-10')).toContain('Running');
+    server.update(20, { status: 'aborted', completed_at: at(99) });
+    server.update(21, { status: 'aborted', completed_at: at(99) });
+    server.update(10, { status: 'aborted', completed_at: at(99) });
+    server.update(11, { status: 'aborted', completed_at: at(99) });
+    await wait(5_000);
+    expect(rowText('workflow-20')).toMatch(/^Aborted/);
+    await wait(LIST_REFRESH_MS);
+    expect(rowText('workflow-10')).toMatch(/^Aborted/);
+  });
+});
