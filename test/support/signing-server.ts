@@ -91,7 +91,7 @@ function problem(res: ServerResponse, detail: string): void {
 
 export async function signingServer(options: {
   /** The unsigned upload's files: a .changes and what it lists. */
-  files: { path: string; content: Buffer }[];
+  files: { path: string; content: Buffer; size?: number }[];
   stepId?: number;
   unsignedId?: number;
 }): Promise<SigningServer> {

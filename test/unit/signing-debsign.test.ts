@@ -358,7 +358,7 @@ describe.skipIf(skip)(
       await expect(access(canary)).resolves.toBeUndefined();
     });
 
-    async function attempt(files: { path: string; content: Buffer }[]) {
+    async function attempt(files: { path: string; content: Buffer; size?: number }[]) {
       const server = await signingServer({ files });
       const client = server.client();
       const run = vi.fn<RunDebsign>(debsignRunner(gnupg.env));
@@ -374,6 +374,27 @@ describe.skipIf(skip)(
         await server.close();
       }
     }
+
+    it('refuses a .changes declared over the bound (8 GiB, 200 MB) before its first byte', async () => {
+      const f = debianFixtures();
+      const changes = await readFile(f.changes);
+      const dsc = await readFile(f.dsc);
+      for (const files of [
+        // A .changes declared 8 GiB; a 200 MB one.
+        [{ path: basename(f.changes), content: changes, size: 8 * 1024 ** 3 }],
+        [{ path: basename(f.changes), content: changes, size: 200_000_000 }],
+      ]) {
+        const { error, run, server } = await attempt([
+          ...files,
+          { path: basename(f.dsc), content: dsc },
+        ]);
+        expect(error).toMatchObject({ details: { rule: 'download.too-large' } });
+        expect(run).not.toHaveBeenCalled();
+        // Not a byte of it was asked for.
+        expect(server.fake.served.filter((s) => s.path.endsWith(basename(f.changes)))).toEqual([]);
+        expect(server.created).toEqual([]);
+      }
+    });
 
     it('refuses a .changes that names a file debsign would run as a command', async () => {
       const f = debianFixtures();

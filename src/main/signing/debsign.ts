@@ -24,7 +24,7 @@ import {
   uploadArtifact,
   type LocalArtifact,
 } from '../artifacts';
-import { readChanges } from '../artifacts/local/debian-files';
+import { MAX_CONTROL_FILE, readChanges } from '../artifacts/local/debian-files';
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
 import type { SigningAvailability, SigningKeyChoice, SigningResult } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
@@ -97,6 +97,12 @@ export interface SignOptions extends KeyChoiceOptions {
   expected?: string | undefined;
 }
 
+/**
+ * The .changes, .dsc and .buildinfo are read whole (the parser's bound): one the server
+ * declares larger is refused before its first byte, rather than downloaded and then refused.
+ */
+const CONTROL_FILE = { maxSize: MAX_CONTROL_FILE };
+
 /** What signing a step starts from: its unsigned upload, its .changes here, and the key. */
 interface Prepared {
   unsigned: ArtifactResponse;
@@ -130,7 +136,7 @@ async function prepare(
   const unsigned = await client.artifactGet(unsignedId);
   const { names, changes } = filesToSign(unsigned);
   const changesFile = join(dir, changes);
-  await downloadArtifactFile(client, unsigned, changes, changesFile);
+  await downloadArtifactFile(client, unsigned, changes, changesFile, CONTROL_FILE);
   const fields = await checkChanges(changesFile, unsigned);
   const choice = chooseKey({ keys, config, ...fields });
   return { unsigned, names, changes, changesFile, keys, choice };
@@ -207,7 +213,14 @@ export function signAndComplete(
       keyReason = choice.reason;
     }
     for (const name of prepared.names.filter((n) => n !== prepared.changes)) {
-      await downloadArtifactFile(client, unsigned, name, join(files, name));
+      const control = /\.(dsc|buildinfo)$/.test(name);
+      await downloadArtifactFile(
+        client,
+        unsigned,
+        name,
+        join(files, name),
+        control ? CONTROL_FILE : {},
+      );
     }
     await run({ changesFile, cwd: files, key: key.fingerprint, tmpDir: tmp });
     if (!(await readChanges(changesFile)).signed) {

@@ -17,7 +17,7 @@ import {
 } from '../formats/file-lists';
 
 /** A .dsc or .changes larger than this is certainly not one. */
-const MAX_CONTROL_FILE = 16 * 1024 * 1024;
+export const MAX_CONTROL_FILE = 16 * 1024 * 1024;
 
 export type { FileListEntry } from '../formats/file-lists';
 /** A line of Package-List, its columns by name (see packageList). */

@@ -50,6 +50,11 @@ export interface DownloadFileOptions extends DownloadOptions {
    * destination) or removed.
    */
   onStaged?: (path: string) => void;
+  /**
+   * The most bytes the file may have: one the artifact declares larger is refused before
+   * its first byte is asked for (a control file the app then reads whole).
+   */
+  maxSize?: number;
 }
 
 export interface DownloadArtifactOptions extends DownloadOptions {
@@ -167,6 +172,14 @@ export async function downloadArtifactFile(
       'not-found',
       `Artifact ${String(response.id)} has no file ${pathInArtifact}`,
       { operation: 'downloadArtifactFile', artifact: response.id, file: pathInArtifact },
+    );
+  }
+  if (options.maxSize !== undefined && file.size > options.maxSize) {
+    throw new DebusineError(
+      'validation',
+      `Artifact ${String(response.id)} declares ${pathInArtifact} as ${String(file.size)} bytes, ` +
+        `more than the ${String(options.maxSize)} such a file may have: nothing was downloaded`,
+      { rule: 'download.too-large', artifact: response.id, file: pathInArtifact },
     );
   }
   const name = basename(destinationFile);
