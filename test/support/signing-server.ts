@@ -36,6 +36,11 @@ export interface SigningServer {
   readonly stepStatus: string;
   /** Makes the server refuse the completion (400, with this detail), as for a bad signature. */
   refuseCompletion(detail: string): void;
+  /**
+   * Makes the step end (completed by another client) after the app first read it and just
+   * before its completion arrives.
+   */
+  endBeforeCompletion(): void;
   /** Makes the server refuse every file upload (400, with this detail). */
   refuseUploads(detail: string): void;
   close(): Promise<void>;
@@ -99,6 +104,7 @@ export async function signingServer(options: {
   const stepId = options.stepId ?? 41;
   const unsignedId = options.unsignedId ?? 500;
   let stepStatus = 'running';
+  let endBeforeCompletion = false;
   let refusal: string | undefined;
   let uploadRefusal: string | undefined;
   const created: CreatedArtifact[] = [];
@@ -113,6 +119,9 @@ export async function signingServer(options: {
     json(res, 200, { user: 'tester', auth: true, work_request: null, worker: false });
   });
   const stepPath = `/api/1.0/work-request/${String(stepId)}/external-debsign/`;
+  fake.route('GET', `/api/1.0/work-request/${String(stepId)}/`, (_req, res) => {
+    json(res, 200, stepJson(stepId, unsignedId, stepStatus));
+  });
   fake.route('GET', stepPath, (_req, res) => {
     if (stepStatus !== 'running') {
       problem(res, `Work request is not running. Status: ${stepStatus}`);
@@ -124,6 +133,7 @@ export async function signingServer(options: {
     void bodyOf(req).then((body) => {
       const request = JSON.parse(body.toString('utf8')) as { signed_artifact?: unknown };
       completions.push(request);
+      if (endBeforeCompletion) stepStatus = 'completed';
       const signed = created.find((a) => a.id === request.signed_artifact);
       if (stepStatus !== 'running') {
         problem(res, `Work request is not running. Status: ${stepStatus}`);
@@ -221,6 +231,9 @@ export async function signingServer(options: {
     },
     refuseCompletion(detail) {
       refusal = detail;
+    },
+    endBeforeCompletion() {
+      endBeforeCompletion = true;
     },
     refuseUploads(detail) {
       uploadRefusal = detail;

@@ -294,6 +294,23 @@ describe.skipIf(skip)(
       expect(await readdir(tmpRoot)).toEqual([]);
     });
 
+    it('says the step no longer waits, as a conflict, when it ended while the signature was made', async () => {
+      server.endBeforeCompletion();
+      const error = await sign().catch((e: unknown) => e);
+      const [artifact] = server.created;
+      expect(error).toMatchObject({
+        code: 'conflict',
+        details: { rule: 'signing.step-ended', stepStatus: 'completed' },
+      });
+      const message = (error as Error).message;
+      expect(message).toContain(
+        `Work request ${String(server.stepId)} no longer waits for a signature`,
+      );
+      expect(message).toContain(`artifact ${String(artifact?.id ?? 0)}`);
+      expect(message).not.toContain('still waits');
+      expect(await readdir(tmpRoot)).toEqual([]);
+    });
+
     it('says the step still waits when the signed files could not be uploaded', async () => {
       server.refuseUploads('Quota exceeded');
       const error = await sign().catch((e: unknown) => e);

@@ -247,6 +247,12 @@ export function signAndComplete(
         signed_artifact: signedArtifactId,
       });
     } catch (error) {
+      // The step may have ended between the first read and now (completed by another
+      // client, aborted): then it no longer waits, which is not what a refusal means.
+      const now = await client.workRequestGet(workRequestId).catch(() => undefined);
+      if (now && now.status !== 'running') {
+        throw noLongerWaits(error, now, signedArtifactId, key);
+      }
       throw notCompleted(error, workRequestId, signedArtifactId, key);
     }
     return { status: 'signed', workRequest, signedArtifactId, key: summary(key), keyReason };
@@ -286,6 +292,29 @@ function notUploaded(error: unknown, workRequestId: number): DebusineError {
  * and the artifact made for it stays on the server (no operation deletes an artifact:
  * docs/api-operations.md), so the error names both, and the key.
  */
+function noLongerWaits(
+  error: unknown,
+  step: WorkRequestResponse,
+  signedArtifactId: number,
+  key: SecretKey,
+): DebusineError {
+  const result = step.result ? `/${step.result}` : '';
+  return new DebusineError(
+    'conflict',
+    `Work request ${String(step.id)} no longer waits for a signature: it is ${step.status}${result} ` +
+      `now, ended while this signature was made. The upload signed by key ${key.fingerprint} ` +
+      `was made as artifact ${String(signedArtifactId)}, which the step does not use.`,
+    {
+      rule: 'signing.step-ended',
+      operation: 'signAndComplete',
+      stepStatus: step.status,
+      signedArtifactId,
+      key: key.fingerprint,
+    },
+    error,
+  );
+}
+
 function notCompleted(
   error: unknown,
   workRequestId: number,
