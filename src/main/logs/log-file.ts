@@ -57,6 +57,8 @@ export class LogFile {
   #analyzer: SbuildLogAnalyzer | null | undefined;
   #analyzed = 0;
   #notified = 0;
+  /** The notice held back by the throttle, sent when its interval is over. */
+  #trailing: NodeJS.Timeout | undefined;
   /** The buffer the index reads through, while the file arrives. */
   #chunk: Buffer | undefined;
 
@@ -271,9 +273,25 @@ export class LogFile {
     return isSbuildLog(this.path, firstLine) ? new SbuildLogAnalyzer() : null;
   }
 
+  /**
+   * Tells the store, at most once per NOTIFY_MS. What a throttled call held back is told
+   * when the interval ends: a download that pauses right after a few lines (a slow server,
+   * a live build) would otherwise leave the view on the lines before them until more came.
+   */
   #notify(force: boolean): void {
     const now = Date.now();
-    if (!force && now - this.#notified < NOTIFY_MS) return;
+    if (!force && now - this.#notified < NOTIFY_MS) {
+      this.#trailing ??= setTimeout(
+        () => {
+          this.#trailing = undefined;
+          this.#notify(true);
+        },
+        NOTIFY_MS - (now - this.#notified),
+      );
+      return;
+    }
+    clearTimeout(this.#trailing);
+    this.#trailing = undefined;
     this.#notified = now;
     this.#onChange(this);
   }
