@@ -6,22 +6,17 @@
  * hidden; the Workflows tab's rows follow as the list of all work requests does. The app's
  * own event mapping and screen, over a table the test moves as the server would.
  */
-import { QueryClientProvider, focusManager, type QueryClient } from '@tanstack/react-query';
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BridgeProvider } from '@renderer/bridge';
-import { createQueryClient } from '@renderer/queries/client';
-import { useMainEvents } from '@renderer/queries/events';
-import { serverQueries } from '@renderer/queries/servers';
+import { focusManager, type QueryClient } from '@tanstack/react-query';
+import { act, cleanup, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIST_REFRESH_MS, LIST_REFRESH_ROWS } from '@renderer/queries/work-requests';
-import { WorkRequestsScreen } from '@renderer/screens/work-requests';
 import { useViewsStore, type WorkRequestsTab } from '@renderer/screens/work-requests/views-store';
 import { useUiStore } from '@renderer/state/ui-store';
 import type { WorkRequestResponse } from '@shared/contract';
 import { fakeTimersInEachTest } from '../../support/fake-timers';
 import { workRequestFixture } from '../../support/work-requests';
 import { useFakeLayout } from './support/fake-layout';
-import { SERVER_A } from './support/server-a';
+import { showWorkRequests, wait } from './support/live-screen';
 import { tableBridge, type TableBridge } from './support/table-bridge';
 
 const at = (seconds: number): string =>
@@ -67,11 +62,6 @@ function rows(): WorkRequestResponse[] {
   ];
 }
 
-function MainEvents(): null {
-  useMainEvents();
-  return null;
-}
-
 let queryClient: QueryClient;
 
 function show(server: TableBridge, tab: WorkRequestsTab): void {
@@ -79,22 +69,7 @@ function show(server: TableBridge, tab: WorkRequestsTab): void {
     useUiStore.getState().navigate('work-requests');
     useViewsStore.getState().setTab(tab);
   });
-  queryClient = createQueryClient();
-  queryClient.setQueryData(serverQueries.active.key, SERVER_A);
-  render(
-    <QueryClientProvider client={queryClient}>
-      <BridgeProvider client={server.client}>
-        <MainEvents />
-        <WorkRequestsScreen />
-      </BridgeProvider>
-    </QueryClientProvider>,
-  );
-}
-
-async function wait(ms: number): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
+  queryClient = showWorkRequests(server);
 }
 
 const rowText = (testId: string): string | null => screen.getByTestId(testId).textContent;

@@ -10,21 +10,17 @@
  * sub-workflow waiting for the signature, and the Server step that uploads (packageupload)
  * blocked behind it.
  */
-import { QueryClientProvider, focusManager, type QueryClient } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BridgeProvider } from '@renderer/bridge';
-import { createQueryClient } from '@renderer/queries/client';
-import { useMainEvents } from '@renderer/queries/events';
-import { WorkRequestsScreen } from '@renderer/screens/work-requests';
+import { focusManager, type QueryClient } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useViewsStore } from '@renderer/screens/work-requests/views-store';
 import { useUiStore } from '@renderer/state/ui-store';
-import { serverQueries } from '@renderer/queries/servers';
 import type { ArtifactResponse, SigningKey, WorkRequestResponse } from '@shared/contract';
 import { fakeTimersInEachTest } from '../../support/fake-timers';
 import { workRequestFixture } from '../../support/work-requests';
 import a410 from '../fixtures/real-work/artifact-410.json';
 import { SERVER_A } from './support/server-a';
+import { showWorkRequests, wait } from './support/live-screen';
 import { tableBridge, type TableBridge } from './support/table-bridge';
 
 const ROOT = 100;
@@ -152,31 +148,10 @@ function serve(busy = false): TableBridge {
   return server;
 }
 
-function MainEvents(): null {
-  useMainEvents();
-  return null;
-}
-
 let queryClient: QueryClient;
 
 function show(server: TableBridge): void {
-  queryClient = createQueryClient();
-  queryClient.setQueryData(serverQueries.active.key, SERVER_A);
-  render(
-    <QueryClientProvider client={queryClient}>
-      <BridgeProvider client={server.client}>
-        <MainEvents />
-        <WorkRequestsScreen />
-      </BridgeProvider>
-    </QueryClientProvider>,
-  );
-}
-
-/** Lets `ms` go by: the app's timers fire and what they read is drawn. */
-async function wait(ms: number): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
+  queryClient = showWorkRequests(server);
 }
 
 function openPage(id: number): void {
