@@ -171,13 +171,20 @@ stop() {
   rm -f "$RUN/$name.pid"
 }
 
-SERVICES=(worker noop-worker upload-queue beat celery scheduler web redis)
+SERVICES=(watchdog worker noop-worker upload-queue beat celery scheduler web redis)
 
-# The services a flavour runs: only the current one has a second worker and an upload queue.
+# The services a flavour runs: only the current one has a second worker and an upload queue,
+# only the earlier one the watchdog of its worker (worker-watchdog.sh).
 services() {
   local s
   for s in "${SERVICES[@]}"; do
-    [[ ($s == noop-worker || $s == upload-queue) && $FLAVOUR != current ]] || echo "$s"
+    if [[ $s == noop-worker || $s == upload-queue ]]; then
+      [[ $FLAVOUR == current ]] && echo "$s"
+    elif [[ $s == watchdog ]]; then
+      [[ $FLAVOUR == earlier ]] && echo "$s"
+    else
+      echo "$s"
+    fi
   done
 }
 
@@ -453,6 +460,10 @@ start_worker() {
     # 0.11 only logs to a file it opens itself: hand it a pipe, which it may reopen.
     start worker debusine-worker sh -c \
       'while :; do debusine-worker --log-file /dev/stderr 2>&1 | cat; echo "worker exited; restarting"; sleep 1; done'
+    # It can miss the work it is assigned: the watchdog restarts it then.
+    install -m 0755 "$(dirname "${BASH_SOURCE[0]}")/worker-watchdog.sh" \
+      "$ROOT/usr/local/sbin/ddt-worker-watchdog"
+    start watchdog root /usr/local/sbin/ddt-worker-watchdog
   fi
   if [[ -z ${WORKER_ACTIVATION:-} ]]; then
     # Without an activation token the worker registers itself; enable it once it has.
