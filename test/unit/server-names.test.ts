@@ -1,10 +1,12 @@
 /**
  * Server names that read the same as another's are refused, naming the server already
- * there with its host.
+ * there with its host; a link that makes another server active says which.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createNavigation } from '../../src/main/service/navigation';
+import type { ProfileSession } from '../../src/main/service/profile-session';
 import { importCliConfig } from '../../src/main/settings/cli-import';
 import { ProfileStore } from '../../src/main/settings/profiles';
 import { FileTokenStore } from '../../src/main/settings/token-store';
@@ -101,5 +103,55 @@ describe('the server profiles', () => {
     });
     expect(result.imported).toEqual([]);
     expect(result.skipped[0]?.reason).toContain('reads the same as the server "debusine.example"');
+  });
+});
+
+describe('following a link to another server', () => {
+  const servers = [
+    { id: 'real', name: 'debusine.example', apiUrl: 'https://debusine.example/api' },
+    { id: 'other', name: 'd\u0435busine.example', apiUrl: 'https://d\u0435busine.example/api' },
+  ];
+
+  function navigation(activeId: string) {
+    let active = activeId;
+    const emitted: unknown[] = [];
+    const session = {
+      activeProfile: () => servers.find((s) => s.id === active),
+      list: () => servers,
+    } as unknown as ProfileSession;
+    const nav = createNavigation({
+      session,
+      activate: (id) => {
+        active = id;
+        return Promise.resolve();
+      },
+      emit: ((_event: string, payload: unknown) => emitted.push(payload)) as never,
+    });
+    return { nav, emitted };
+  }
+
+  it('says which server it switched to, with its host', async () => {
+    const { nav, emitted } = navigation('real');
+    const outcome = await nav.go({
+      target: { kind: 'work-request', id: 42 },
+      server: { origin: new URL(servers[1]?.apiUrl ?? '').origin },
+    });
+    const switchedTo = {
+      profileId: 'other',
+      name: 'd\u0435busine.example',
+      host: serverHost('https://d\u0435busine.example/api'),
+    };
+    expect(outcome).toEqual({ shown: { kind: 'work-request', id: 42 }, switchedTo });
+    expect(emitted).toEqual([{ kind: 'work-request', id: 42, server: 'other', switchedTo }]);
+  });
+
+  it('says nothing of servers when it stays on the active one', async () => {
+    const { nav, emitted } = navigation('real');
+    const outcome = await nav.go({
+      target: { kind: 'work-request', id: 42 },
+      server: { profileId: 'real' },
+    });
+    expect(outcome).toEqual({ shown: { kind: 'work-request', id: 42 } });
+    expect(emitted).toEqual([{ kind: 'work-request', id: 42, server: 'real' }]);
   });
 });
