@@ -514,13 +514,25 @@ export type NavigateTarget =
   | { kind: 'artifact'; id: number }
   | { kind: 'work-requests' };
 
+/**
+ * The server a navigation made active, when it was not the active one: its name and its
+ * host (in punycode where it is not ASCII), so that the window can say which server it now
+ * shows, and a look-alike name cannot pass for another server.
+ */
+export interface ServerSwitch {
+  profileId: string;
+  name: string;
+  host: string;
+}
+
 /** What opening a pasted address did: shown (on the server it names), or why not. */
-export type LinkOutcome = { shown: NavigateTarget } | { refused: string };
+export type LinkOutcome =
+  { shown: NavigateTarget; switchedTo?: ServerSwitch } | { refused: string };
 
 /** Every event main sends, with its payload. */
 export interface EventPayloads {
   /** Where to go, and the server profile it is on (main made that one active first). */
-  'app.navigate': NavigateTarget & { server: string | null };
+  'app.navigate': NavigateTarget & { server: string | null; switchedTo?: ServerSwitch };
   'session.changed': SessionInfo;
   'servers.changed': { serverIds: string[] };
   'connection.state': ConnectionState;

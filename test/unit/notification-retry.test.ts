@@ -298,11 +298,21 @@ describe('Notifications and links of another server', { timeout: 60_000 }, () =>
     if (!destination) throw new Error(`not a link: ${link}`);
     r.events.length = 0;
 
+    // It says which server it switched to, with the host that tells it apart.
+    const switchedTo = {
+      profileId: first.id,
+      name: first.name,
+      host: new URL(first.apiUrl).host,
+    };
     await expect(r.service.navigate(destination)).resolves.toEqual({
       shown: { kind: 'work-request', id: 10 },
+      switchedTo,
     });
     expect(r.service.session.active()?.id).toBe(first.id);
     expect(navigations(r)).toEqual([{ kind: 'work-request', id: 10 }]);
+    expect(r.events.find((m) => m.event === 'app.navigate')?.payload).toMatchObject({
+      switchedTo,
+    });
   });
 
   it('a link to a line names its server, and opens there', async () => {

@@ -26,7 +26,7 @@ describe('how a work request ended', () => {
     ['completed', 'failure', 'failure', true],
     ['completed', 'error', 'error', true],
     ['completed', 'temporary failure', 'temporary failure', true],
-    ['completed', 'something new', 'something new', true],
+    ['completed', 'something new', 'unknown', true],
     ['aborted', '', 'aborted', true],
   ] as const)('%s / %j: %j', (status, result, end, bad) => {
     expect(endOf({ status, result })).toBe(end);

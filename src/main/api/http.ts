@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
+import { urlText } from '../../shared/url-text';
 import { networkError } from './http-errors';
 import {
   floorText,
@@ -91,9 +92,13 @@ export function normaliseApiUrl(apiUrl: string): string {
   try {
     url = new URL(apiUrl);
   } catch {
-    throw new DebusineError('validation', `Not a valid API URL: ${JSON.stringify(apiUrl)}`, {
-      field: 'apiUrl',
-    });
+    throw new DebusineError(
+      'validation',
+      `Not a valid API URL: ${JSON.stringify(urlText(apiUrl))}`,
+      {
+        field: 'apiUrl',
+      },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new DebusineError('validation', `The API URL must start with http:// or https://`, {

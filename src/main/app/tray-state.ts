@@ -8,7 +8,8 @@
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import type { WatchEntry } from '../../shared/contract';
-import { endedUnsuccessfully, isActive } from '../../shared/results/end';
+import { endedUnsuccessfully, isActive, knownResult } from '../../shared/results/end';
+import { titleText } from '../../shared/shown-text';
 
 export type TrayState = 'idle' | 'ok' | 'running' | 'needs-input' | 'failed' | 'offline';
 
@@ -73,13 +74,20 @@ export function acknowledge(model: TrayModel): TrayModel {
   return { ...model, unseenFailures: new Set() };
 }
 
+/**
+ * A watched work request's line in the tray's menu. Its label is the server's task name and
+ * its status and result the server's words: the line is bounded and made visible as a
+ * notification's title is (shared/shown-text.ts), and the result is one the app knows.
+ */
 function describe(entry: WatchEntry): string {
   const what = entry.label ?? `Work request ${String(entry.workRequestId)}`;
   const status =
     entry.lastStatus === 'completed'
-      ? (entry.lastResult ?? 'completed')
+      ? entry.lastResult === null
+        ? 'completed'
+        : knownResult(entry.lastResult)
       : (entry.lastStatus ?? 'unknown');
-  return `#${String(entry.workRequestId)} ${what}: ${status}`;
+  return titleText(`#${String(entry.workRequestId)} ${what}: ${status}`);
 }
 
 export function trayView(model: TrayModel): TrayView {

@@ -4,14 +4,15 @@
  * the platform can show), and the answer to a Retry button that did not work.
  */
 import { lineNumber } from '../../shared/results/failure';
-import { ABORTED, endOf, isUnsuccessfulEnd } from '../../shared/results/end';
+import { ABORTED, endOf, isUnsuccessfulEnd, knownResult } from '../../shared/results/end';
 import type { FailureReason } from '../results/failure-reason';
 import { completionKey } from './completion-key';
-import type {
-  CompletionNotification,
-  DesktopNotification,
-  NotificationAction,
-  NotificationActionId,
+import {
+  visibleNotification,
+  type CompletionNotification,
+  type DesktopNotification,
+  type NotificationAction,
+  type NotificationActionId,
 } from './notifier';
 
 /**
@@ -31,7 +32,7 @@ export interface Completion {
 export function endOfCompletion(completion: Completion): string {
   return (
     endOf({ status: completion.status ?? 'completed', result: completion.result }) ??
-    completion.result
+    knownResult(completion.result)
   );
 }
 
@@ -70,7 +71,8 @@ export function completionNotification(
 ): CompletionNotification {
   const id = completion.workRequestId;
   const end = endOfCompletion(completion);
-  const word = RESULT_WORDS[end] ?? (end || 'Finished');
+  // The end is one the app knows (endOf), never the server's own text.
+  const word = RESULT_WORDS[end] ?? 'Finished';
   const what = about
     ? `${about.taskType === 'Workflow' ? 'workflow ' : ''}${about.taskName}`
     : 'work request';
@@ -92,7 +94,9 @@ export function completionNotification(
     if (failed) actions.push({ id: 'retry', label: 'Retry' });
     actions.push({ id: 'open-in-browser', label: 'Open in browser' });
   }
-  return {
+  // Bounded here, not only where it is shown: whoever shows it (the gate, a test's recorder)
+  // gets a title and body of a size a desktop can show.
+  return visibleNotification({
     kind: 'completion',
     key: notificationKey(completion),
     title: `${word}: ${what} #${String(id)}`,
@@ -104,7 +108,7 @@ export function completionNotification(
     result: end,
     rootId: rootId === id ? null : rootId,
     reason,
-  };
+  });
 }
 
 /**

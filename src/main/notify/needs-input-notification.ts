@@ -5,7 +5,11 @@
  */
 import type { WorkRequestResponse } from '../../shared/models';
 import { NEEDS_INPUT } from '../../shared/results/end';
-import type { CompletionNotification, NotificationAction } from './notifier';
+import {
+  visibleNotification,
+  type CompletionNotification,
+  type NotificationAction,
+} from './notifier';
 
 /** What a waiting step waits for. */
 export type WaitKind = 'confirmation' | 'signature' | 'input';
@@ -67,7 +71,7 @@ export function needsInputNotification(
           { id: 'open-in-browser', label: 'Open in browser' },
         ]
       : [{ id: 'open-in-browser', label: 'Open in browser' }];
-  return {
+  return visibleNotification({
     kind: 'needs-input',
     key: `needs-input-${String(step.id)}`,
     title: `Workflow #${String(workflow.id)} ${TITLE_ENDINGS[kind]}`,
@@ -79,7 +83,7 @@ export function needsInputNotification(
     result: NEEDS_INPUT_RESULT,
     rootId: workflow.id,
     reason: null,
-  };
+  });
 }
 
 function workflowDataOf(workRequest: WorkRequestResponse): Record<string, unknown> {

@@ -4,7 +4,7 @@
  * page-notifier.ts, and the tests use RecordingNotifier.
  */
 import type { FailureReason } from '../../shared/results/failure';
-import { visibleText } from '../../shared/visible-text';
+import { bodyText, titleText } from '../../shared/shown-text';
 
 /**
  * Retry it; open its page in the browser; open the log at the line that says why it failed;
@@ -33,13 +33,15 @@ export interface DesktopNotification {
  * `notification` with its title and body as the desktop may show them: every character a
  * server wrote there that shows nothing or reorders the text around it (a right-to-left
  * override in a workflow's name, a zero-width space in a reason) made visible as its mark
- * (shared/visible-text.ts); line breaks stay, the body's lines are its layout.
+ * (shared/visible-text.ts), the title on one line, the body's line breaks kept (its lines
+ * are its layout), and each bounded (shared/shown-text.ts): a desktop shows a 60 KiB title
+ * whole. Showing it again changes nothing.
  */
 export function visibleNotification<N extends DesktopNotification>(notification: N): N {
   return {
     ...notification,
-    title: visibleText(notification.title, 'tabs and newlines'),
-    body: visibleText(notification.body, 'tabs and newlines'),
+    title: titleText(notification.title),
+    body: bodyText(notification.body),
   };
 }
 

@@ -7,7 +7,8 @@
  * and a link to a server the app does not know opens nothing.
  */
 import type { EmitEvent } from '../bridge/event-outbox';
-import type { NavigateTarget } from '../../shared/contract';
+import type { NavigateTarget, ServerSwitch } from '../../shared/contract';
+import { serverHost } from '../../shared/server-names';
 import type { ProfileSession } from './profile-session';
 
 /** The server a place belongs to: the profile that announced it, or a link's web origin. */
@@ -19,7 +20,12 @@ export interface Destination {
   server: ServerRef | null;
 }
 
-export type NavigationOutcome = { shown: NavigateTarget } | { refused: string };
+/**
+ * Shown, and on which server when it was not the active one (the window says so: a link
+ * must not change servers without a word); or refused, and why.
+ */
+export type NavigationOutcome =
+  { shown: NavigateTarget; switchedTo?: ServerSwitch } | { refused: string };
 
 export interface Navigation {
   go(destination: Destination): Promise<NavigationOutcome>;
@@ -67,15 +73,25 @@ export function createNavigation(deps: {
 
   return {
     async go({ target, server }) {
+      let switchedTo: ServerSwitch | undefined;
       if (server !== null) {
         const profileId = profileFor(server);
         if (typeof profileId !== 'string') {
           return { refused: `Cannot open ${describe(target)}. ${profileId.refused}` };
         }
-        if (session.activeProfile()?.id !== profileId) await deps.activate(profileId);
+        if (session.activeProfile()?.id !== profileId) {
+          await deps.activate(profileId);
+          const now = session.list().find((p) => p.id === profileId);
+          if (now) switchedTo = { profileId, name: now.name, host: serverHost(now.apiUrl) };
+        }
       }
-      deps.emit('app.navigate', { ...target, server: session.activeProfile()?.id ?? null });
-      return { shown: target };
+      const switched = switchedTo ? { switchedTo } : {};
+      deps.emit('app.navigate', {
+        ...target,
+        server: session.activeProfile()?.id ?? null,
+        ...switched,
+      });
+      return { shown: target, ...switched };
     },
   };
 }

@@ -6,7 +6,8 @@
  */
 import { normaliseApiUrl } from '../api/http';
 import { defaultCliConfigPath, readCliConfig } from './cli-config';
-import { profileIdFor, type ProfileStore, type ServerProfile } from './profiles';
+import { profileIdFor, profileNamedAlike, type ProfileStore, type ServerProfile } from './profiles';
+import { serverHost } from '../../shared/server-names';
 import { tokenOriginOf, type TokenStore } from './token-store';
 
 export interface CliImportResult {
@@ -59,6 +60,15 @@ export async function importCliConfig(options: {
         result.skipped.push({
           name: server.name,
           reason: `already set up as "${existing.name}" (left unchanged)`,
+        });
+        continue;
+      }
+      // A name that reads as another server's would pass for it wherever servers are named.
+      const alike = profileNamedAlike(server.name, state.profiles);
+      if (alike) {
+        result.skipped.push({
+          name: server.name,
+          reason: `its name reads the same as the server "${alike.name}" (${serverHost(alike.apiUrl)})`,
         });
         continue;
       }

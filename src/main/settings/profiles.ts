@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
+import { namesReadAlike, serverHost } from '../../shared/server-names';
 import { normaliseApiUrl } from '../api/http';
 import { readJsonFile, SerialQueue, writeJsonFile } from './json-file';
 
@@ -95,9 +96,7 @@ export class ProfileStore extends EventEmitter<ProfileStoreEvents> {
       if (profile.id !== undefined && taken.has(profile.id)) {
         throw new DebusineError('conflict', `A server profile with id ${profile.id} exists`);
       }
-      if (file.profiles.some((p) => p.name === profile.name)) {
-        throw new DebusineError('conflict', `A server profile named "${profile.name}" exists`);
-      }
+      refuseLookAlike(profile.name, file.profiles);
       const created = parseProfile({
         ...profile,
         id: profile.id ?? profileIdFor(profile.name, taken),
@@ -113,6 +112,12 @@ export class ProfileStore extends EventEmitter<ProfileStoreEvents> {
       const index = file.profiles.findIndex((p) => p.id === id);
       const current = file.profiles[index];
       if (!current) throw new DebusineError('not-found', `No server profile ${id}`);
+      if (changes.name !== undefined && changes.name !== current.name) {
+        refuseLookAlike(
+          changes.name,
+          file.profiles.filter((p) => p.id !== id),
+        );
+      }
       const updated = parseProfile({ ...current, ...changes, id });
       file.profiles[index] = updated;
       return updated;
@@ -151,6 +156,40 @@ export class ProfileStore extends EventEmitter<ProfileStoreEvents> {
   transaction<T>(change: (file: ProfilesFile) => T): Promise<T> {
     return this.#update(change);
   }
+}
+
+/**
+ * The profile among `profiles` whose name reads the same as `name` (shared/server-names.ts):
+ * identical, or alike but for look-alike letters, case, or compatibility forms.
+ */
+export function profileNamedAlike(
+  name: string,
+  profiles: readonly ServerProfile[],
+): ServerProfile | undefined {
+  return profiles.find((p) => namesReadAlike(p.name, name));
+}
+
+/**
+ * Refuses a name that reads the same as another server's: the two could not be told apart
+ * where a server is named (a link switching to one would pass for the other). The error
+ * names the server already there, with its host.
+ */
+function refuseLookAlike(name: string, profiles: readonly ServerProfile[]): void {
+  const existing = profileNamedAlike(name, profiles);
+  if (!existing) return;
+  const host = serverHost(existing.apiUrl);
+  if (existing.name === name) {
+    throw new DebusineError(
+      'conflict',
+      `A server profile named "${existing.name}" (${host}) exists`,
+      { field: 'name' },
+    );
+  }
+  throw new DebusineError(
+    'conflict',
+    `The name "${name}" reads the same as the server "${existing.name}" (${host}) already in the app: choose a name that reads differently.`,
+    { field: 'name' },
+  );
 }
 
 function parseProfile(value: unknown): ServerProfile {

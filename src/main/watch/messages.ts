@@ -7,13 +7,19 @@
 import type WebSocket from 'ws';
 import { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
+import { knownResult } from '../../shared/results/end';
 
-/** `{"type":"websocket.send","text":"work_request_completed",...}` (no `links` on 0.16). */
+/**
+ * `{"type":"websocket.send","text":"work_request_completed",...}` (no `links` on 0.16). Its
+ * `result` is read as one of the results Debusine has, or `unknown` (knownResult): it is
+ * shown in a notification's title and kept in the watch list, and the server's own string
+ * could be anything, of any length.
+ */
 export const workRequestCompletedSchema = z.looseObject({
   text: z.literal('work_request_completed'),
   work_request_id: z.number().int(),
   completed_at: z.string().min(1),
-  result: z.string(),
+  result: z.string().transform(knownResult),
 });
 export type WorkRequestCompletedMessage = z.infer<typeof workRequestCompletedSchema>;
 

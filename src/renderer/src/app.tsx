@@ -2,6 +2,7 @@ import { AreaContent } from '@renderer/shell/area-content';
 import { areaInfo } from '@renderer/shell/areas';
 import { CommandPalette } from '@renderer/shell/command-palette';
 import { OfflineBanner } from '@renderer/shell/offline-banner';
+import { ServerSwitchNotice } from '@renderer/shell/server-switch-notice';
 import { useGlobalShortcuts } from '@renderer/shell/shortcuts';
 import { Sidebar } from '@renderer/shell/sidebar';
 import { useApplyTheme } from '@renderer/shell/theme';
@@ -30,6 +31,7 @@ export function App(): React.JSX.Element {
       <Sidebar />
       <main className="content" aria-labelledby="area-title">
         <h1 id="area-title">{info.label}</h1>
+        <ServerSwitchNotice />
         <OfflineBanner />
         <AreaContent area={area} />
       </main>

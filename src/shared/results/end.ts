@@ -8,12 +8,28 @@
  * aborted child is aborted in turn (Debusine's `maybe_finish_workflow`). So `aborted` is an
  * end of its own, and an unsuccessful one, never "still running" nor "no result".
  */
+import { WORK_REQUEST_RESULTS, type WorkRequestResult } from '../models';
 
 /** The statuses of a work request that has ended. */
 export const ENDED_STATUSES: readonly string[] = ['completed', 'aborted'];
 
 /** The statuses of one that has not ended yet: it waits, or it runs. */
 export const ACTIVE_STATUSES: readonly string[] = ['pending', 'blocked', 'running'];
+
+/** What a result the servers do not have is read as. */
+export const UNKNOWN_RESULT = 'unknown';
+
+/**
+ * A result as the app reads it: one of the results Debusine has (WORK_REQUEST_RESULTS), or
+ * `unknown`. A server's result is shown in notification titles and kept in the watch list,
+ * and a server may send any string there; reading it as one of a known few keeps the
+ * server's text out of them.
+ */
+export function knownResult(result: string): WorkRequestResult | typeof UNKNOWN_RESULT {
+  return (WORK_REQUEST_RESULTS as readonly string[]).includes(result)
+    ? (result as WorkRequestResult)
+    : UNKNOWN_RESULT;
+}
 
 /** The word for how an aborted work request ended (its result is empty). */
 export const ABORTED = 'aborted';
@@ -33,12 +49,12 @@ export function isActive(status: string): boolean {
 
 /**
  * How it ended: its result when completed (`success`, `failure`, `error`, `skipped`,
- * `temporary failure`, or whatever else a server says), `aborted` when aborted; null while
+ * `temporary failure`, or `unknown` for whatever else a server says), `aborted` when aborted; null while
  * it has not ended.
  */
 export function endOf(wr: StatusAndResult): string | null {
   if (wr.status === 'aborted') return ABORTED;
-  if (wr.status === 'completed') return wr.result;
+  if (wr.status === 'completed') return knownResult(wr.result);
   return null;
 }
 

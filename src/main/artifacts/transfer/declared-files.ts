@@ -11,6 +11,7 @@
  */
 import { DebusineError } from '../../../shared/errors';
 import type { ArtifactResponse } from '../../../shared/models';
+import { urlText } from '../../../shared/url-text';
 import { artifactPathProblem, quotePath } from '../formats/artifact-paths';
 import { badPath, downloadError } from './download-errors';
 
@@ -36,21 +37,35 @@ const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * Refuses a URL that is not plain http(s) (no other scheme, no credentials in it). A
- * relative URL is taken as the server's own, as it is when fetched.
+ * relative URL is taken as the server's own, as it is when fetched. `redirect`: the URL is
+ * where the server redirected the download, not one the artifact lists, and the refusal
+ * says so. The refusal quotes the URL without its user name and password (urlText): they
+ * are what it refuses, and a message is shown and copied.
  */
-export function checkDownloadUrl(artifact: number, url: string, file?: string): URL {
+export function checkDownloadUrl(
+  artifact: number,
+  url: string,
+  file?: string,
+  redirect = false,
+): URL {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url, 'http://server.invalid/');
   } catch {
     parsed = undefined;
   }
-  if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.username !== '') {
+  const plain = parsed !== undefined && ['http:', 'https:'].includes(parsed.protocol);
+  if (!parsed || !plain || parsed.username !== '' || parsed.password !== '') {
+    const what = file === undefined ? 'its archive' : `its file ${quotePath(file)}`;
+    const where = redirect
+      ? `the server redirected the download of ${what} to ${JSON.stringify(urlText(url))}`
+      : `${what} has the URL ${JSON.stringify(urlText(url))}`;
+    const why = plain ? 'which carries a user name or password' : 'which is not an http(s) URL';
     throw downloadError(
       'bad-response',
       { artifact, ...(file === undefined ? {} : { file }) },
       'artifact-url',
-      `Artifact ${String(artifact)} was refused: ${file === undefined ? 'its archive' : `its file ${quotePath(file)}`} has the URL ${JSON.stringify(url.slice(0, 200))}, which is not an http(s) URL`,
+      `Artifact ${String(artifact)} was refused: ${where}, ${why}`,
     );
   }
   return parsed;

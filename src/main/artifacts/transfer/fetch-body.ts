@@ -70,7 +70,7 @@ export async function fetchBody(
   const site = new URL(http.siteUrl).origin;
   let current = new URL(url, http.siteUrl);
   for (let hop = 0; ; hop++) {
-    checkDownloadUrl(subject.artifact, current.toString(), subject.file);
+    checkDownloadUrl(subject.artifact, current.toString(), subject.file, hop > 0);
     let response;
     try {
       response = await http.dispatcher.request({

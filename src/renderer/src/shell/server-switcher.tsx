@@ -3,15 +3,18 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useAppQuery, useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations, serverQueries } from '@renderer/queries/servers';
 import { useUiStore } from '@renderer/state/ui-store';
+import { serverHost } from '@shared/server-names';
 import './shell.css';
 
 /**
  * The top bar's server switcher: a menu button listing the server profiles (switching
  * with servers.setActive) and "Manage servers…". Arrow keys move, Escape closes and gives
- * focus back to the button (WAI-ARIA menu button pattern).
+ * focus back to the button (WAI-ARIA menu button pattern). Every server is named with its
+ * host beside it, the button's too: two names may read alike, their hosts do not.
  */
 export function ServerSwitcher(props: {
   serverName?: string | undefined;
+  serverHost?: string | undefined;
   scope?: string | undefined;
 }): React.JSX.Element {
   const setArea = useUiStore((s) => s.setArea);
@@ -69,7 +72,7 @@ export function ServerSwitcher(props: {
   };
 
   const label = props.serverName
-    ? `Server ${props.serverName}${props.scope ? `, scope ${props.scope}` : ''}: switch server`
+    ? `Server ${props.serverName}${props.serverHost ? ` (${props.serverHost})` : ''}${props.scope ? `, scope ${props.scope}` : ''}: switch server`
     : 'No server: choose or add one';
 
   return (
@@ -97,6 +100,11 @@ export function ServerSwitcher(props: {
         {props.serverName ? (
           <>
             <span>{props.serverName}</span>
+            {props.serverHost ? (
+              <span className="mono muted" data-testid="server-switcher-host">
+                ({props.serverHost})
+              </span>
+            ) : null}
             {props.scope ? <span className="muted">/ {props.scope}</span> : null}
           </>
         ) : (
@@ -144,7 +152,7 @@ export function ServerSwitcher(props: {
                 </span>
                 <span className="switcher-name">{profile.name}</span>
                 <span className="switcher-url mono muted">
-                  {hostOf(profile.apiUrl)}
+                  {serverHost(profile.apiUrl)}
                   {profile.scope ? ` / ${profile.scope}` : ''}
                 </span>
                 {profile.hasToken ? null : <span className="switcher-tag">signed out</span>}
@@ -181,12 +189,4 @@ export function ServerSwitcher(props: {
 function menuItems(menu: HTMLElement | null): HTMLElement[] {
   if (!menu) return [];
   return [...menu.querySelectorAll<HTMLElement>('[role^="menuitem"]')];
-}
-
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }

@@ -8,6 +8,8 @@ import { ServerSwitcher } from './server-switcher';
 
 export interface SessionSummary {
   serverName?: string;
+  /** The server's host, shown beside its name: two servers' names may read alike. */
+  serverHost?: string;
   scope?: string;
   username?: string;
   connection: ConnectionState;
@@ -22,7 +24,11 @@ export function TopBar(props: { session: SessionSummary }): React.JSX.Element {
   return (
     <header className="top-bar">
       <span className="brand">Debusine Desktop</span>
-      <ServerSwitcher serverName={session.serverName} scope={session.scope} />
+      <ServerSwitcher
+        serverName={session.serverName}
+        serverHost={session.serverHost}
+        scope={session.scope}
+      />
       <span className="top-bar-spacer" />
       <button
         type="button"
@@ -40,7 +46,7 @@ export function TopBar(props: { session: SessionSummary }): React.JSX.Element {
         <span
           className="user"
           data-testid="session-status"
-          title={`Signed in as ${session.username} on ${session.serverName ?? ''}`}
+          title={`Signed in as ${session.username} on ${session.serverName ?? ''}${session.serverHost ? ` (${session.serverHost})` : ''}`}
         >
           {session.username}
         </span>

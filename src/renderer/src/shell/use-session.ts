@@ -3,6 +3,7 @@ import type { ConnectionState as IndicatorState } from '@renderer/components/con
 import { useAppQuery } from '@renderer/queries/hooks';
 import { serverQueries } from '@renderer/queries/servers';
 import { useConnection, useWhoami } from '@renderer/queries/session';
+import { serverHost } from '@shared/server-names';
 import type { SessionSummary } from './top-bar';
 
 /** Whole seconds until `iso` (never below 0), ticking once a second; null without a time. */
@@ -47,7 +48,13 @@ export function useSessionSummary(): SessionSummary {
   const next = useNextAttempt(status === 'reconnecting' ? connection.data?.nextAttemptAt : null);
   const detail = status === 'connecting' && state === 'reconnecting' ? 'connecting…' : next;
   return {
-    ...(server ? { serverName: server.name, scope: server.scope ?? '' } : {}),
+    ...(server
+      ? {
+          serverName: server.name,
+          serverHost: serverHost(server.apiUrl),
+          scope: server.scope ?? '',
+        }
+      : {}),
     ...(whoami.data?.user ? { username: whoami.data.user } : {}),
     connection: state,
     ...(detail ? { connectionDetail: detail } : {}),
