@@ -77,6 +77,19 @@ const BRIDGE_PATH = '/bridge';
 const DOWNLOAD_PREFIX = '/download/';
 /** Requests are small JSON; files go through /staging, not the socket. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * What the host may hold for one page, sent and not yet taken by it. A page that stops
+ * reading (a hung tab, a hostile one) otherwise makes the host keep every event for it:
+ * thousands of completions came to hundreds of MiB. A page that reads never gets near this.
+ */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** The close code of a page that fell that far behind (the 4000s are the application's). */
+export const FELL_BEHIND_CODE = 4008;
+/**
+ * How long a page that fell behind has to take the close, queued behind what it had not
+ * read, before the connection is cut (ws would wait 30 s, holding all of it).
+ */
+const FELL_BEHIND_GRACE_MS = 5_000;
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const host = options.host ?? '127.0.0.1';
@@ -176,7 +189,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function serveBridge(ws: WebSocket): void {
     const connection = openConnection(options.dispatch, options.hub, (message) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        // Neither an event nor an answer is dropped silently: the page is closed, so its
+        // requests fail as on any lost connection, and a new page reads everything anew.
+        fellBehind(ws);
+        return;
+      }
+      ws.send(JSON.stringify(message));
     });
     // ws reports a peer's protocol errors (a message over maxPayload, a bad frame) as an
     // 'error' before it closes the socket; without a listener that error ends the host.
@@ -233,6 +253,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!options.stagingDir) await rm(stagingDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Closes a page's connection that holds too much unsent, and cuts it if it cannot close. */
+function fellBehind(ws: WebSocket): void {
+  ws.close(FELL_BEHIND_CODE, 'The page stopped reading; reload it');
+  setTimeout(() => {
+    ws.terminate();
+  }, FELL_BEHIND_GRACE_MS).unref();
 }
 
 function rawText(data: RawData): string {
