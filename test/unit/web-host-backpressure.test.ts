@@ -15,14 +15,10 @@ import { createService } from '../../src/main/composition-root';
 import { RecordingNotifier } from '../../src/main/notify/notifier';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { StagedFiles } from '../../src/main/service/staged-files';
-import {
-  FELL_BEHIND_CODE,
-  MAX_BUFFERED_BYTES,
-  startWebHost,
-  type WebHost,
-} from '../../src/main/web/host';
+import { MAX_BUFFERED_BYTES, startWebHost, type WebHost } from '../../src/main/web/host';
 import {
   BRIDGE_PROTOCOL,
+  FELL_BEHIND_CODE,
   KEY_HEADER,
   SESSION_PATH,
   keyProtocol,

@@ -12,7 +12,7 @@ import { openConnection } from '../bridge/connection';
 import type { Dispatch } from '../bridge/dispatch';
 import type { EventHub } from '../bridge/event-outbox';
 import type { StagedFiles } from '../service/staged-files';
-import { BRIDGE_PROTOCOL, SESSION_PATH } from '../../shared/web-host-key';
+import { BRIDGE_PROTOCOL, FELL_BEHIND_CODE, SESSION_PATH } from '../../shared/web-host-key';
 import {
   hasValidHost,
   hasValidOrigin,
@@ -83,8 +83,6 @@ const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * thousands of completions came to hundreds of MiB. A page that reads never gets near this.
  */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-/** The close code of a page that fell that far behind (the 4000s are the application's). */
-export const FELL_BEHIND_CODE = 4008;
 /**
  * How long a page that fell behind has to take the close, queued behind what it had not
  * read, before the connection is cut (ws would wait 30 s, holding all of it).
