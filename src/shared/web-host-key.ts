@@ -38,3 +38,10 @@ export function keyFromProtocols(protocols: Iterable<string>): string | null {
   }
   return null;
 }
+
+/**
+ * The close code of a page that fell too far behind reading its bridge (the 4000s are the
+ * application's): the host held all it may for it. The page reloads, which reads everything
+ * anew with the session key the tab kept.
+ */
+export const FELL_BEHIND_CODE = 4008;

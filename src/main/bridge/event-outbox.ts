@@ -12,9 +12,16 @@ export interface EventMessage<E extends EventChannel = EventChannel> {
 
 /** Events kept for a renderer that is not ready yet; older ones go first when it is full. */
 const MAX_QUEUED = 1000;
+/**
+ * And at most this many bytes of them (as JSON): a completion event can be tens of KiB, so
+ * a thousand of them could be tens of MiB held for a window whose page never loads. What is
+ * dropped is old news to a page that reads everything afresh once it has loaded.
+ */
+export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 
 export class EventOutbox {
-  private queue: EventMessage[] = [];
+  private queue: { message: EventMessage; bytes: number }[] = [];
+  private queuedBytes = 0;
   private ready = false;
 
   constructor(private readonly deliver: (message: EventMessage) => void) {}
@@ -25,8 +32,15 @@ export class EventOutbox {
       this.deliver(message);
       return;
     }
-    this.queue.push(message);
-    if (this.queue.length > MAX_QUEUED) this.queue.shift();
+    // Measured only while the page is not ready: a ready page's events are not copied.
+    const bytes = JSON.stringify(payload).length;
+    this.queue.push({ message, bytes });
+    this.queuedBytes += bytes;
+    while (this.queue.length > MAX_QUEUED || this.queuedBytes > MAX_QUEUED_BYTES) {
+      const dropped = this.queue.shift();
+      if (!dropped) break;
+      this.queuedBytes -= dropped.bytes;
+    }
   }
 
   /** The renderer subscribed: flush what waited, in order, then deliver directly. */
@@ -34,7 +48,8 @@ export class EventOutbox {
     this.ready = true;
     const waiting = this.queue;
     this.queue = [];
-    for (const message of waiting) this.deliver(message);
+    this.queuedBytes = 0;
+    for (const { message } of waiting) this.deliver(message);
   }
 
   /** The page reloads or navigates: hold events again until it is ready anew. */
@@ -48,6 +63,11 @@ export class EventOutbox {
 
   get pending(): number {
     return this.queue.length;
+  }
+
+  /** The size of the events held, as JSON. */
+  get pendingBytes(): number {
+    return this.queuedBytes;
   }
 }
 

@@ -259,6 +259,11 @@ export class WatchService {
     router.on('changed', (c) => {
       this.#emit('workRequests.changed', { ids: [...new Set([c.workRequestId, c.rootId])] });
     });
+    // A flood of completions was dropped unread: the lists on screen may be stale, whatever
+    // work requests they changed. Once per catch-up, however many the flood held.
+    router.on('overflow', () => {
+      this.#emit('workRequests.changed', { ids: [] });
+    });
     // Ends found by reading (an aborted workflow sends no completion): told as completions.
     router.on('ended', (e) => {
       this.#emit('workRequest.completed', {

@@ -76,6 +76,9 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
   readonly #ends: EndChecks;
   /** Where the next sweep starts in the watch list, when it holds more than SWEEP_LIMIT. */
   #sweepFrom = 0;
+  /** The catch-up after the watcher dropped completions, while it reads. */
+  #catchingUp: Promise<void> | undefined;
+  #catchUpAgain = false;
   #detach: (() => void) | undefined;
   /**
    * watch() and started() calls under way: close() waits for them, since whoever closes
@@ -144,11 +147,19 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     const onReceived = (event: CompletionEvent): void => {
       this.#ahead.queue(event.workRequestId);
     };
+    // The watcher dropped the completions waiting (a flood): they will never be handled, so
+    // nothing is read ahead for them, and the watched items are read instead.
+    const onOverflow = (): void => {
+      this.#ahead.clear();
+      this.#catchUpAfterOverflow();
+    };
     watcher.on('state', onState);
     watcher.on('received', onReceived);
+    watcher.on('overflow', onOverflow);
     this.#detach = () => {
       watcher.off('state', onState);
       watcher.off('received', onReceived);
+      watcher.off('overflow', onOverflow);
       this.#ahead.clear();
     };
   }
@@ -323,6 +334,25 @@ export class CompletionRouter extends EventEmitter<CompletionRouterEvents> {
     } catch (error) {
       reportProblem(this, toError(error));
     }
+  }
+
+  /**
+   * One catch-up for any number of overflows: while one reads, the overflows meanwhile ask
+   * for a single one after it (what they dropped may have completed after its read).
+   */
+  #catchUpAfterOverflow(): void {
+    if (this.#catchingUp) {
+      this.#catchUpAgain = true;
+      return;
+    }
+    this.emit('overflow');
+    this.#catchingUp = this.catchUp().finally(() => {
+      this.#catchingUp = undefined;
+      if (this.#catchUpAgain && !this.#closed) {
+        this.#catchUpAgain = false;
+        this.#catchUpAfterOverflow();
+      }
+    });
   }
 
   /** Watched items not known to have ended (never read yet, or last seen running). */

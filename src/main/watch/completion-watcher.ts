@@ -88,12 +88,25 @@ export interface CompletionWatcherEvents {
   state: [ConnectionState];
   /** A new completion is queued (before it is handled, in the order received). */
   received: [CompletionEvent];
+  /**
+   * More than MAX_PENDING work requests waited: the completions waiting (and this many in
+   * all) were dropped without being handled; what they changed must be read instead.
+   */
+  overflow: [number];
   completed: [CompletionEvent];
   /** A completion handler failed; the completion is not retried in this run. */
   error: [DebusineError];
 }
 
 const SEEN_LIMIT = 10_000;
+/**
+ * Distinct work requests whose completions may wait for their turn. A server may send
+ * completions far faster than they are handled (each reads its work request): past this
+ * many, the waiting ones are dropped and the router reads what it watches instead
+ * ('overflow'), so that memory stays flat whatever the server sends. A night's outage
+ * replays hundreds; real servers do not complete a thousand work requests at once.
+ */
+export const MAX_PENDING = 1000;
 
 export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
   readonly #options: CompletionWatcherOptions;
@@ -108,6 +121,13 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
   #point: ResumePoint | undefined;
   /** Completions already delivered, so that the server's resends are dropped. */
   readonly #seen = new BoundedSet<string>(SEEN_LIMIT);
+  /**
+   * Completions waiting for their turn, one per work request (a later completion of the
+   * same one takes the place of the earlier), in the order received; at most MAX_PENDING.
+   */
+  readonly #pending = new Map<number, CompletionEvent>();
+  #draining = false;
+  /** The resume point's first write and the drain of #pending: stop() and idle() wait for it. */
   #queue: Promise<void> = Promise.resolve();
 
   constructor(options: CompletionWatcherOptions) {
@@ -364,34 +384,81 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
       result: message.result,
       receivedAt,
     };
+    const waiting = this.#pending.get(event.workRequestId);
+    if (waiting) {
+      // The same work request again (retried, or resent): its latest completion counts.
+      if (compareTimestamps(event.completedAt, waiting.completedAt) > 0) {
+        this.#pending.set(event.workRequestId, event);
+      }
+      return;
+    }
+    if (this.#pending.size >= MAX_PENDING) {
+      // The server sends faster than completions are handled: holding them all grew without
+      // bound. Drop the waiting ones (their keys stay seen, so a resend is dropped too) and
+      // let the router read what it watches, once, as after an outage.
+      const dropped = this.#pending.size + 1;
+      this.#pending.clear();
+      this.emit('overflow', dropped);
+      return;
+    }
+    this.#pending.set(event.workRequestId, event);
     this.emit('received', event);
-    this.#queue = this.#queue
-      .then(async () => {
+    if (!this.#draining) {
+      this.#draining = true;
+      this.#queue = this.#queue.then(() => this.#drain());
+    }
+  }
+
+  /** Number of completions waiting for their turn (for diagnostics and tests). */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** Handles the waiting completions one at a time, until none waits or the watcher stops. */
+  async #drain(): Promise<void> {
+    try {
+      for (;;) {
+        const next = this.#pending.values().next();
+        if (next.done) return;
+        const event = next.value;
+        this.#pending.delete(event.workRequestId);
         if (!this.#running) {
-          // Stopped meanwhile: forget it, so that the replay after the next start is taken.
-          this.#seen.delete(key);
+          // Stopped meanwhile: forget them, so that the replay after the next start is taken.
+          this.#seen.delete(completionKey(event.workRequestId, event.completedAt));
+          for (const left of this.#pending.values()) {
+            this.#seen.delete(completionKey(left.workRequestId, left.completedAt));
+          }
+          this.#pending.clear();
           return;
         }
-        this.emit('completed', event);
-        try {
-          await this.#options.onCompletion?.(event);
-        } catch (error) {
-          reportProblem(
-            this,
-            error instanceof DebusineError
-              ? error
-              : new DebusineError('internal', 'A completion handler failed', {}, error),
-          );
-        }
-        await this.#advance(event);
-      })
-      .catch((error: unknown) => {
-        // Whatever went wrong with this one, the queue goes on with the next.
+        await this.#handle(event);
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #handle(event: CompletionEvent): Promise<void> {
+    try {
+      this.emit('completed', event);
+      try {
+        await this.#options.onCompletion?.(event);
+      } catch (error) {
         reportProblem(
           this,
-          new DebusineError('internal', 'A completion could not be handled', {}, error),
+          error instanceof DebusineError
+            ? error
+            : new DebusineError('internal', 'A completion handler failed', {}, error),
         );
-      });
+      }
+      await this.#advance(event);
+    } catch (error) {
+      // Whatever went wrong with this one, the queue goes on with the next.
+      reportProblem(
+        this,
+        new DebusineError('internal', 'A completion could not be handled', {}, error),
+      );
+    }
   }
 
   async #advance(event: CompletionEvent): Promise<void> {

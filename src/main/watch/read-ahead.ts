@@ -40,9 +40,13 @@ export class ReadAhead {
     this.#queued.add(id);
   }
 
-  /** Forgets the queue (the watcher it came from is gone). */
+  /**
+   * Forgets the queue (the watcher it came from is gone, or dropped what waited), and the
+   * work requests read ahead for it, which no take() will ask for.
+   */
   clear(): void {
     this.#queued.clear();
+    this.#ahead.clear();
   }
 
   /**

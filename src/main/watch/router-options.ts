@@ -97,5 +97,7 @@ export interface CompletionRouterEvents {
    */
   openInBrowser: [number];
   command: [{ workRequestId: number; run?: CommandRun; error?: DebusineError }];
+  /** The watcher dropped a flood of completions: the watched items are read instead. */
+  overflow: [];
   error: [DebusineError];
 }

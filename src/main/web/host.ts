@@ -12,7 +12,7 @@ import { openConnection } from '../bridge/connection';
 import type { Dispatch } from '../bridge/dispatch';
 import type { EventHub } from '../bridge/event-outbox';
 import type { StagedFiles } from '../service/staged-files';
-import { BRIDGE_PROTOCOL, SESSION_PATH } from '../../shared/web-host-key';
+import { BRIDGE_PROTOCOL, FELL_BEHIND_CODE, SESSION_PATH } from '../../shared/web-host-key';
 import {
   hasValidHost,
   hasValidOrigin,
@@ -77,6 +77,17 @@ const BRIDGE_PATH = '/bridge';
 const DOWNLOAD_PREFIX = '/download/';
 /** Requests are small JSON; files go through /staging, not the socket. */
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * What the host may hold for one page, sent and not yet taken by it. A page that stops
+ * reading (a hung tab, a hostile one) otherwise makes the host keep every event for it:
+ * thousands of completions came to hundreds of MiB. A page that reads never gets near this.
+ */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * How long a page that fell behind has to take the close, queued behind what it had not
+ * read, before the connection is cut (ws would wait 30 s, holding all of it).
+ */
+const FELL_BEHIND_GRACE_MS = 5_000;
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const host = options.host ?? '127.0.0.1';
@@ -176,7 +187,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function serveBridge(ws: WebSocket): void {
     const connection = openConnection(options.dispatch, options.hub, (message) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState !== ws.OPEN) return;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        // Neither an event nor an answer is dropped silently: the page is closed, so its
+        // requests fail as on any lost connection, and a new page reads everything anew.
+        fellBehind(ws);
+        return;
+      }
+      ws.send(JSON.stringify(message));
     });
     // ws reports a peer's protocol errors (a message over maxPayload, a bad frame) as an
     // 'error' before it closes the socket; without a listener that error ends the host.
@@ -233,6 +251,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!options.stagingDir) await rm(stagingDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Closes a page's connection that holds too much unsent, and cuts it if it cannot close. */
+function fellBehind(ws: WebSocket): void {
+  ws.close(FELL_BEHIND_CODE, 'The page stopped reading; reload it');
+  setTimeout(() => {
+    ws.terminate();
+  }, FELL_BEHIND_GRACE_MS).unref();
 }
 
 function rawText(data: RawData): string {

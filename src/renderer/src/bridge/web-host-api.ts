@@ -27,7 +27,13 @@ import {
   type LocalRequests,
   type MessagePort,
 } from '@shared/bridge-message-api';
-import { BRIDGE_PROTOCOL, KEY_HEADER, SESSION_PATH, keyProtocol } from '@shared/web-host-key';
+import {
+  BRIDGE_PROTOCOL,
+  FELL_BEHIND_CODE,
+  KEY_HEADER,
+  SESSION_PATH,
+  keyProtocol,
+} from '@shared/web-host-key';
 
 const CLOSED: SerializedError = {
   code: 'network',
@@ -186,7 +192,16 @@ function portWhenReady(opening: Promise<MessagePort>): MessagePort {
   };
 }
 
-function openSocket(url: string, key: string): MessagePort {
+const FELL_BEHIND: SerializedError = {
+  code: 'network',
+  message: 'This page fell behind the Debusine Desktop host, which closed it: it reloads.',
+};
+
+/**
+ * The bridge's socket. `onFellBehind`: the host closed it because the page had stopped
+ * reading (FELL_BEHIND_CODE); events it never got are lost, so the page must read anew.
+ */
+export function openSocket(url: string, key: string, onFellBehind: () => void): MessagePort {
   // The host answers with the plain protocol; the one carrying the key is never echoed.
   const socket = new WebSocket(url, [BRIDGE_PROTOCOL, keyProtocol(key)]);
   const outgoing: string[] = [];
@@ -205,7 +220,12 @@ function openSocket(url: string, key: string): MessagePort {
       // A message that is not JSON is not from our host; ignore it.
     }
   });
-  socket.addEventListener('close', () => {
+  socket.addEventListener('close', (event: CloseEvent) => {
+    if (opened && event.code === FELL_BEHIND_CODE) {
+      onClose(FELL_BEHIND);
+      onFellBehind();
+      return;
+    }
     // Never opened: the host refused the key (it was restarted, and knows it no more) or
     // is gone.
     onClose(opened ? CLOSED : REFUSED);
@@ -405,12 +425,17 @@ export function pageRequests(page: Page): LocalRequests {
 }
 
 export function connectWebHost(
-  page: PageWindow & { location: Pick<Location, 'host'> },
+  page: PageWindow & { location: Pick<Location, 'host' | 'reload'> },
 ): DebusineApi {
   const session = sessionKeyOf(page, exchangeAtHost);
   const bridgeUrl = `ws://${page.location.host}/bridge`;
+  // A reload reconnects with the key the tab kept and reads all its data anew: the events
+  // the host could not deliver are not missed.
+  const reload = (): void => {
+    page.location.reload();
+  };
   const port = portWhenReady(
-    session.then((s) => ('key' in s ? openSocket(bridgeUrl, s.key) : refusedPort(s.error))),
+    session.then((s) => ('key' in s ? openSocket(bridgeUrl, s.key, reload) : refusedPort(s.error))),
   );
   const stage = stageAtHost(session);
   return createMessageApi(port, {
