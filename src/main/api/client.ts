@@ -142,6 +142,9 @@ export class DebusineClient {
   readonly workRequestCompletedUpdate = this.#op(wr.workRequestCompletedUpdate);
   readonly workRequestExternalDebsignGet = this.#op(wr.workRequestExternalDebsignGet);
   readonly workRequestExternalDebsignComplete = this.#op(wr.workRequestExternalDebsignComplete);
+  readonly workRequestExternalDebsignMayComplete = this.#op(
+    wr.workRequestExternalDebsignMayComplete,
+  );
   readonly workRequestUnblock = this.#op(wr.workRequestUnblock);
   readonly workRequestConfirm = this.#op(wr.workRequestConfirm);
 

@@ -178,6 +178,18 @@ export const workRequestExternalDebsignComplete = action(
   model(workRequestExternalDebsignRequestSchema),
 );
 
+/**
+ * Asks whether this user may complete an externaldebsign step, without completing it: a
+ * completion naming no signed artifact, which Debusine refuses as incomplete (400) once it
+ * has checked that the user created the step (403 otherwise). Any other answer is an error,
+ * a success above all (a server that completes a step with nothing signed).
+ */
+export const workRequestExternalDebsignMayComplete = endpoint(
+  'workRequestExternalDebsignMayComplete',
+  { method: 'POST', expect: [400], idempotent: false },
+  (op, id: number) => ({ path: path(requireId(op, id), 'external-debsign'), body: {} }),
+);
+
 /** Manual unblock of a blocked step: accept or reject it, with optional notes. */
 export const workRequestUnblock = action(
   'workRequestUnblock',
