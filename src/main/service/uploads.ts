@@ -24,6 +24,7 @@ import type { DputPlanner } from '../dput/plan';
 import { DebusineError, serializeError } from '../../shared/errors';
 import { draftKey, requireHeldDraft, type DraftStore } from './drafts';
 import type { SessionProvider } from './session';
+import { serverKey, type UploadMade, type UploadsMade } from '../signing/uploads-made';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -44,9 +45,42 @@ interface Entry {
   running: Promise<void> | null;
 }
 
-/** The key a server's remembered files are filed under: its API address and scope. */
-function serverKey(apiUrl: string, scope: string | null): string {
-  return `${apiUrl} ${scope ?? ''}`;
+/**
+ * What a completed job's Debian upload contained: the source, version and Distribution of
+ * its .changes, and every file any of its parts sent or named (the source package's part
+ * names the files its .dsc lists, an orig tarball left on the server included).
+ */
+export function uploadMadeOf(job: StoredJob, server: string, madeAt: string): UploadMade | null {
+  const upload = job.parts.find((p) => p.category === 'debian:upload');
+  if (!upload?.request || upload.artifactId === null) return null;
+  const fields = upload.request.data.changes_fields;
+  const field = (name: string): string | undefined => {
+    if (typeof fields !== 'object' || fields === null) return undefined;
+    const value = (fields as Record<string, unknown>)[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const source = field('Source')?.split(' ')[0];
+  const version = field('Version');
+  const distribution = field('Distribution');
+  if (source === undefined || version === undefined || distribution === undefined) return null;
+  const files: Record<string, string> = {};
+  for (const part of job.parts) {
+    for (const [path, file] of Object.entries(part.request?.files ?? {})) {
+      const sha256 = file.checksums.sha256;
+      if (sha256 !== undefined) files[path] = sha256;
+    }
+  }
+  return {
+    server,
+    workspace: job.workspace,
+    madeAt,
+    artifactId: upload.artifactId,
+    workflowId: job.workflowId,
+    source,
+    version,
+    distribution,
+    files,
+  };
 }
 
 function localFilesOf(job: StoredJob): string[] {
@@ -155,6 +189,7 @@ export class UploadManager {
   readonly #planner: DputPlanner | undefined;
   readonly #started: ((workflow: WorkRequestResponse) => Promise<unknown>) | undefined;
   readonly #uploadedFiles: UploadedFiles | undefined;
+  readonly #uploadsMade: UploadsMade | undefined;
 
   constructor(options: {
     dir: string;
@@ -167,6 +202,8 @@ export class UploadManager {
     started?: (workflow: WorkRequestResponse) => Promise<unknown>;
     /** The files the app uploaded, which remote files are checked against. */
     uploadedFiles?: UploadedFiles;
+    /** What each Debian upload contained, which signing compares with. */
+    uploadsMade?: UploadsMade;
   }) {
     this.store = new UploadJobStore(options.dir);
     this.#session = options.session;
@@ -175,6 +212,7 @@ export class UploadManager {
     this.#planner = options.planner;
     this.#started = options.started;
     this.#uploadedFiles = options.uploadedFiles;
+    this.#uploadsMade = options.uploadsMade;
   }
 
   #entry(jobId: string): Entry {
@@ -299,9 +337,15 @@ export class UploadManager {
       });
   }
 
-  /** What a completed job stored, so that later uploads may name it as remote files. */
+  /**
+   * What a completed job stored, so that later uploads may name it as remote files, and
+   * what a Debian upload contained, so that signing can tell it from another.
+   */
   async #remember(job: StoredJob): Promise<void> {
     const server = serverKey(job.apiUrl, job.scope);
+    const made = uploadMadeOf(job, server, new Date().toISOString());
+    // Not noted down, the upload is shown as one this app did not make: asked, not lost.
+    if (made) await this.#uploadsMade?.record(made).catch(() => undefined);
     for (const part of job.parts) {
       if (part.artifactId === null || !part.request) continue;
       const files = Object.values(part.request.files).map((f) => ({
