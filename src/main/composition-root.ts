@@ -11,6 +11,7 @@ import type { Notifier } from './notify/notifier';
 import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
 import { signingService, type SigningDeps } from './service/signing';
+import { UploadsMade } from './signing/uploads-made';
 import { CallerScope, type Caller } from './bridge/caller';
 import { appHandlers } from './service/app';
 import { fileHandlers } from './service/files';
@@ -134,7 +135,8 @@ export function createService(deps: ServiceDeps): AppService {
     }
     return outcome;
   };
-  const signing = signingService({ session, emit, deps: deps.signing ?? {} });
+  const uploadsMade = new UploadsMade(deps.dataDir);
+  const signing = signingService({ session, emit, deps: deps.signing ?? {}, uploadsMade });
   const watch = new WatchService({
     session,
     dataDir: deps.dataDir,
@@ -171,6 +173,7 @@ export function createService(deps: ServiceDeps): AppService {
     planner,
     started: (workflow) => starts.started(workflow),
     uploadedFiles: new UploadedFiles(deps.dataDir),
+    uploadsMade,
   });
   const downloads = new Downloads({
     session,

@@ -441,6 +441,60 @@ export interface SigningKey {
   userIds: string[];
 }
 
+/** A field of the upload to be signed, beside the one of the upload this app made. */
+export interface SigningReviewField {
+  name: 'Source' | 'Version' | 'Distribution' | 'Architecture' | 'Changed-By' | 'Maintainer';
+  /** In the upload to be signed (its .changes), bounded and with invisible characters shown. */
+  value: string;
+  /** In the upload this app made; null where it made none or does not record the field. */
+  made: string | null;
+  /** Whether the two differ (false where nothing was recorded to compare with). */
+  differs: boolean;
+}
+
+/**
+ * A file of the upload to be signed, or one its .dsc lists. `state` against the upload this
+ * app made: `same` (same SHA-256), `changed`, `not-in-your-upload` (the app sent and named
+ * no file of that name), `not-in-this-upload` (the .dsc lists it, the upload does not hold
+ * it), `unknown` (no upload of this app to compare with).
+ */
+export interface SigningReviewFile {
+  name: string;
+  /** Its SHA-256 in the upload to be signed (for `not-in-this-upload`, as the .dsc lists it). */
+  sha256: string | null;
+  size: number | null;
+  /** Which control files list it. */
+  listedBy: ('.changes' | '.dsc')[];
+  state: 'same' | 'changed' | 'not-in-your-upload' | 'not-in-this-upload' | 'unknown';
+  /** Its SHA-256 in the upload this app made, when that had one of this name. */
+  made: string | null;
+}
+
+/**
+ * What "Sign and upload" would sign: the step's unsigned upload (the artifact its dynamic
+ * data names, the one signed) compared with the uploads this app made on that server.
+ * `same`: the same source, version, Distribution and files (the .dsc's listed files
+ * included) as one of them, which signs without a question. `differs` and `not-made-here`
+ * sign only once the user confirmed this review (its `digest`).
+ */
+export interface SigningReview {
+  artifactId: number;
+  workspace: string;
+  verdict: 'same' | 'differs' | 'not-made-here';
+  /** One line for the user: "This is the upload you made from this machine on …", or why not. */
+  summary: string;
+  /** The upload of this app it was compared with. */
+  made: { at: string; artifactId: number; workspace: string; workflowId: number | null } | null;
+  fields: SigningReviewField[];
+  files: SigningReviewFile[];
+  /** Each difference, one line each, in the order of `fields` then `files`. */
+  differences: string[];
+  /** The .changes that would be signed: its name and text (bounded; `truncated` says so). */
+  changes: { name: string; text: string; truncated: boolean };
+  /** Names this review: signing after a confirmation signs only while it still holds. */
+  digest: string;
+}
+
 /**
  * The key debsign would sign a waiting step's upload with, as signing chooses it: named by
  * DEBSIGN_KEYID in the devscripts files, else the secret key for the address of the
@@ -448,6 +502,8 @@ export interface SigningKey {
  * Maintainer). Exactly one key named signs; with none or several, the user chooses.
  */
 export interface SigningKeyChoice {
+  /** What would be signed, compared with the uploads this app made on the server. */
+  review: SigningReview;
   /** The secret keys the rule that applies names: none, one, or several. */
   named: SigningKey[];
   /** Every secret key that can sign, for signing with another. */
@@ -475,7 +531,12 @@ export type SigningResult =
       /** Why this key: SigningKeyChoice's reason, or that the user chose it. */
       keyReason: string;
     }
-  | { status: 'choose-key'; keys: SigningKey[]; reason: string };
+  | { status: 'choose-key'; keys: SigningKey[]; reason: string }
+  /**
+   * Nothing was signed: the upload is not one this app made as it is, or not the one the
+   * page showed, and the user has to look at `review` and confirm it first.
+   */
+  | { status: 'review'; review: SigningReview; reason: string };
 
 /**
  * What downloads.save did. `app`: main downloads it where the user chose (`destination`,

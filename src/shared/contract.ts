@@ -548,7 +548,10 @@ export const requests = {
    * listed secret keys (main refuses any other); without it, the key is the one debsign
    * would use (`signing.keyChoice`), or the answer asks the user to choose. `expected`:
    * the fingerprint the page showed as that key; if the choice now names another (the keys
-   * or the devscripts files changed since), nothing is signed (`conflict`).
+   * or the devscripts files changed since), nothing is signed (`conflict`). `reviewed`: the
+   * digest of the review (`signing.keyChoice`) the user saw and confirmed; an upload that
+   * is not one this app made as it is signs only with the digest of its review as it is
+   * now, and without it the answer is `review` and nothing is signed.
    */
   'signing.signAndComplete': request<T.SigningResult>()(
     z.strictObject({
@@ -556,6 +559,10 @@ export const requests = {
       serverId: serverId.optional(),
       key: fingerprint.optional(),
       expected: fingerprint.optional(),
+      reviewed: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
     }),
   ),
 } satisfies Record<RequestChannel, RequestEntry<z.ZodType, unknown>>;

@@ -44,10 +44,15 @@ describe.runIf(runnable)('signing a waiting step from the app, on the current se
     const fx = debianFixtures();
     const { id, unsigned } = await seedSigningStep(client, server);
 
+    // The app did not make this upload: it signs once the user confirmed what was shown.
+    const options = { keys: keyLookup(gnupg.env), run: debsignRunner(gnupg.env), tmpRoot };
+    const unconfirmed = await signAndComplete(client, id, options);
+    if (unconfirmed.status !== 'review')
+      throw new Error(`not asked to review: ${unconfirmed.status}`);
+    expect(unconfirmed.review).toMatchObject({ verdict: 'not-made-here', artifactId: unsigned.id });
     const result = await signAndComplete(client, id, {
-      keys: keyLookup(gnupg.env),
-      run: debsignRunner(gnupg.env),
-      tmpRoot,
+      ...options,
+      reviewed: unconfirmed.review.digest,
     });
     if (result.status !== 'signed') throw new Error(`not signed: ${result.reason}`);
     expect(result.key.fingerprint).toBe(key);
@@ -78,5 +83,46 @@ describe.runIf(runnable)('signing a waiting step from the app, on the current se
     // The server relates the signed upload to the unsigned one.
     const relations = await client.relationList({ artifactId: result.signedArtifactId });
     expect(relations.some((r) => r.target === unsigned.id && r.type === 'relates-to')).toBe(true);
+  });
+
+  it("asks the server before signing another user's step, and signs nothing", async () => {
+    const { id } = await seedSigningStep(client, server);
+    // Bob may read the step (a public workspace) but did not create it.
+    const bob = clientFor(server, 'noRoles');
+    let debsignRuns = 0;
+    const real = debsignRunner(gnupg.env);
+    try {
+      const options = {
+        keys: keyLookup(gnupg.env),
+        run: (args: Parameters<typeof real>[0]) => {
+          debsignRuns += 1;
+          return real(args);
+        },
+        tmpRoot,
+      };
+      const unconfirmed = await signAndComplete(bob, id, options);
+      if (unconfirmed.status !== 'review')
+        throw new Error(`not asked to review: ${unconfirmed.status}`);
+      const error = await signAndComplete(bob, id, {
+        ...options,
+        reviewed: unconfirmed.review.digest,
+      }).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'forbidden',
+        details: { rule: 'signing.not-yours' },
+        message: expect.stringContaining('Only the user who created the work request') as string,
+      });
+      expect(debsignRuns).toBe(0);
+      // The step still waits, for its creator, who can sign it.
+      expect(await client.workRequestGet(id)).toMatchObject({ status: 'running' });
+      const mine = await signAndComplete(client, id, {
+        ...options,
+        reviewed: unconfirmed.review.digest,
+      });
+      expect(mine.status).toBe('signed');
+      expect(debsignRuns).toBe(1);
+    } finally {
+      await bob.close();
+    }
   });
 });

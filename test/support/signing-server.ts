@@ -9,6 +9,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DebusineClient } from '../../src/main/api/client';
+import { fieldString, parseControlFileText } from '../../src/main/artifacts/local/debian-files';
+import type { UploadMade } from '../../src/main/signing/uploads-made';
 import { sha256, startFakeDebusine, type FakeDebusine } from './fake-debusine';
 
 export interface CreatedArtifact {
@@ -48,7 +50,24 @@ export interface SigningServer {
 
 const WORKSPACE = 'Debian';
 
-function stepJson(id: number, unsignedId: number, status: string): Record<string, unknown> {
+/** How a hostile server may answer about the step and its upload. */
+export interface SigningServerLies {
+  /** `task_data.unsigned` (default: the unsigned upload's id, as `unsigned_id`). */
+  taskDataUnsigned?: number | string;
+  /** The unsigned artifact's category (default `debian:upload`). */
+  category?: string;
+  /** The unsigned artifact's workspace (default: the step's). */
+  artifactWorkspace?: string;
+  /** The step is another user's: the server refuses its completion with 403. */
+  anotherUsersStep?: boolean;
+}
+
+function stepJson(
+  id: number,
+  unsignedId: number,
+  status: string,
+  lies: SigningServerLies = {},
+): Record<string, unknown> {
   return {
     id,
     url: `/debusine/${WORKSPACE}/work-request/${String(id)}/`,
@@ -61,7 +80,7 @@ function stepJson(id: number, unsignedId: number, status: string): Record<string
     worker: null,
     task_type: 'Wait',
     task_name: 'externaldebsign',
-    task_data: { unsigned: unsignedId },
+    task_data: { unsigned: lies.taskDataUnsigned ?? unsignedId },
     dynamic_task_data: { unsigned_id: unsignedId },
     priority_base: 0,
     priority_adjustment: 0,
@@ -99,7 +118,9 @@ export async function signingServer(options: {
   files: { path: string; content: Buffer; size?: number }[];
   stepId?: number;
   unsignedId?: number;
+  lies?: SigningServerLies;
 }): Promise<SigningServer> {
+  const lies = options.lies ?? {};
   const fake = await startFakeDebusine();
   const stepId = options.stepId ?? 41;
   const unsignedId = options.unsignedId ?? 500;
@@ -113,25 +134,53 @@ export async function signingServer(options: {
   const known = new Set(unsignedHashes.values());
   let nextId = 900;
 
-  fake.artifact(unsignedId, options.files, { category: 'debian:upload' });
-  // The artifact JSON of fake-debusine.ts is in workspace System; the step's is Debian.
+  fake.artifact(unsignedId, options.files, {
+    category: lies.category ?? 'debian:upload',
+    fields: { workspace: lies.artifactWorkspace ?? WORKSPACE },
+  });
   fake.route('GET', '/api/1.0/whoami/', (_req, res) => {
     json(res, 200, { user: 'tester', auth: true, work_request: null, worker: false });
   });
   const stepPath = `/api/1.0/work-request/${String(stepId)}/external-debsign/`;
   fake.route('GET', `/api/1.0/work-request/${String(stepId)}/`, (_req, res) => {
-    json(res, 200, stepJson(stepId, unsignedId, stepStatus));
+    json(res, 200, stepJson(stepId, unsignedId, stepStatus, lies));
   });
   fake.route('GET', stepPath, (_req, res) => {
     if (stepStatus !== 'running') {
       problem(res, `Work request is not running. Status: ${stepStatus}`);
     } else {
-      json(res, 200, stepJson(stepId, unsignedId, stepStatus));
+      json(res, 200, stepJson(stepId, unsignedId, stepStatus, lies));
     }
   });
   fake.route('POST', stepPath, (req, res) => {
     void bodyOf(req).then((body) => {
       const request = JSON.parse(body.toString('utf8')) as { signed_artifact?: unknown };
+      // As Debusine: the creator is checked first (403), then the body (400).
+      if (lies.anotherUsersStep) {
+        json(
+          res,
+          403,
+          {
+            title: 'Error',
+            detail: 'Only the user who created the work request can provide a signature',
+          },
+          'application/problem+json',
+        );
+        return;
+      }
+      if (request.signed_artifact === undefined) {
+        json(
+          res,
+          400,
+          {
+            title: 'Error',
+            detail: 'Invalid request',
+            validation_errors: { signed_artifact: ['This field is required.'] },
+          },
+          'application/problem+json',
+        );
+        return;
+      }
       completions.push(request);
       if (endBeforeCompletion) stepStatus = 'completed';
       const signed = created.find((a) => a.id === request.signed_artifact);
@@ -164,7 +213,7 @@ export async function signingServer(options: {
         );
       } else {
         stepStatus = 'completed';
-        json(res, 200, stepJson(stepId, unsignedId, stepStatus));
+        json(res, 200, stepJson(stepId, unsignedId, stepStatus, lies));
       }
     });
   });
@@ -240,4 +289,38 @@ export async function signingServer(options: {
     },
     close: () => fake.close(),
   };
+}
+
+/**
+ * The record the app keeps of an upload it made of these files (a .changes and what it
+ * lists), as signing reads it: `change` alters it, to make the server's upload differ.
+ */
+export function uploadMadeOf(
+  files: readonly { path: string; content: Buffer }[],
+  change: (made: UploadMade) => void = () => undefined,
+): (source: string) => Promise<UploadMade[]> {
+  const made = madeRecord(files, change);
+  return (source) => Promise.resolve(source === made.source ? [made] : []);
+}
+
+export function madeRecord(
+  files: readonly { path: string; content: Buffer }[],
+  change: (made: UploadMade) => void = () => undefined,
+): UploadMade {
+  const changes = files.find((f) => f.path.endsWith('.changes'));
+  if (!changes) throw new Error('no .changes among the files');
+  const parsed = parseControlFileText('changes', changes.content.toString('utf8'), changes.path);
+  const made: UploadMade = {
+    server: 'test',
+    workspace: WORKSPACE,
+    madeAt: '2026-11-20T10:00:00Z',
+    artifactId: 300,
+    workflowId: 40,
+    source: fieldString(parsed.fields, 'Source') ?? '',
+    version: fieldString(parsed.fields, 'Version') ?? '',
+    distribution: fieldString(parsed.fields, 'Distribution') ?? '',
+    files: Object.fromEntries(files.map((f) => [f.path, sha256(f.content)])),
+  };
+  change(made);
+  return made;
 }

@@ -21,7 +21,7 @@ import { keysNamedBy } from '../../src/main/signing/choose-key';
 import { DebusineError } from '../../src/shared/errors';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
-import { signingServer, type SigningServer } from '../support/signing-server';
+import { signingServer, uploadMadeOf, type SigningServer } from '../support/signing-server';
 
 const run = promisify(execFile);
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
@@ -60,6 +60,8 @@ describe.skipIf(skip)(
         keys: options.keys ?? lookup(),
         run: options.run ?? debsignRunner(gnupg.env),
         tmpRoot,
+        // The upload the app made of these files: the server's is the same.
+        uploadsMade: uploadMadeOf(files),
         ...(options.key ? { key: options.key } : {}),
       }).finally(() => client.close());
     };
@@ -120,7 +122,7 @@ describe.skipIf(skip)(
       expect(result.workRequest.status).toBe('completed');
       // A new debian:upload in the unsigned upload's workspace, with the same paths.
       expect(artifact.request.category).toBe('debian:upload');
-      expect(artifact.request.workspace).toBe('System');
+      expect(artifact.request.workspace).toBe('Debian');
       expect(Object.keys(artifact.request.files).sort()).toEqual(files.map((f) => f.path).sort());
       // Only the .changes, .dsc and .buildinfo were fetched and sent; the others stayed remote.
       const f = debianFixtures();

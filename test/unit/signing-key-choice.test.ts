@@ -24,7 +24,7 @@ import { gpgSecretKeys } from '../../src/main/signing/gpg-keys';
 import { debsignRunner, type RunDebsign } from '../../src/main/signing/run-debsign';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
-import { signingServer, type SigningServer } from '../support/signing-server';
+import { signingServer, uploadMadeOf, type SigningServer } from '../support/signing-server';
 
 const run = promisify(execFile);
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
@@ -64,8 +64,11 @@ describe.skipIf(skip)('the key the page shows is the key that signs', { timeout:
     );
   }
 
+  /** The files the server serves, which the app uploaded as they are. */
+  let servedFiles: { path: string; content: Buffer }[] = [];
   async function serve(served = upload()): Promise<SigningServer> {
     server = await signingServer({ files: served });
+    servedFiles = served;
     return server;
   }
 
@@ -85,6 +88,7 @@ describe.skipIf(skip)('the key the page shows is the key that signs', { timeout:
         keys: lookup(),
         run: debsignRunner(gnupg.env),
         tmpRoot,
+        uploadsMade: uploadMadeOf(servedFiles),
         ...options,
       });
     } finally {

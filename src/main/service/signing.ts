@@ -22,6 +22,7 @@ import type { DebusineClient } from '../api/client';
 import type { SigningResult } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 import type { ProfileSession } from './profile-session';
+import { serverKey, type UploadsMade } from '../signing/uploads-made';
 
 export interface SigningDeps {
   /** Replaces debsign. */
@@ -45,7 +46,11 @@ export interface SigningService {
   sign(
     profileId: string | null,
     id: number,
-    which?: { key?: string | undefined; expected?: string | undefined },
+    which?: {
+      key?: string | undefined;
+      expected?: string | undefined;
+      reviewed?: string | undefined;
+    },
   ): Promise<SigningResult>;
   handlers(): Handlers;
 }
@@ -54,9 +59,16 @@ export function signingService(options: {
   session: ProfileSession;
   emit: EmitEvent;
   deps: SigningDeps;
+  /** The uploads this app made, which what is signed is compared with. */
+  uploadsMade?: UploadsMade;
 }): SigningService {
-  const { session, emit, deps } = options;
+  const { session, emit, deps, uploadsMade } = options;
   const lookup = deps.keys ?? keyLookup();
+  /** The uploads of a source this app made on the client's server (never another's). */
+  const madeOn = (client: DebusineClient, serverId: string) => (source: string) =>
+    uploadsMade
+      ? uploadsMade.ofSource(serverKey(client.apiUrl, session.profile(serverId).scope), source)
+      : Promise.resolve([]);
 
   /** A client of the server profile (null: the active one), closed after `use`. */
   const withClient = async <T>(
@@ -91,6 +103,8 @@ export function signingService(options: {
         keys: lookup,
         key: which.key,
         expected: which.expected,
+        reviewed: which.reviewed,
+        uploadsMade: madeOn(client, serverId),
         ...(deps.run ? { run: deps.run } : {}),
       }),
     }));
@@ -106,11 +120,14 @@ export function signingService(options: {
     handlers: () => ({
       'signing.available': () => signingAvailable(deps.path),
       'signing.keyChoice': ({ workRequestId, serverId }) =>
-        withClient(serverId ?? null, (client) =>
-          signingKeyChoice(client, workRequestId, { keys: lookup }),
+        withClient(serverId ?? null, (client, id) =>
+          signingKeyChoice(client, workRequestId, {
+            keys: lookup,
+            uploadsMade: madeOn(client, id),
+          }),
         ),
-      'signing.signAndComplete': ({ workRequestId, serverId, key, expected }) =>
-        sign(serverId ?? null, workRequestId, { key, expected }),
+      'signing.signAndComplete': ({ workRequestId, serverId, key, expected, reviewed }) =>
+        sign(serverId ?? null, workRequestId, { key, expected, reviewed }),
     }),
   };
 }

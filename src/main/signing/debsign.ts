@@ -24,15 +24,28 @@ import {
   uploadArtifact,
   type LocalArtifact,
 } from '../artifacts';
-import { MAX_CONTROL_FILE, readChanges } from '../artifacts/local/debian-files';
+import { readFile } from 'node:fs/promises';
+import {
+  MAX_CONTROL_FILE,
+  parseControlFileText,
+  readChanges,
+  readTextFile,
+} from '../artifacts/local/debian-files';
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
-import type { SigningAvailability, SigningKeyChoice, SigningResult } from '../../shared/contract';
+import type {
+  SigningAvailability,
+  SigningKeyChoice,
+  SigningResult,
+  SigningReview,
+} from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 import { chooseKey, noSecretKey, requestedKey, summary, type KeyChoice } from './choose-key';
 import { devscriptsFiles, readDebsignConfig, type DebsignConfig } from './devscripts-config';
 import { gpgSecretKeys, type SecretKey } from './gpg-keys';
 import { debsignRunner, type RunDebsign } from './run-debsign';
-import { checkChanges, filesToSign, refused, unsignedIdOf } from './server-checks';
+import { checkChanges, checkUnsigned, filesToSign, refused, unsignedIdOf } from './server-checks';
+import { reviewUpload } from './upload-review';
+import type { UploadMade } from './uploads-made';
 
 export type { RunDebsign } from './run-debsign';
 
@@ -87,6 +100,11 @@ export function keyLookup(env: NodeJS.ProcessEnv = process.env): KeyLookup {
 export interface KeyChoiceOptions {
   keys?: KeyLookup;
   tmpRoot?: string;
+  /**
+   * The uploads of a source this app made on the step's server, newest first, which the
+   * step's upload is compared with (none: every upload is one this app did not make).
+   */
+  uploadsMade?: (source: string) => Promise<UploadMade[]>;
 }
 
 export interface SignOptions extends KeyChoiceOptions {
@@ -95,6 +113,11 @@ export interface SignOptions extends KeyChoiceOptions {
   key?: string | undefined;
   /** The fingerprint the page showed as debsign's key: signing stops if that changed. */
   expected?: string | undefined;
+  /**
+   * The digest of the review the user read and confirmed. Without it only an upload this
+   * app made, as it made it, signs; with it, only the upload that review was of.
+   */
+  reviewed?: string | undefined;
 }
 
 /**
@@ -113,6 +136,9 @@ interface Prepared {
   changesFile: string;
   keys: SecretKey[];
   choice: KeyChoice;
+  review: SigningReview;
+  /** The .dsc, fetched into the same folder (a binary-only upload has none). */
+  dsc: string | null;
 }
 
 /**
@@ -126,6 +152,7 @@ async function prepare(
   workRequestId: number,
   lookup: KeyLookup,
   dir: string,
+  uploadsMade: KeyChoiceOptions['uploadsMade'],
   requested?: string,
 ): Promise<Prepared> {
   const step = await client.workRequestExternalDebsignGet(workRequestId);
@@ -134,12 +161,44 @@ async function prepare(
   if (keys.length === 0) throw noSecretKey();
   if (requested !== undefined) requestedKey(keys, requested);
   const unsigned = await client.artifactGet(unsignedId);
+  checkUnsigned(step, unsigned);
   const { names, changes } = filesToSign(unsigned);
   const changesFile = join(dir, changes);
   await downloadArtifactFile(client, unsigned, changes, changesFile, CONTROL_FILE);
   const fields = await checkChanges(changesFile, unsigned);
+  // The .dsc is read for the review: the files it lists are what a source upload is.
+  const dscName = names.find((n) => n.endsWith('.dsc')) ?? null;
+  let dsc: { name: string; bytes: Buffer; parsed: ReturnType<typeof parseControlFileText> } | null =
+    null;
+  if (dscName !== null) {
+    const dscFile = join(dir, dscName);
+    await downloadArtifactFile(client, unsigned, dscName, dscFile, CONTROL_FILE);
+    const bytes = await readFile(dscFile);
+    dsc = {
+      name: dscName,
+      bytes,
+      parsed: parseControlFileText('dsc', bytes.toString('utf8'), dscName),
+    };
+  }
+  const changesText = await readTextFile(changesFile);
+  const parsedChanges = parseControlFileText('changes', changesText, changes);
+  const source = typeof parsedChanges.fields.Source === 'string' ? parsedChanges.fields.Source : '';
+  const made = (await uploadsMade?.(source.split(' ')[0] ?? '')) ?? [];
+  const review = reviewUpload(
+    { artifact: unsigned, changesName: changes, changesText, changes: parsedChanges, dsc },
+    made,
+  );
   const choice = chooseKey({ keys, config, ...fields });
-  return { unsigned, names, changes, changesFile, keys, choice };
+  return {
+    unsigned,
+    names,
+    changes,
+    changesFile,
+    keys,
+    choice,
+    review,
+    dsc: dsc === null ? null : dsc.name,
+  };
 }
 
 /** A temporary directory for one signing or one look at its key, removed after `use`. */
@@ -162,8 +221,19 @@ export function signingKeyChoice(
   options: KeyChoiceOptions = {},
 ): Promise<SigningKeyChoice> {
   return inTemporaryDir(options.tmpRoot, async (dir) => {
-    const { keys, choice } = await prepare(client, workRequestId, options.keys ?? keyLookup(), dir);
-    return { named: choice.named.map(summary), keys: keys.map(summary), reason: choice.reason };
+    const { keys, choice, review } = await prepare(
+      client,
+      workRequestId,
+      options.keys ?? keyLookup(),
+      dir,
+      options.uploadsMade,
+    );
+    return {
+      review,
+      named: choice.named.map(summary),
+      keys: keys.map(summary),
+      reason: choice.reason,
+    };
   });
 }
 
@@ -193,8 +263,29 @@ export function signAndComplete(
     await mkdir(files);
     await mkdir(tmp);
     const lookup = options.keys ?? keyLookup();
-    const prepared = await prepare(client, workRequestId, lookup, files, options.key);
-    const { unsigned, changesFile, choice } = prepared;
+    const prepared = await prepare(
+      client,
+      workRequestId,
+      lookup,
+      files,
+      options.uploadsMade,
+      options.key,
+    );
+    const { unsigned, changesFile, choice, review } = prepared;
+    // What the user's key signs is what the user uploaded, or what the user read and
+    // confirmed: the upload as it is now, not as it was when the page read it.
+    if (options.reviewed !== undefined && options.reviewed !== review.digest) {
+      return {
+        status: 'review',
+        review,
+        reason:
+          'The upload to be signed is not the one you read: the server names another, or ' +
+          'its files changed since. Nothing was signed; read it again.',
+      };
+    }
+    if (options.reviewed === undefined && review.verdict !== 'same') {
+      return { status: 'review', review, reason: review.summary };
+    }
     let key: SecretKey;
     let keyReason: string;
     if (options.key !== undefined) {
@@ -212,7 +303,10 @@ export function signAndComplete(
       key = only;
       keyReason = choice.reason;
     }
-    for (const name of prepared.names.filter((n) => n !== prepared.changes)) {
+    // The server says whether this user may complete the step, before anything is signed:
+    // a signature made for a step the server then refuses is a signature given away.
+    await mayComplete(client, workRequestId);
+    for (const name of prepared.names.filter((n) => n !== prepared.changes && n !== prepared.dsc)) {
       const control = /\.(dsc|buildinfo)$/.test(name);
       await downloadArtifactFile(
         client,
@@ -257,6 +351,29 @@ export function signAndComplete(
     }
     return { status: 'signed', workRequest, signedArtifactId, key: summary(key), keyReason };
   });
+}
+
+/**
+ * Whether the server lets this user complete the step. Debusine lets only the user who
+ * created a step complete it, and checks that before it reads what is sent: a completion
+ * with no signed artifact is refused as incomplete (400) for that user, and as forbidden
+ * (403) for any other, and changes nothing either way.
+ */
+async function mayComplete(client: DebusineClient, workRequestId: number): Promise<void> {
+  try {
+    await client.workRequestExternalDebsignMayComplete(workRequestId);
+  } catch (error) {
+    if (error instanceof DebusineError && error.code === 'forbidden') {
+      throw new DebusineError(
+        'forbidden',
+        `The server lets only the user who started the workflow sign work request ` +
+          `${String(workRequestId)}, and that is not you (${error.message}); nothing was signed.`,
+        { operation: 'signAndComplete', rule: 'signing.not-yours' },
+        error,
+      );
+    }
+    throw error;
+  }
 }
 
 /**

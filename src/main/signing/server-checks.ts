@@ -61,6 +61,47 @@ export function unsignedIdOf(step: WorkRequestResponse, workRequestId: number): 
   return unsignedId;
 }
 
+/**
+ * The unsigned upload must be the one the step names, an upload, of the workflow's own
+ * workspace. The step names it twice: `task_data.unsigned` (what the workflow asked for,
+ * which the server's own pages show) and `dynamic_task_data.unsigned_id` (what it resolved
+ * to, which the server compares the signed upload with); where both are ids they must
+ * agree, or the user could be shown one artifact and sign another.
+ */
+export function checkUnsigned(step: WorkRequestResponse, unsigned: ArtifactResponse): void {
+  const id = String(step.id);
+  const named = step.task_data.unsigned;
+  if (typeof named === 'number' && named !== unsigned.id) {
+    throw refused(
+      `Work request ${id} names two uploads to sign: artifact ${String(named)} in its task data ` +
+        `and artifact ${String(unsigned.id)} in its dynamic data`,
+      'signing.unsigned-mismatch',
+      { field: 'task_data.unsigned' },
+    );
+  }
+  if (unsigned.id !== step.dynamic_task_data?.unsigned_id) {
+    throw refused(
+      `The server answered artifact ${String(unsigned.id)} for the upload of work request ${id}`,
+      'signing.unsigned-mismatch',
+    );
+  }
+  if (unsigned.category !== 'debian:upload') {
+    throw refused(
+      `Artifact ${String(unsigned.id)} is a ${JSON.stringify(unsigned.category).slice(0, 100)}, ` +
+        'not an upload (debian:upload)',
+      'signing.not-upload',
+      { category: unsigned.category.slice(0, 100) },
+    );
+  }
+  if (unsigned.workspace !== step.workspace) {
+    throw refused(
+      `Artifact ${String(unsigned.id)} is in workspace ${JSON.stringify(unsigned.workspace).slice(0, 100)}, ` +
+        `not in the workflow's (${JSON.stringify(step.workspace).slice(0, 100)})`,
+      'signing.other-workspace',
+    );
+  }
+}
+
 /** The names to fetch: safe ones only, and exactly one .changes, as upload artifacts have. */
 export function filesToSign(unsigned: ArtifactResponse): { names: string[]; changes: string } {
   const names = Object.keys(unsigned.files).filter((n) => SIGNED_KINDS.test(n));
@@ -115,8 +156,10 @@ export async function checkChanges(
         { file: entry.name },
       );
     }
+    // The .dsc and .buildinfo too: debsign re-signs them and writes their new checksums
+    // into the .changes, so a mismatch here would be signed over, not noticed.
     const declared = file.checksums.sha256;
-    if (!SIGNED_KINDS.test(entry.name) && declared !== undefined && declared !== entry.sha256) {
+    if (declared === undefined || declared !== entry.sha256) {
       throw refused(
         `The .changes and artifact ${String(unsigned.id)} disagree on the checksum of ${entry.name}`,
         'signing.listed-checksum',
