@@ -23,7 +23,8 @@ import { debsignRunner } from '../../src/main/signing/run-debsign';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
-import { signingServer, type SigningServer } from '../support/signing-server';
+import { madeRecord, signingServer, type SigningServer } from '../support/signing-server';
+import { serverKey, UploadsMade, type UploadMade } from '../../src/main/signing/uploads-made';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { runningPipelineFixture, workRequestFixture } from '../support/work-requests';
 import { testCaller } from '../support/caller';
@@ -118,7 +119,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
   });
 
   /** The service signed in to the first server, watching the workflow; its notification. */
-  async function start() {
+  async function start(change: ((made: UploadMade) => void) | null = () => undefined) {
     const dataDir = await mkdtemp(join(tmpdir(), 'signing-notification-'));
     const socket = await completionSocket();
     const other = await completionSocket();
@@ -155,6 +156,14 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
       await rm(dataDir, { recursive: true, force: true });
     });
     await service.start();
+    // The app made the upload the step names (or, with `change`, another like it).
+    if (change !== null) {
+      const active = service.session.active();
+      await new UploadsMade(dataDir).record({
+        ...madeRecord(files, change),
+        server: serverKey(service.session.client().apiUrl, active?.scope ?? null),
+      });
+    }
     await expect.poll(() => service.watch.connection.status, { timeout: 10_000 }).toBe('connected');
     await service.handlers['watch.add']({ workRequestId: ROOT, label: null }, caller);
     const shown = await notifier.waitFor((n) => n.workRequestId === STEP, 10_000);
@@ -230,6 +239,27 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     await expect.poll(() => navigationsOf(r)).toEqual([{ kind: 'work-request', id: STEP }]);
     expect(r.service.session.active()?.id).not.toBe(otherId);
   });
+
+  it.each([
+    ['another version', (m: UploadMade) => (m.version = '0.9-1')],
+    ['another Distribution', (m: UploadMade) => (m.distribution = 'bookworm-security')],
+    ['no upload made here', null],
+  ])(
+    'signs nothing from the notification when the upload is not the one made here (%s), and opens the step',
+    async (_what, change) => {
+      const { r, shown, otherId } = await start(change);
+      shown.handlers.onAction('sign');
+      const answer = await r.notifier.waitFor((n) => n.key === `review-${String(STEP)}`, 30_000);
+      expect(answer.notification.title).toBe(`Read before signing work request #${String(STEP)}`);
+      expect(answer.notification.body).toContain('Nothing was signed');
+      expect(r.signing.created).toEqual([]);
+      expect(r.signing.completions).toEqual([]);
+      expect(r.signing.stepStatus).toBe('running');
+      // The step's page opens at once, on the server that showed the notification.
+      await expect.poll(() => navigationsOf(r)).toEqual([{ kind: 'work-request', id: STEP }]);
+      expect(r.service.session.active()?.id).not.toBe(otherId);
+    },
+  );
 
   it('says on the desktop why it could not, naming the artifact made', async () => {
     const { r, shown } = await start();

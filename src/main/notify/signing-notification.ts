@@ -36,3 +36,20 @@ export function chooseKeyNotification(workRequestId: number, reason: string): De
     urgency: 'critical',
   };
 }
+
+/**
+ * The one-click "Sign and upload" found an upload that is not the one the user made from
+ * this machine (or not one it made at all): nothing is signed from a notification then, and
+ * the step's page, which shows what differs, is opened.
+ */
+export function reviewNotification(workRequestId: number, summary: string): DesktopNotification {
+  const id = String(workRequestId);
+  return {
+    key: `review-${id}`,
+    title: `Read before signing work request #${id}`,
+    body: `${summary} Nothing was signed: the step's page shows what would be.`,
+    workRequestId,
+    actions: [],
+    urgency: 'critical',
+  };
+}

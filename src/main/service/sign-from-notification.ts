@@ -2,12 +2,17 @@
  * "Sign and upload" on the notification of a step that waits for a signature. The step is
  * signed on the server that showed the notification, whichever the app works with now
  * (the work request number means another work request, or none, on another server), with
- * the key debsign would use. Nobody waits for the button, so the answer is a notification:
- * signed; or the key is the user's to choose, and its click opens the step's page, which
- * asks; or why it could not be done.
+ * the key debsign would use, and only an upload the user made from this machine, as made.
+ * Nobody waits for the button, so the answer is a notification: signed; or the key is the
+ * user's to choose, and its click opens the step's page, which asks; or the upload needs
+ * reading first, and the step's page opens at once; or why it could not be done.
  */
 import type { SigningResult } from '../../shared/contract';
-import { chooseKeyNotification, signedNotification } from '../notify/signing-notification';
+import {
+  chooseKeyNotification,
+  reviewNotification,
+  signedNotification,
+} from '../notify/signing-notification';
 import type { DesktopNotification } from '../notify/notifier';
 import type { Destination } from './navigation';
 
@@ -33,6 +38,12 @@ export async function signFromNotification(
   }
   try {
     const result = await deps.sign(profileId, id);
+    if (result.status === 'review') {
+      // Not the user's own upload as made: only the page, which shows it, may sign it.
+      deps.show(reviewNotification(id, result.review.summary), open);
+      open();
+      return;
+    }
     deps.show(
       result.status === 'signed'
         ? signedNotification(id, result.signedArtifactId, result.key, result.keyReason)
