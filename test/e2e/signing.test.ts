@@ -52,8 +52,20 @@ describe.runIf(runnable)('signing a waiting step from its page', () => {
     await waiting.waitFor();
     // Two secret keys: the uploader's is the default; the test picks the other one.
     await waiting.getByLabel('Key').selectOption(other);
+    // The upload was made by the test, not by the app: it is shown as such, with its
+    // fields and files, and signs only once the user says it was read.
+    const review = waiting.getByTestId('upload-review');
+    await expect(review.getAttribute('data-verdict')).resolves.toBe('not-made-here');
+    await expect(review.textContent()).resolves.toContain(
+      'This app did not upload hello-ddt 1.0 to this server',
+    );
+    await expect(review.textContent()).resolves.toContain(`artifact ${String(unsigned.id)}`);
+    const button = waiting.getByRole('button', { name: 'Sign and upload' });
+    await expect(button.isDisabled()).resolves.toBe(true);
+    await review.getByText('Read the .changes that would be signed').click();
+    await review.getByRole('checkbox').check();
     await screenshotAndCheckA11y(page, 'sign-step-light');
-    await waiting.getByRole('button', { name: 'Sign and upload' }).click();
+    await button.click();
     const done = waiting.getByRole('status').filter({ hasText: 'uploaded and the step completed' });
     await done.waitFor({ timeout: 60_000 });
 

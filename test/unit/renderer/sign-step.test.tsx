@@ -22,6 +22,7 @@ import { WaitingStep } from '@renderer/screens/work-requests/waiting';
 import { fakeBridge, type FakeHandlers } from './support/fake-bridge';
 import { SERVER_A } from './support/server-a';
 import { workRequestFixture } from '../../support/work-requests';
+import { reviewFixture } from './support/signing-review';
 
 const MINE: SigningKey = {
   fingerprint: 'A260D2A9F365017140BDDDD2CAEBED84A203F49A',
@@ -35,6 +36,7 @@ const WORK: SigningKey = {
 };
 
 const BY_CHANGED_BY: SigningKeyChoice = {
+  review: reviewFixture(),
   named: [MINE],
   keys: [MINE, WORK],
   reason:
@@ -43,6 +45,7 @@ const BY_CHANGED_BY: SigningKeyChoice = {
 };
 
 const NONE_FOR_CHANGED_BY: SigningKeyChoice = {
+  review: reviewFixture(),
   named: [],
   keys: [MINE, WORK],
   reason:
@@ -119,7 +122,12 @@ describe('the signing step', () => {
     fireEvent.click(button);
     expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
     expect(signCalls(fake)).toEqual([
-      { workRequestId: 41, serverId: SERVER_A.id, expected: MINE.fingerprint },
+      {
+        workRequestId: 41,
+        serverId: SERVER_A.id,
+        reviewed: 'd'.repeat(64),
+        expected: MINE.fingerprint,
+      },
     ]);
     expect(screen.getByRole('status').textContent).toContain(
       'A260 D2A9 F365 0171 40BD DDD2 CAEB ED84 A203 F49A',
@@ -128,6 +136,119 @@ describe('the signing step', () => {
     fake.show({ ...step, status: 'completed', result: 'success' });
     expect(screen.queryByTestId('debsign-key')).toBeNull();
     expect(screen.getByText(BY_CHANGED_BY.reason)).toBeTruthy();
+  });
+
+  it('says the upload is the one made here, and signs that review only', async () => {
+    const fake = renderWith({
+      'signing.signAndComplete': () => ({
+        status: 'signed',
+        workRequest: { ...step, status: 'completed', result: 'success' },
+        signedArtifactId: 901,
+        key: MINE,
+        keyReason: BY_CHANGED_BY.reason,
+      }),
+    });
+    const review = await screen.findByTestId('upload-review');
+    expect(review.dataset.verdict).toBe('same');
+    expect(review.textContent).toContain(
+      'This is the upload you made from this machine on 2026-11-20 10:00 UTC (artifact 300).',
+    );
+    // The artifact that is signed is the one shown.
+    expect(within(review).getByRole('button', { name: /500/ })).toBeTruthy();
+    const files = within(review).getByRole('table', { name: 'Files of the upload to sign' });
+    expect(within(files).getAllByText('Same as yours')).toHaveLength(2);
+    // The exact .changes, to read before signing.
+    expect(within(review).getByText(/Read the .changes that would be signed/)).toBeTruthy();
+    expect(review.querySelector('pre')?.textContent).toBe(
+      'Format: 1.8\nSource: hello\nVersion: 2.10-4\n',
+    );
+    // Nothing to confirm: it is the user's own upload.
+    expect(within(review).queryByTestId('review-confirm')).toBeNull();
+    const button = screen.getByRole('button', { name: 'Sign and upload' });
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
+    expect(signCalls(fake)).toEqual([
+      {
+        workRequestId: 41,
+        serverId: SERVER_A.id,
+        reviewed: 'd'.repeat(64),
+        expected: MINE.fingerprint,
+      },
+    ]);
+  });
+
+  it('shows what differs, field by field and file by file, and signs only once confirmed', async () => {
+    const differs = reviewFixture('differs', 'e'.repeat(64));
+    const fake = renderWith({
+      'signing.keyChoice': () => ({ ...BY_CHANGED_BY, review: differs }),
+      'signing.signAndComplete': () => ({
+        status: 'signed',
+        workRequest: { ...step, status: 'completed', result: 'success' },
+        signedArtifactId: 903,
+        key: MINE,
+        keyReason: BY_CHANGED_BY.reason,
+      }),
+    });
+    const review = await screen.findByTestId('upload-review');
+    expect(review.dataset.verdict).toBe('differs');
+    const list = within(review).getByRole('list', { name: 'What differs' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(differs.differences);
+    const fields = within(review).getByRole('table', { name: 'Fields of the upload to sign' });
+    const row = within(fields).getByRole('row', { name: /Distribution/ });
+    expect(row.className).toBe('sign-review-differs');
+    expect(row.textContent).toContain('bookworm-security');
+    expect(row.textContent).toContain('unstable');
+    const files = within(review).getByRole('table', { name: 'Files of the upload to sign' });
+    expect(within(files).getByText('Different contents')).toBeTruthy();
+    const button = screen.getByRole('button', { name: 'Sign and upload' });
+    await waitForEnabled(button, false);
+    fireEvent.click(within(review).getByRole('checkbox'));
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
+    expect(signCalls(fake)).toEqual([
+      {
+        workRequestId: 41,
+        serverId: SERVER_A.id,
+        reviewed: 'e'.repeat(64),
+        expected: MINE.fingerprint,
+      },
+    ]);
+  });
+
+  it("shows main's newer review when the upload changed since, and asks for a new confirmation", async () => {
+    const first = reviewFixture('differs', 'e'.repeat(64));
+    const newer = {
+      ...reviewFixture('not-made-here', 'f'.repeat(64)),
+      summary: 'This app did not upload hello 2.10-5 to this server.',
+    };
+    renderWith({
+      'signing.keyChoice': () => ({ ...BY_CHANGED_BY, review: first }),
+      'signing.signAndComplete': () => ({
+        status: 'review',
+        review: newer,
+        reason: 'The upload to be signed is not the one you read.',
+      }),
+    });
+    const review = await screen.findByTestId('upload-review');
+    fireEvent.click(within(review).getByRole('checkbox'));
+    const button = screen.getByRole('button', { name: 'Sign and upload' });
+    await waitForEnabled(button);
+    fireEvent.click(button);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The upload to be signed is not the one you read.',
+    );
+    const shown = await screen.findByTestId('upload-review');
+    expect(shown.dataset.verdict).toBe('not-made-here');
+    expect(shown.textContent).toContain('This app did not upload hello 2.10-5 to this server.');
+    // The tick was for the review read before: this one needs its own.
+    expect((within(shown).getByRole('checkbox') as HTMLInputElement).checked).toBe(false);
+    await waitForEnabled(button, false);
   });
 
   it('says no key matches, and why, and signs only with a key the user picks', async () => {
@@ -153,7 +274,7 @@ describe('the signing step', () => {
     fireEvent.click(button);
     expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
     expect(signCalls(fake)).toEqual([
-      { workRequestId: 41, serverId: SERVER_A.id, key: WORK.fingerprint },
+      { workRequestId: 41, serverId: SERVER_A.id, reviewed: 'd'.repeat(64), key: WORK.fingerprint },
     ]);
   });
 
@@ -199,7 +320,12 @@ describe('the signing step', () => {
     fireEvent.click(button);
     expect(await screen.findByText(/names 2 of your secret keys: choose one/)).toBeTruthy();
     expect(signCalls(fake)).toEqual([
-      { workRequestId: 41, serverId: SERVER_A.id, expected: MINE.fingerprint },
+      {
+        workRequestId: 41,
+        serverId: SERVER_A.id,
+        reviewed: 'd'.repeat(64),
+        expected: MINE.fingerprint,
+      },
     ]);
     // Now a key must be chosen before the button sends anything.
     await waitForEnabled(button, false);
@@ -208,8 +334,13 @@ describe('the signing step', () => {
     fireEvent.click(button);
     expect(await screen.findByText(/uploaded and the step completed/)).toBeTruthy();
     expect(signCalls(fake)).toEqual([
-      { workRequestId: 41, serverId: SERVER_A.id, expected: MINE.fingerprint },
-      { workRequestId: 41, serverId: SERVER_A.id, key: WORK.fingerprint },
+      {
+        workRequestId: 41,
+        serverId: SERVER_A.id,
+        reviewed: 'd'.repeat(64),
+        expected: MINE.fingerprint,
+      },
+      { workRequestId: 41, serverId: SERVER_A.id, reviewed: 'd'.repeat(64), key: WORK.fingerprint },
     ]);
     expect(screen.getByRole('status').textContent).toContain('901');
     // The step is complete now: what was done stays shown, the means to do it go.

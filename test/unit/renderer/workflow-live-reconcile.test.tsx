@@ -22,6 +22,7 @@ import a410 from '../fixtures/real-work/artifact-410.json';
 import { SERVER_A } from './support/server-a';
 import { showWorkRequests, wait } from './support/live-screen';
 import { tableBridge, type TableBridge } from './support/table-bridge';
+import { reviewFixture } from './support/signing-review';
 
 const ROOT = 100;
 const UPLOAD = 410;
@@ -108,6 +109,7 @@ function serve(busy = false): TableBridge {
     },
     'signing.available': () => ({ available: true, debsign: true, gpg: true, message: null }),
     'signing.keyChoice': () => ({
+      review: reviewFixture(),
       named: [KEY],
       keys: [KEY],
       reason: 'Changed-By of the .changes: tests@example.org',

@@ -257,11 +257,14 @@ export const workRequestMutations = {
         serverId: string;
         key?: string | undefined;
         expected?: string | undefined;
+        /** The digest of the review the page showed (and the user confirmed, where asked). */
+        reviewed?: string | undefined;
       },
     ) =>
       bridge.signing.signAndComplete({
         workRequestId: args.workRequestId,
         serverId: args.serverId,
+        ...(args.reviewed === undefined ? {} : { reviewed: args.reviewed }),
         ...(args.key === undefined ? {} : { key: args.key }),
         ...(args.expected === undefined ? {} : { expected: args.expected }),
       }),

@@ -9,6 +9,7 @@ import { CopyButton } from '@renderer/components/copy-button';
 import { useAppQuery, useMutationOf, useScope, useServerQuery } from '@renderer/queries/hooks';
 import { workRequestMutations, workRequestQueries } from '@renderer/queries/work-requests';
 import { cliCommand } from './model';
+import { UploadReview } from './upload-review';
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -115,7 +116,8 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
   });
   const scope = useScope();
   const [chosen, setChosen] = useState('');
-  const unsigned = wr.task_data.unsigned;
+  // The digest of the review whose box was ticked: another review needs its own tick.
+  const [confirmedDigest, setConfirmedDigest] = useState<string | null>(null);
   // An answer other than "signed" may be about keys or devscripts files changed since the
   // choice was read: read it again, so that what the page shows is main's choice now.
   const sign = useMutationOf(workRequestMutations.sign, {
@@ -129,6 +131,11 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
   const command = cliCommand('sign', wr.id);
   const outcome = sign.data;
   const asked = outcome?.status === 'choose-key' ? outcome : undefined;
+  const refused = outcome?.status === 'review' ? outcome : undefined;
+  // Main's answer to signing is newer than the page's read of the review.
+  const review = refused?.review ?? choice.data?.review;
+  const confirmed = confirmedDigest !== null && confirmedDigest === review?.digest;
+  const mayConfirm = review !== undefined && (review.verdict === 'same' || confirmed);
   const signed = outcome?.status === 'signed' ? outcome : undefined;
   const debsignKey = asked ? undefined : debsignKeyOf(choice.data);
   const choices = asked?.keys ?? choice.data?.keys ?? [];
@@ -142,21 +149,28 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
         <h3 id={titleId}>{waiting ? 'This step waits for your signature' : 'Signed'}</h3>
         {waiting ? (
           <p className="muted">
-            The upload
-            {typeof unsigned === 'number' ? (
-              <>
-                {' '}
-                (artifact <OpenButton kind="artifact" id={unsigned} className="link-button mono" />)
-              </>
-            ) : null}{' '}
-            must be signed with your OpenPGP key (debsign), uploaded, and the step completed. Only
-            the person who started the workflow can do it.
+            The upload must be signed with your OpenPGP key (debsign), uploaded, and the step
+            completed. Only the person who started the workflow can do it.
           </p>
+        ) : null}
+        {waiting && available && review ? (
+          <UploadReview
+            review={review}
+            confirmed={confirmed}
+            onConfirmedChange={(checked) => {
+              setConfirmedDigest(checked ? review.digest : null);
+            }}
+          />
         ) : null}
         {!waiting ? null : available ? (
           <>
             <DebsignKey choice={choice.data} error={choice.error} pending={choice.isPending} />
             {asked ? <p role="status">{bounded(asked.reason, 1000)}</p> : null}
+            {refused ? (
+              <p className="inline-error" role="alert">
+                {bounded(refused.reason, 1000)}
+              </p>
+            ) : null}
             {choices.length > 1 || (choices.length > 0 && !debsignKey) ? (
               <div className="field">
                 <label htmlFor={keyId}>Key</label>
@@ -185,10 +199,12 @@ export function SignStep(props: { wr: WorkRequestResponse }): React.JSX.Element 
               className="button primary"
               mutation={sign}
               // Without a pick, only the key shown signs: none shown, nothing to sign with.
-              disabled={scope === undefined || (chosen === '' && !debsignKey)}
+              // Nor without the review read, and confirmed where it is not the user's upload.
+              disabled={scope === undefined || (chosen === '' && !debsignKey) || !mayConfirm}
               input={{
                 workRequestId: wr.id,
                 serverId: scope ?? '',
+                ...(review ? { reviewed: review.digest } : {}),
                 ...(chosen !== ''
                   ? { key: chosen }
                   : debsignKey
