@@ -123,3 +123,13 @@ export function serverHost(apiUrl: string): string {
     return apiUrl;
   }
 }
+
+/**
+ * The host to show beside a server's name, or undefined where the name is that host
+ * already (a profile named after its server, as first start names it): the same text twice
+ * tells the user nothing more. A name that only reads like its host still gets it.
+ */
+export function hostBeside(name: string, apiUrl: string): string | undefined {
+  const host = serverHost(apiUrl);
+  return name.trim().toLowerCase() === host.toLowerCase() ? undefined : host;
+}

@@ -11,7 +11,12 @@ import { importCliConfig } from '../../src/main/settings/cli-import';
 import { ProfileStore } from '../../src/main/settings/profiles';
 import { FileTokenStore } from '../../src/main/settings/token-store';
 import { DebusineError } from '../../src/shared/errors';
-import { nameSkeleton, namesReadAlike, serverHost } from '../../src/shared/server-names';
+import {
+  hostBeside,
+  nameSkeleton,
+  namesReadAlike,
+  serverHost,
+} from '../../src/shared/server-names';
 import { tempDirInEachTest } from '../support/temp-dirs';
 
 describe('names that read alike', () => {
@@ -153,5 +158,17 @@ describe('following a link to another server', () => {
     });
     expect(outcome).toEqual({ shown: { kind: 'work-request', id: 42 } });
     expect(emitted).toEqual([{ kind: 'work-request', id: 42, server: 'real' }]);
+  });
+});
+
+describe('the host beside a name', () => {
+  it('is shown unless the name is that host, and always for a name that only reads like it', () => {
+    expect(hostBeside('Debian', 'https://debusine.debian.net/api')).toBe('debusine.debian.net');
+    expect(hostBeside('127.0.0.1:18016', 'http://127.0.0.1:18016/api')).toBeUndefined();
+    expect(hostBeside('Debusine.Debian.Net', 'https://debusine.debian.net/api')).toBeUndefined();
+    // A Cyrillic е: the name is not the host, which is shown.
+    expect(hostBeside('d\u0435busine.debian.net', 'https://debusine.debian.net/api')).toBe(
+      'debusine.debian.net',
+    );
   });
 });

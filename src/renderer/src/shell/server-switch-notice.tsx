@@ -15,7 +15,13 @@ export function ServerSwitchNotice(): React.JSX.Element | null {
       <ArrowLeftRight size={16} aria-hidden="true" className="tone-attention" />
       <div className="offline-banner-text">
         <strong>Switched to server {switchedTo.name}</strong>{' '}
-        <span className="mono">({switchedTo.host})</span> to open this.
+        {/* A server named after its host is named once. */}
+        {switchedTo.name.toLowerCase() === switchedTo.host.toLowerCase() ? null : (
+          <>
+            <span className="mono">({switchedTo.host})</span>{' '}
+          </>
+        )}
+        to open this.
       </div>
       <button type="button" className="button small ghost" aria-label="Dismiss" onClick={dismiss}>
         <X size={14} aria-hidden="true" />

@@ -3,7 +3,7 @@ import type { ConnectionState as IndicatorState } from '@renderer/components/con
 import { useAppQuery } from '@renderer/queries/hooks';
 import { serverQueries } from '@renderer/queries/servers';
 import { useConnection, useWhoami } from '@renderer/queries/session';
-import { serverHost } from '@shared/server-names';
+import { hostBeside } from '@shared/server-names';
 import type { SessionSummary } from './top-bar';
 
 /** Whole seconds until `iso` (never below 0), ticking once a second; null without a time. */
@@ -51,7 +51,7 @@ export function useSessionSummary(): SessionSummary {
     ...(server
       ? {
           serverName: server.name,
-          serverHost: serverHost(server.apiUrl),
+          serverHost: hostBeside(server.name, server.apiUrl),
           scope: server.scope ?? '',
         }
       : {}),

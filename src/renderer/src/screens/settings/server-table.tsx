@@ -1,7 +1,7 @@
 import { CircleCheck, KeyRound, LogOut, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import type { ServerProfile } from '@shared/contract';
-import { serverHost } from '@shared/server-names';
+import { hostBeside } from '@shared/server-names';
 import { useMutationOf } from '@renderer/queries/hooks';
 import { serverMutations } from '@renderer/queries/servers';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
@@ -54,7 +54,11 @@ export function ServerTable(props: {
                 <td>
                   <span className="server-name">{server.name}</span>{' '}
                   {/* Beside the name: two names may read alike, their hosts do not. */}
-                  <span className="mono muted server-host">({serverHost(server.apiUrl)})</span>
+                  {hostBeside(server.name, server.apiUrl) === undefined ? null : (
+                    <span className="mono muted server-host">
+                      ({hostBeside(server.name, server.apiUrl)})
+                    </span>
+                  )}
                   {server.active ? (
                     <span className="badge badge-accent">
                       <CircleCheck size={12} aria-hidden="true" /> Active
