@@ -51,7 +51,7 @@ describe.runIf(runnable)('signing a waiting step from its page', () => {
     const waiting = page.getByTestId('waiting-step');
     await waiting.waitFor();
     // Two secret keys: the uploader's is the default; the test picks the other one.
-    await waiting.getByLabel('Key').selectOption(other);
+    await waiting.getByLabel('Key', { exact: true }).selectOption(other);
     // The upload was made by the test, not by the app: it is shown as such, with its
     // fields and files, and signs only once the user says it was read.
     const review = waiting.getByTestId('upload-review');
@@ -59,9 +59,11 @@ describe.runIf(runnable)('signing a waiting step from its page', () => {
     await expect(review.textContent()).resolves.toContain(
       'This app did not upload hello-ddt 1.0 to this server',
     );
-    await expect(review.textContent()).resolves.toContain(`artifact ${String(unsigned.id)}`);
+    await expect(review.textContent()).resolves.toContain(`artifact #${String(unsigned.id)}`);
     const button = waiting.getByRole('button', { name: 'Sign and upload' });
     await expect(button.isDisabled()).resolves.toBe(true);
+    await review.scrollIntoViewIfNeeded();
+    await screenshotAndCheckA11y(page, 'sign-review-light');
     await review.getByText('Read the .changes that would be signed').click();
     await review.getByRole('checkbox').check();
     await screenshotAndCheckA11y(page, 'sign-step-light');

@@ -125,7 +125,9 @@ export function UploadReview(props: {
           onCheckedChange={props.onConfirmedChange}
           data-testid="review-confirm"
         >
-          I have read what differs, and I want my key to sign this upload
+          {review.verdict === 'not-made-here'
+            ? 'I have read its fields and files, and I want my key to sign this upload'
+            : 'I have read what differs, and I want my key to sign this upload'}
         </CheckField>
       )}
     </div>
