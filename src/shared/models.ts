@@ -426,6 +426,8 @@ const lookupRequestBase = {
   work_request: z.number().int().nullable().default(null),
   /** Current servers resolve in this workspace (default: the server's default workspace). */
   workspace: z.string().nullable().default(null),
+  /** Current servers resolve `internal@…` lookups in this workflow's internal collection. */
+  workflow_root: z.number().int().nullable().default(null),
   expect_type: lookupChildTypeSchema,
   default_category: z.string().nullable().default(null),
 };

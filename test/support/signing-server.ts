@@ -60,6 +60,8 @@ export interface SigningServerLies {
   artifactWorkspace?: string;
   /** The step is another user's: the server refuses its completion with 403. */
   anotherUsersStep?: boolean;
+  /** What a lookup of `task_data.unsigned` resolves to (default: the unsigned upload). */
+  lookupResolvesTo?: number;
 }
 
 function stepJson(
@@ -140,6 +142,16 @@ export async function signingServer(options: {
   });
   fake.route('GET', '/api/1.0/whoami/', (_req, res) => {
     json(res, 200, { user: 'tester', auth: true, work_request: null, worker: false });
+  });
+  fake.route('POST', '/api/1.0/lookup/single/', (req, res) => {
+    void bodyOf(req).then(() => {
+      json(res, 200, {
+        result_type: 'artifact',
+        collection_item: null,
+        artifact: lies.lookupResolvesTo ?? unsignedId,
+        collection: null,
+      });
+    });
   });
   const stepPath = `/api/1.0/work-request/${String(stepId)}/external-debsign/`;
   fake.route('GET', `/api/1.0/work-request/${String(stepId)}/`, (_req, res) => {

@@ -200,6 +200,16 @@ describe.skipIf(skip)(
       },
     );
 
+    it('signs a step that names its upload by a lookup resolving to the artifact signed', async () => {
+      const s = await serve(files, {
+        taskDataUnsigned: 'internal@collections/name:package-upload-source',
+      });
+      const result = await sign(s, uploadMadeOf(files));
+      expect(result.status).toBe('signed');
+      const asked = s.fake.served.filter((r) => r.path === '/api/1.0/lookup/single/');
+      expect(asked).toHaveLength(1);
+    });
+
     it('shows a tarball the .dsc lists and the upload does not hold, and signs nothing', async () => {
       const tar = fixtureName('tar');
       // The .changes does not list the tarball (as for a new revision), nor does the upload
@@ -239,6 +249,15 @@ describe.skipIf(skip)(
         { taskDataUnsigned: 777 },
         'signing.unsigned-mismatch',
         /names two uploads to sign: artifact 777 in its task data and artifact 500/,
+      ],
+      [
+        'a step whose task data names by lookup another artifact than its dynamic data',
+        {
+          taskDataUnsigned: 'internal@collections/name:package-upload-source',
+          lookupResolvesTo: 778,
+        },
+        'signing.unsigned-mismatch',
+        /"internal@collections\/name:package-upload-source" is artifact 778, and its dynamic data names artifact 500/,
       ],
       [
         'an unsigned artifact that is not an upload',

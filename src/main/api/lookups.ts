@@ -20,6 +20,7 @@ interface LookupBody {
   lookup: unknown;
   work_request: number | null;
   workspace: string | null;
+  workflow_root: number | null;
   expect_type: string;
   default_category: string | null;
 }
@@ -35,6 +36,7 @@ function bodyFor(operation: string, revision: ServerRevision, r: LookupBody): ob
       ...common,
       ...(r.workspace !== null ? { workspace: r.workspace } : {}),
       ...(r.work_request !== null ? { work_request: r.work_request } : {}),
+      ...(r.workflow_root !== null ? { workflow_root: r.workflow_root } : {}),
     };
   }
   if (r.work_request === null) {
@@ -45,12 +47,14 @@ function bodyFor(operation: string, revision: ServerRevision, r: LookupBody): ob
       { operation, field: 'work_request', server: revision.apiUrl },
     );
   }
-  if (r.workspace !== null) {
-    throw new DebusineError(
-      'validation',
-      `${operation}: this server (Debusine ${revision.release}) does not look up by workspace`,
-      { operation, field: 'workspace', server: revision.apiUrl },
-    );
+  for (const field of ['workspace', 'workflow_root'] as const) {
+    if (r[field] !== null) {
+      throw new DebusineError(
+        'validation',
+        `${operation}: this server (Debusine ${revision.release}) does not look up by ${field}`,
+        { operation, field, server: revision.apiUrl },
+      );
+    }
   }
   return { ...common, work_request: r.work_request };
 }

@@ -162,6 +162,7 @@ async function prepare(
   if (requested !== undefined) requestedKey(keys, requested);
   const unsigned = await client.artifactGet(unsignedId);
   checkUnsigned(step, unsigned);
+  await checkNamedUpload(client, step, unsigned.id);
   const { names, changes } = filesToSign(unsigned);
   const changesFile = join(dir, changes);
   await downloadArtifactFile(client, unsigned, changes, changesFile, CONTROL_FILE);
@@ -351,6 +352,43 @@ export function signAndComplete(
     }
     return { status: 'signed', workRequest, signedArtifactId, key: summary(key), keyReason };
   });
+}
+
+/**
+ * A workflow names the upload to sign by a lookup (`internal@collections/name:…`), which
+ * the server resolved into `unsigned_id` when the step started: resolved again, it must
+ * give the same artifact, or the step names two uploads (one its pages show, one the
+ * server compares the signature with). Earlier servers resolve lookups for workers only;
+ * where the server cannot say, the artifact shown and signed is still `unsigned_id`.
+ */
+async function checkNamedUpload(
+  client: DebusineClient,
+  step: WorkRequestResponse,
+  unsignedId: number,
+): Promise<void> {
+  const named = step.task_data.unsigned;
+  if (typeof named !== 'string') return;
+  let resolved: number | null;
+  try {
+    const answer = await client.lookupSingle({
+      lookup: named,
+      workspace: step.workspace,
+      workflow_root: step.workflow_root ?? null,
+      expect_type: 'artifact',
+    });
+    resolved = answer.artifact;
+  } catch (error) {
+    if (error instanceof DebusineError && ['network', 'timeout'].includes(error.code)) throw error;
+    return;
+  }
+  if (resolved !== null && resolved !== unsignedId) {
+    throw refused(
+      `Work request ${String(step.id)} names two uploads to sign: ${JSON.stringify(named.slice(0, 200))} ` +
+        `is artifact ${String(resolved)}, and its dynamic data names artifact ${String(unsignedId)}`,
+      'signing.unsigned-mismatch',
+      { field: 'task_data.unsigned' },
+    );
+  }
 }
 
 /**
