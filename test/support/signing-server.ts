@@ -7,10 +7,13 @@
  * checks the signed artifact against the unsigned one. It keeps what it received: each
  * artifact created with the bytes of each file uploaded, and each completion's body.
  */
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename } from 'node:path';
 import { DebusineClient } from '../../src/main/api/client';
 import { fieldString, parseControlFileText } from '../../src/main/artifacts/local/debian-files';
 import type { UploadMade } from '../../src/main/signing/uploads-made';
+import { debianFixtures } from './debian-fixtures';
 import { sha256, startFakeDebusine, type FakeDebusine } from './fake-debusine';
 
 export interface CreatedArtifact {
@@ -335,4 +338,14 @@ export function madeRecord(
   };
   change(made);
   return made;
+}
+
+/**
+ * The unsigned upload signing tests serve: the fixtures' .changes (debian-fixtures.ts) and
+ * every file it lists, by name.
+ */
+export function fixtureUpload(): Promise<{ path: string; content: Buffer }[]> {
+  const f = debianFixtures();
+  const paths = [f.changes, f.dsc, f.sourceTarball, f.buildinfo, ...f.debs];
+  return Promise.all(paths.map(async (p) => ({ path: basename(p), content: await readFile(p) })));
 }

@@ -21,20 +21,18 @@ import { keysNamedBy } from '../../src/main/signing/choose-key';
 import { DebusineError } from '../../src/shared/errors';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
-import { signingServer, uploadMadeOf, type SigningServer } from '../support/signing-server';
+import {
+  fixtureUpload,
+  signingServer,
+  uploadMadeOf,
+  type SigningServer,
+} from '../support/signing-server';
 
 const run = promisify(execFile);
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
 const skip =
   missingDebianTools() ??
   (TOOLS.every(have) ? undefined : `needs ${TOOLS.join(', ')} (apt-get install devscripts gpg)`);
-
-/** The unsigned upload: the fixtures' .changes and every file it lists. */
-async function unsignedFiles(): Promise<{ path: string; content: Buffer }[]> {
-  const f = debianFixtures();
-  const paths = [f.changes, f.dsc, f.sourceTarball, f.buildinfo, ...f.debs];
-  return Promise.all(paths.map(async (p) => ({ path: basename(p), content: await readFile(p) })));
-}
 
 const UPLOADER = 'Debusine Desktop Tests <tests@example.org>';
 
@@ -92,7 +90,7 @@ describe.skipIf(skip)(
       gnupg = await testGnupg();
       // The uploader's: the fixtures' .changes is Changed-By this user.
       testKey = await gnupg.addKey(UPLOADER);
-      files = await unsignedFiles();
+      files = await fixtureUpload();
     }, 120_000);
     afterAll(async () => {
       await gnupg.close();

@@ -8,7 +8,7 @@
  * beside it to show that it finds none either, not even gpg's default key.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,7 +24,12 @@ import { gpgSecretKeys } from '../../src/main/signing/gpg-keys';
 import { debsignRunner, type RunDebsign } from '../../src/main/signing/run-debsign';
 import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
-import { signingServer, uploadMadeOf, type SigningServer } from '../support/signing-server';
+import {
+  fixtureUpload,
+  signingServer,
+  uploadMadeOf,
+  type SigningServer,
+} from '../support/signing-server';
 
 const run = promisify(execFile);
 const TOOLS = ['gpg', 'gpgv', 'gpgconf', 'debsign'];
@@ -129,13 +134,7 @@ describe.skipIf(skip)('the key the page shows is the key that signs', { timeout:
     gnupg = await testGnupg();
     uploader = await gnupg.addKey(UPLOADER);
     other = await gnupg.addKey('Other <other@example.org>');
-    const f = debianFixtures();
-    files = await Promise.all(
-      [f.changes, f.dsc, f.sourceTarball, f.buildinfo, ...f.debs].map(async (p) => ({
-        path: basename(p),
-        content: await readFile(p),
-      })),
-    );
+    files = await fixtureUpload();
   }, 120_000);
   afterAll(async () => {
     await gnupg.close();

@@ -10,9 +10,9 @@
  * the step and its unsigned upload (signing-server.ts); gpg and debsign are the real ones,
  * in a GnuPG home of the test's own.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { EventHub, type EventMessage } from '../../src/main/bridge/event-outbox';
@@ -21,9 +21,14 @@ import type { AppService } from '../../src/main/composition-root';
 import { keyLookup } from '../../src/main/signing/debsign';
 import { debsignRunner } from '../../src/main/signing/run-debsign';
 import type { WorkRequestResponse } from '../../src/shared/models';
-import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
+import { have, missingDebianTools } from '../support/debian-fixtures';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
-import { madeRecord, signingServer, type SigningServer } from '../support/signing-server';
+import {
+  fixtureUpload,
+  madeRecord,
+  signingServer,
+  type SigningServer,
+} from '../support/signing-server';
 import { serverKey, UploadsMade, type UploadMade } from '../../src/main/signing/uploads-made';
 import { completionSocket, tableClient, type CompletionSocket } from '../support/table-debusine';
 import { runningPipelineFixture, workRequestFixture } from '../support/work-requests';
@@ -102,13 +107,7 @@ describe.skipIf(skip)('"Sign and upload" on a notification', { timeout: 90_000 }
     gnupg = await testGnupg();
     // The uploader's key: the fixtures' .changes is Changed-By this user.
     await gnupg.addKey('Debusine Desktop Tests <tests@example.org>');
-    const f = debianFixtures();
-    files = await Promise.all(
-      [f.changes, f.dsc, f.sourceTarball, f.buildinfo, ...f.debs].map(async (p) => ({
-        path: basename(p),
-        content: await readFile(p),
-      })),
-    );
+    files = await fixtureUpload();
   }, 120_000);
   afterAll(async () => {
     await gnupg.close();

@@ -6,9 +6,9 @@
  * completion; where the upload differs but the step is honest, signing goes ahead once
  * the user confirmed exactly that review.
  */
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   keyLookup,
@@ -19,10 +19,11 @@ import {
 import { debsignRunner, type RunDebsign } from '../../src/main/signing/run-debsign';
 import type { UploadMade } from '../../src/main/signing/uploads-made';
 import { DebusineError } from '../../src/shared/errors';
-import { debianFixtures, have, missingDebianTools } from '../support/debian-fixtures';
+import { have, missingDebianTools } from '../support/debian-fixtures';
 import { sha256 } from '../support/fake-debusine';
 import { testGnupg, type TestGnupg } from '../support/gnupg';
 import {
+  fixtureUpload,
   signingServer,
   uploadMadeOf,
   type SigningServer,
@@ -51,13 +52,7 @@ describe.skipIf(skip)(
     beforeAll(async () => {
       gnupg = await testGnupg();
       await gnupg.addKey('Debusine Desktop Tests <tests@example.org>');
-      const f = debianFixtures();
-      files = await Promise.all(
-        [f.changes, f.dsc, f.sourceTarball, f.buildinfo, ...f.debs].map(async (p) => ({
-          path: basename(p),
-          content: await readFile(p),
-        })),
-      );
+      files = await fixtureUpload();
       const real = debsignRunner(gnupg.env);
       counted = (args) => {
         debsignRuns += 1;

@@ -66,6 +66,17 @@ const step: WorkRequestResponse = workRequestFixture(41, {
   task_data: { unsigned: 500 },
 });
 
+/** Main's answer: signed with `key`, uploaded as `artifactId`, the step completed. */
+function signedWith(key: SigningKey, artifactId: number, keyReason: string): SigningResult {
+  return {
+    status: 'signed',
+    workRequest: { ...step, status: 'completed', result: 'success' },
+    signedArtifactId: artifactId,
+    key,
+    keyReason,
+  };
+}
+
 function renderWith(handlers: FakeHandlers) {
   const fake = fakeBridge({
     'servers.active': () => SERVER_A,
@@ -103,13 +114,7 @@ afterEach(cleanup);
 describe('the signing step', () => {
   it('names the key debsign would use, its fingerprint and why, and signs with that one', async () => {
     const fake = renderWith({
-      'signing.signAndComplete': () => ({
-        status: 'signed',
-        workRequest: { ...step, status: 'completed', result: 'success' },
-        signedArtifactId: 901,
-        key: MINE,
-        keyReason: BY_CHANGED_BY.reason,
-      }),
+      'signing.signAndComplete': () => signedWith(MINE, 901, BY_CHANGED_BY.reason),
     });
     const key = await screen.findByTestId('debsign-key');
     expect(within(key).getByText('Me <me@example.org>')).toBeTruthy();
@@ -140,13 +145,7 @@ describe('the signing step', () => {
 
   it('says the upload is the one made here, and signs that review only', async () => {
     const fake = renderWith({
-      'signing.signAndComplete': () => ({
-        status: 'signed',
-        workRequest: { ...step, status: 'completed', result: 'success' },
-        signedArtifactId: 901,
-        key: MINE,
-        keyReason: BY_CHANGED_BY.reason,
-      }),
+      'signing.signAndComplete': () => signedWith(MINE, 901, BY_CHANGED_BY.reason),
     });
     const review = await screen.findByTestId('upload-review');
     expect(review.dataset.verdict).toBe('same');
@@ -182,13 +181,7 @@ describe('the signing step', () => {
     const differs = reviewFixture('differs', 'e'.repeat(64));
     const fake = renderWith({
       'signing.keyChoice': () => ({ ...BY_CHANGED_BY, review: differs }),
-      'signing.signAndComplete': () => ({
-        status: 'signed',
-        workRequest: { ...step, status: 'completed', result: 'success' },
-        signedArtifactId: 903,
-        key: MINE,
-        keyReason: BY_CHANGED_BY.reason,
-      }),
+      'signing.signAndComplete': () => signedWith(MINE, 903, BY_CHANGED_BY.reason),
     });
     const review = await screen.findByTestId('upload-review');
     expect(review.dataset.verdict).toBe('differs');
@@ -254,13 +247,7 @@ describe('the signing step', () => {
   it('says no key matches, and why, and signs only with a key the user picks', async () => {
     const fake = renderWith({
       'signing.keyChoice': () => NONE_FOR_CHANGED_BY,
-      'signing.signAndComplete': () => ({
-        status: 'signed',
-        workRequest: { ...step, status: 'completed', result: 'success' },
-        signedArtifactId: 902,
-        key: WORK,
-        keyReason: "You chose it on the step's page.",
-      }),
+      'signing.signAndComplete': () => signedWith(WORK, 902, "You chose it on the step's page."),
     });
     const key = await screen.findByTestId('debsign-key');
     expect(key.textContent).toContain('No key to sign with by default.');
@@ -297,13 +284,7 @@ describe('the signing step', () => {
         reason:
           'DEBSIGN_KEYID in /home/me/.devscripts (line 1) is “WORK”, which names 2 of your secret keys: choose one.',
       },
-      {
-        status: 'signed',
-        workRequest: { ...step, status: 'completed', result: 'success' },
-        signedArtifactId: 901,
-        key: WORK,
-        keyReason: "You chose it on the step's page.",
-      },
+      signedWith(WORK, 901, "You chose it on the step's page."),
     ];
     const fake = renderWith({
       'signing.signAndComplete': () => {
