@@ -61,6 +61,8 @@ export class LiveLog {
   message: string | null = null;
   exitCode: number | null = null;
   sbuildStart: number | null = null;
+  /** Each distinct notice of the stream, once: there are only a few kinds. */
+  readonly notices: string[] = [];
   readonly #options: LiveLogOptions;
   readonly #maxBytes: number;
   readonly #maxLines: number;
@@ -102,6 +104,11 @@ export class LiveLog {
       ...(options.reconnectDelayMs ? { reconnectDelayMs: options.reconnectDelayMs } : {}),
       onConnected: () => {
         if (this.status === 'connecting') this.status = 'streaming';
+        this.#notify(true);
+      },
+      onNotice: (notice) => {
+        if (this.notices.includes(notice)) return;
+        this.notices.push(notice);
         this.#notify(true);
       },
       onText: (text) => {
@@ -151,6 +158,7 @@ export class LiveLog {
         message: this.message,
         exitCode: this.exitCode,
         sbuildStart: this.sbuildStart,
+        notices: this.notices.slice(),
       },
     };
   }
