@@ -175,4 +175,17 @@ describe('the live log stream', () => {
       'Some output may be missing or repeated: on reconnecting, the server sent output that did not line up with what was shown.',
     ]);
   });
+
+  it('gives up on a server that accepts the connection and then sends nothing', async () => {
+    const fake = await fakeServer(() => undefined);
+    const heard = follow(fake.apiUrl, () => true, { firstMessageMs: 200 });
+    const end = await heard.end;
+    expect(end).toEqual({
+      kind: 'lost',
+      reason: 'The server accepted the live log connection but sent nothing for 0.2 s.',
+    });
+    // The client closed its socket: the server saw it go.
+    await fake.closed;
+    expect(fake.attempts()).toBe(1);
+  });
 });

@@ -32,6 +32,12 @@ export const MAX_LIVE_MESSAGE_BYTES = 512 * 1024;
 export const MAX_RECONNECTS = 5;
 const HANDSHAKE_MS = 15_000;
 /**
+ * The most a server may stay silent once it accepted the upgrade: it greets at once with
+ * `connected`, and without a bound a server that never does would hold the view at
+ * "connecting" for good.
+ */
+const FIRST_MESSAGE_MS = 15_000;
+/**
  * Chunks remembered to recognise what a reconnection reads again: the server's stream keeps
  * about a thousand, so its start is among the last this many seen.
  */
@@ -81,6 +87,8 @@ export interface LiveStreamOptions {
   /** Delay before reconnect `n` (from 1); tests make it 0. */
   reconnectDelayMs?: (n: number) => number;
   handshakeTimeoutMs?: number;
+  /** The wait for the server's first message after the upgrade; FIRST_MESSAGE_MS unless set. */
+  firstMessageMs?: number;
 }
 
 /** The live log's address, normalised as the completion websocket's is. */
@@ -135,6 +143,8 @@ export class LiveLogStream {
   readonly #seen: string[] = [];
   #seenStart = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** Ends the stream when the server sends nothing after accepting the connection. */
+  #silence: NodeJS.Timeout | undefined;
   /** The exit code of the last command that ended, on any connection. */
   #exitCode: number | null = null;
 
@@ -159,6 +169,7 @@ export class LiveLogStream {
     if (this.#ended) return;
     this.#ended = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#silence);
     const socket = this.#socket;
     this.#socket = undefined;
     socket?.removeAllListeners('message');
@@ -204,7 +215,18 @@ export class LiveLogStream {
       response.resume();
       socket.terminate();
     });
+    socket.on('open', () => {
+      const wait = options.firstMessageMs ?? FIRST_MESSAGE_MS;
+      this.#silence = setTimeout(() => {
+        if (this.#socket !== socket) return;
+        this.#finish({
+          kind: 'lost',
+          reason: `The server accepted the live log connection but sent nothing for ${String(wait / 1000)} s.`,
+        });
+      }, wait);
+    });
     socket.on('message', (data, isBinary) => {
+      clearTimeout(this.#silence);
       if (isBinary) return;
       let message: Record<string, unknown> | null;
       try {
@@ -246,6 +268,7 @@ export class LiveLogStream {
     });
     socket.on('close', () => {
       if (this.#socket !== socket || this.#ended) return;
+      clearTimeout(this.#silence);
       this.#socket = undefined;
       if (refused !== null) {
         this.#finish({ kind: 'refused', reason: refused });
