@@ -92,6 +92,8 @@ describe('the live log stream', () => {
       at('2026-01-01T10:00:01.000000+00:00', 'one\n'),
       at('2100-01-01T00:00:00.000000+00:00', 'forged\n'),
       at('2026-01-01T10:00:02.000000+00:00', 'two\n'),
+      // Long enough to be remembered by its digest.
+      at('2026-01-01T10:00:02.500000+00:00', `${'x'.repeat(1000)}\n`),
     ];
     let running = true;
     const fake = await fakeServer((socket, attempt) => {
@@ -106,7 +108,7 @@ describe('the live log stream', () => {
     });
     const heard = follow(fake.apiUrl, () => running);
     expect(await heard.end).toEqual({ kind: 'ended', exitCode: 0 });
-    expect(heard.texts).toEqual(['one\n', 'forged\n', 'two\n', 'three\n']);
+    expect(heard.texts).toEqual(['one\n', 'forged\n', 'two\n', `${'x'.repeat(1000)}\n`, 'three\n']);
     expect(heard.notices).toEqual([]);
     expect(fake.attempts()).toBe(2);
   });

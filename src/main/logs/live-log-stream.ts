@@ -42,6 +42,8 @@ const FIRST_MESSAGE_MS = 15_000;
  * about a thousand, so its start is among the last this many seen.
  */
 const MAX_SEEN = 4096;
+/** Chunks of at most this many characters are remembered as they are, not by a digest. */
+const SHORT_CHUNK = 64;
 
 export const LOST_RECONNECTING =
   'Some output may have been lost while reconnecting: the server no longer held the last output shown.';
@@ -323,8 +325,13 @@ export class LiveLogStream {
 
   #chunk(data: string, timestamp: unknown, replay: Replay | null): void {
     // Digests, not the chunks: remembering thousands of chunks of up to 64 KiB would hold
-    // hundreds of megabytes.
-    const key = `${String(timeOf(timestamp) ?? '')}|${createHash('sha256').update(data).digest('base64')}`;
+    // hundreds of megabytes. A short chunk is its own key, no longer than its digest would
+    // be, and spares the hashing when a server floods the stream with tiny chunks.
+    const time = String(timeOf(timestamp) ?? '');
+    const key =
+      data.length <= SHORT_CHUNK
+        ? `${time}|=${data}`
+        : `${time}|#${createHash('sha256').update(data).digest('base64')}`;
     if (replay && !replay.done) {
       const seen = this.#seen.length;
       const next: number[] = [];
