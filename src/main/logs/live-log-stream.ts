@@ -140,8 +140,12 @@ export class LiveLogStream {
   #socket: WebSocket | undefined;
   #reconnects = 0;
   #ended = false;
+  /** Connections opened: every one after the first reads again what was seen. */
   #connections = 0;
-  /** Keys (time and digest) of the last MAX_SEEN chunks passed on, oldest first, as a ring. */
+  /**
+   * Keys (time, and text or digest) of the last MAX_SEEN chunks passed on, oldest first, as
+   * a ring.
+   */
   readonly #seen: string[] = [];
   #seenStart = 0;
   #timer: NodeJS.Timeout | undefined;

@@ -12,7 +12,8 @@
  *
  * What arrives while a write runs is gathered and written by the next one: a server may send
  * a million chunks of a few bytes, and a write, an index update and a read-back for the
- * analyser each would take minutes and hold every chunk's promise meanwhile.
+ * analyser for each, one promise chained behind another, would take far longer than the
+ * socket takes to deliver them and hold every chunk's promise meanwhile.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { DebusineError, serializeError } from '../../shared/errors';
@@ -262,7 +263,10 @@ export class LiveLog {
   /** Ends the block being filled at what it holds. */
   #seal(): void {
     if (!this.#block) return;
-    this.#queue[this.#queue.length - 1] = this.#block.subarray(0, this.#blockUsed);
+    const held = this.#block.subarray(0, this.#blockUsed);
+    // A block sealed mostly empty (a small chunk between large ones) is copied out, so that
+    // MAX_PENDING_PARTS such blocks do not keep a whole BLOCK each for a few bytes.
+    this.#queue[this.#queue.length - 1] = this.#blockUsed < BLOCK / 2 ? Buffer.from(held) : held;
     this.#block = undefined;
   }
 
