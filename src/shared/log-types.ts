@@ -55,6 +55,11 @@ export interface LiveLogInfo {
    * before it, and may begin part-way when it was joined late.
    */
   sbuildStart: number | null;
+  /**
+   * Lines for the user when output may be missing or repeated (a reconnection whose replay
+   * of the stream did not line up with what was shown), each said once, oldest first.
+   */
+  notices: string[];
 }
 
 export interface LogLine {

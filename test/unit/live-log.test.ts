@@ -205,6 +205,29 @@ describe('the live log', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it('tells the view when a reconnect no longer finds what it showed last', async () => {
+    let running = true;
+    const fake = await fakeServer((socket, attempt) => {
+      socket.send(CONNECTED);
+      if (attempt === 1) {
+        socket.send(data('one\n'));
+      } else {
+        // The server's stream let 'one', and whatever followed it, go.
+        socket.send(data('nine\n'));
+        running = false;
+      }
+      socket.send(end(0));
+      socket.close();
+    });
+    const { store: s } = liveStore();
+    const opened = await openLive(s, fake, 10, { stillRunning: () => Promise.resolve(running) });
+    const ended = await opened.ended();
+    expect(await opened.lineTexts()).toEqual(['one', 'nine']);
+    expect(ended.live?.notices).toEqual([
+      'Some output may have been lost while reconnecting: the server no longer held the last output shown.',
+    ]);
+  });
+
   it('ends, not refused, when a reconnect finds the step no longer running', async () => {
     const fake = await fakeServer((socket, attempt) => {
       if (attempt === 1) {

@@ -15,8 +15,11 @@
  *
  * Everything it sends is untrusted: each message is bounded (`maxPayload`), its shape
  * checked, and anything else ignored. Reconnecting (after a command ended while the task
- * still runs, or a dropped connection) is bounded, and skips the chunks already seen by
- * their timestamps, since every connection reads the stream from its start.
+ * still runs, or a dropped connection) is bounded. Every connection reads the stream from
+ * its start, so a reconnection skips the run of chunks that repeats the last ones seen,
+ * matched by timestamp and digest: timestamps alone are the worker's word and may go
+ * backwards or far ahead, so they never decide on their own what is dropped. The first
+ * connection keeps every chunk, in the order received.
  */
 import { createHash } from 'node:crypto';
 import WebSocket from 'ws';
@@ -28,8 +31,35 @@ export const MAX_LIVE_MESSAGE_BYTES = 512 * 1024;
 /** Connections after the first, over the whole life of one stream. */
 export const MAX_RECONNECTS = 5;
 const HANDSHAKE_MS = 15_000;
-/** Chunks of one timestamp remembered (a worker's two streams may share a microsecond). */
-const MAX_SAME_TIME = 256;
+/**
+ * The most a server may stay silent once it accepted the upgrade: it greets at once with
+ * `connected`, and without a bound a server that never does would hold the view at
+ * "connecting" for good.
+ */
+const FIRST_MESSAGE_MS = 15_000;
+/**
+ * Chunks remembered to recognise what a reconnection reads again: the server's stream keeps
+ * about a thousand, so its start is among the last this many seen.
+ */
+const MAX_SEEN = 4096;
+/** Chunks of at most this many characters are remembered as they are, not by a digest. */
+const SHORT_CHUNK = 64;
+
+export const LOST_RECONNECTING =
+  'Some output may have been lost while reconnecting: the server no longer held the last output shown.';
+export const MISALIGNED_RECONNECTING =
+  'Some output may be missing or repeated: on reconnecting, the server sent output that did not line up with what was shown.';
+
+/** Where a reconnection is in the chunks it reads again. */
+interface Replay {
+  /**
+   * Positions in the chunks seen where the next replayed chunk may be, one for each way the
+   * chunks replayed so far line up with them; null before the first chunk.
+   */
+  candidates: number[] | null;
+  /** A chunk not seen before arrived: everything from it on is new. */
+  done: boolean;
+}
 
 export type LiveStreamEnd =
   /** The task ended (the server closed and the work request no longer runs). */
@@ -47,6 +77,8 @@ export interface LiveStreamOptions {
   /** Each chunk of text, in order, once. */
   onText: (text: string) => void;
   onConnected?: () => void;
+  /** A line for the user when output may have been lost or repeated on reconnecting. */
+  onNotice?: (notice: string) => void;
   /** Called once, at the end. */
   onEnd: (end: LiveStreamEnd) => void;
   /**
@@ -57,6 +89,8 @@ export interface LiveStreamOptions {
   /** Delay before reconnect `n` (from 1); tests make it 0. */
   reconnectDelayMs?: (n: number) => number;
   handshakeTimeoutMs?: number;
+  /** The wait for the server's first message after the upgrade; FIRST_MESSAGE_MS unless set. */
+  firstMessageMs?: number;
 }
 
 /** The live log's address, normalised as the completion websocket's is. */
@@ -106,11 +140,17 @@ export class LiveLogStream {
   #socket: WebSocket | undefined;
   #reconnects = 0;
   #ended = false;
-  /** The newest chunk's time: chunks at or before it were seen on an earlier connection. */
-  #lastTime: number | null = null;
-  /** Digests of the chunks seen with exactly #lastTime. */
-  #atLastTime = new Set<string>();
+  /** Connections opened: every one after the first reads again what was seen. */
+  #connections = 0;
+  /**
+   * Keys (time, and text or digest) of the last MAX_SEEN chunks passed on, oldest first, as
+   * a ring.
+   */
+  readonly #seen: string[] = [];
+  #seenStart = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** Ends the stream when the server sends nothing after accepting the connection. */
+  #silence: NodeJS.Timeout | undefined;
   /** The exit code of the last command that ended, on any connection. */
   #exitCode: number | null = null;
 
@@ -135,6 +175,7 @@ export class LiveLogStream {
     if (this.#ended) return;
     this.#ended = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#silence);
     const socket = this.#socket;
     this.#socket = undefined;
     socket?.removeAllListeners('message');
@@ -161,6 +202,8 @@ export class LiveLogStream {
       perMessageDeflate: false,
     });
     this.#socket = socket;
+    const replay: Replay | null =
+      this.#connections++ > 0 ? { candidates: null, done: false } : null;
     let connected = false;
     let refused: string | null = null;
     let endedCommand = false;
@@ -178,7 +221,18 @@ export class LiveLogStream {
       response.resume();
       socket.terminate();
     });
+    socket.on('open', () => {
+      const wait = options.firstMessageMs ?? FIRST_MESSAGE_MS;
+      this.#silence = setTimeout(() => {
+        if (this.#socket !== socket) return;
+        this.#finish({
+          kind: 'lost',
+          reason: `The server accepted the live log connection but sent nothing for ${String(wait / 1000)} s.`,
+        });
+      }, wait);
+    });
     socket.on('message', (data, isBinary) => {
+      clearTimeout(this.#silence);
       if (isBinary) return;
       let message: Record<string, unknown> | null;
       try {
@@ -200,7 +254,8 @@ export class LiveLogStream {
           else refused = refusalOf(message.reason_code);
           return;
         case 'log_data':
-          if (typeof message.data === 'string') this.#chunk(message.data, message.timestamp);
+          if (typeof message.data === 'string')
+            this.#chunk(message.data, message.timestamp, replay);
           return;
         case 'log_data_end':
           endedCommand = true;
@@ -219,6 +274,7 @@ export class LiveLogStream {
     });
     socket.on('close', () => {
       if (this.#socket !== socket || this.#ended) return;
+      clearTimeout(this.#silence);
       this.#socket = undefined;
       if (refused !== null) {
         this.#finish({ kind: 'refused', reason: refused });
@@ -271,22 +327,53 @@ export class LiveLogStream {
     );
   }
 
-  #chunk(data: string, timestamp: unknown): void {
-    const time = timeOf(timestamp);
-    // Digests, not the chunks: a server sending endless chunks of one timestamp must not
-    // make this hold them all.
-    const digest = time === null ? '' : createHash('sha256').update(data).digest('base64');
-    if (time !== null && this.#lastTime !== null) {
-      if (time < this.#lastTime) return;
-      if (time === this.#lastTime) {
-        if (this.#atLastTime.has(digest)) return;
-        if (this.#atLastTime.size < MAX_SAME_TIME) this.#atLastTime.add(digest);
+  #chunk(data: string, timestamp: unknown, replay: Replay | null): void {
+    // Digests, not the chunks: remembering thousands of chunks of up to 64 KiB would hold
+    // hundreds of megabytes. A short chunk is its own key, no longer than its digest would
+    // be, and spares the hashing when a server floods the stream with tiny chunks.
+    const time = String(timeOf(timestamp) ?? '');
+    const key =
+      data.length <= SHORT_CHUNK
+        ? `${time}|=${data}`
+        : `${time}|#${createHash('sha256').update(data).digest('base64')}`;
+    if (replay && !replay.done) {
+      const seen = this.#seen.length;
+      const next: number[] = [];
+      if (replay.candidates === null) {
+        for (let i = 0; i < seen; i++) if (this.#seenAt(i) === key) next.push(i + 1);
+      } else {
+        for (const at of replay.candidates) {
+          if (at < seen && this.#seenAt(at) === key) next.push(at + 1);
+        }
+      }
+      if (next.length > 0) {
+        replay.candidates = next;
+        return;
+      }
+      // The first chunk not seen before ends the replay; it lined up when the chunks
+      // replayed before it ran to the last one seen.
+      replay.done = true;
+      if (replay.candidates === null) {
+        if (seen > 0) this.#options.onNotice?.(LOST_RECONNECTING);
+      } else if (!replay.candidates.includes(seen)) {
+        this.#options.onNotice?.(MISALIGNED_RECONNECTING);
       }
     }
-    if (time !== null && (this.#lastTime === null || time > this.#lastTime)) {
-      this.#lastTime = time;
-      this.#atLastTime = new Set([digest]);
-    }
+    this.#remember(key);
     this.#options.onText(data);
+  }
+
+  /** The key of the `i`th chunk remembered, oldest first. */
+  #seenAt(i: number): string | undefined {
+    return this.#seen[(this.#seenStart + i) % MAX_SEEN];
+  }
+
+  #remember(key: string): void {
+    if (this.#seen.length < MAX_SEEN) {
+      this.#seen.push(key);
+    } else {
+      this.#seen[this.#seenStart] = key;
+      this.#seenStart = (this.#seenStart + 1) % MAX_SEEN;
+    }
   }
 }

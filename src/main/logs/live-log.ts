@@ -6,9 +6,14 @@
  *
  * Bounded whatever the server sends: the copy stops at `maxBytes` on disk (the stream is
  * then stopped, and the step's stored log has the rest once it ends); text waiting to be
- * written stops at MAX_PENDING bytes (a server faster than the disk is cut off rather than
- * held in memory); lines are indexed, never held, and a long line is read only by its
- * start (line-reader.ts).
+ * written stops at MAX_PENDING bytes and MAX_PENDING_PARTS pieces (a server faster than the
+ * disk is cut off rather than held in memory); lines are indexed, never held, and a long
+ * line is read only by its start (line-reader.ts).
+ *
+ * What arrives while a write runs is gathered and written by the next one: a server may send
+ * a million chunks of a few bytes, and a write, an index update and a read-back for the
+ * analyser for each, one promise chained behind another, would take far longer than the
+ * socket takes to deliver them and hold every chunk's promise meanwhile.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { DebusineError, serializeError } from '../../shared/errors';
@@ -29,6 +34,14 @@ export const LIVE_LOG_MAX_BYTES = 128 * 2 ** 20;
 export const LIVE_LOG_MAX_LINES = 5_000_000;
 /** Text received and not yet on disk. */
 const MAX_PENDING = 16 * 2 ** 20;
+/**
+ * Pieces of it: small chunks are copied together into blocks of BLOCK bytes, and a chunk of
+ * more than BLOCK / 4 is its own piece, so the bound of bytes is reached long before this.
+ */
+const MAX_PENDING_PARTS = 4096;
+const BLOCK = 64 * 1024;
+/** The most one write takes of the text waiting. */
+const MAX_BATCH = 2 ** 20;
 const NOTIFY_MS = 100;
 const SBUILD_FIRST_LINE = 'sbuild (Debian sbuild)';
 
@@ -61,6 +74,8 @@ export class LiveLog {
   message: string | null = null;
   exitCode: number | null = null;
   sbuildStart: number | null = null;
+  /** Each distinct notice of the stream, once: there are only a few kinds. */
+  readonly notices: string[] = [];
   readonly #options: LiveLogOptions;
   readonly #maxBytes: number;
   readonly #maxLines: number;
@@ -69,6 +84,12 @@ export class LiveLog {
   #fd: FileHandle | undefined;
   #opened: Promise<void>;
   #writing: Promise<void> = Promise.resolve();
+  #flushing = false;
+  /** Text waiting to be written, in order. */
+  readonly #queue: Buffer[] = [];
+  /** The last piece of #queue while small chunks are still copied into it, and its use. */
+  #block: Buffer | undefined;
+  #blockUsed = 0;
   #pending = 0;
   #written = 0;
   #analyzed = 0;
@@ -102,6 +123,11 @@ export class LiveLog {
       ...(options.reconnectDelayMs ? { reconnectDelayMs: options.reconnectDelayMs } : {}),
       onConnected: () => {
         if (this.status === 'connecting') this.status = 'streaming';
+        this.#notify(true);
+      },
+      onNotice: (notice) => {
+        if (this.notices.includes(notice)) return;
+        this.notices.push(notice);
         this.#notify(true);
       },
       onText: (text) => {
@@ -151,6 +177,7 @@ export class LiveLog {
         message: this.message,
         exitCode: this.exitCode,
         sbuildStart: this.sbuildStart,
+        notices: this.notices.slice(),
       },
     };
   }
@@ -189,17 +216,77 @@ export class LiveLog {
     const room = this.#maxBytes - this.#written - this.#pending;
     const full = bytes.length >= room;
     if (full) bytes = bytes.subarray(0, Math.max(0, room));
-    if (this.#pending + bytes.length > MAX_PENDING) {
+    if (
+      this.#pending + bytes.length > MAX_PENDING ||
+      (this.#queue.length >= MAX_PENDING_PARTS && !this.#fits(bytes.length))
+    ) {
       this.#stopWith('The server sent the live log faster than it could be kept; it stopped.');
       return;
     }
-    this.#pending += bytes.length;
-    const chunk = bytes;
-    this.#writing = this.#writing.then(() => this.#write(chunk));
+    this.#enqueue(bytes);
+    if (!this.#flushing) {
+      this.#flushing = true;
+      this.#writing = this.#flush();
+    }
     if (full) {
       this.#stopWith(
         `The live copy stops at ${String(Math.round(this.#maxBytes / 2 ** 20))} MiB; the stored log has all of it once the step ends.`,
       );
+    }
+  }
+
+  /** Whether `length` bytes go into the block being filled. */
+  #fits(length: number): boolean {
+    return this.#block !== undefined && this.#blockUsed + length <= BLOCK;
+  }
+
+  #enqueue(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.#pending += bytes.length;
+    if (this.#fits(bytes.length) && this.#block) {
+      bytes.copy(this.#block, this.#blockUsed);
+      this.#blockUsed += bytes.length;
+      return;
+    }
+    this.#seal();
+    if (bytes.length > BLOCK / 4) {
+      this.#queue.push(bytes);
+      return;
+    }
+    const block = Buffer.allocUnsafe(BLOCK);
+    bytes.copy(block, 0);
+    this.#queue.push(block);
+    this.#block = block;
+    this.#blockUsed = bytes.length;
+  }
+
+  /** Ends the block being filled at what it holds. */
+  #seal(): void {
+    if (!this.#block) return;
+    const held = this.#block.subarray(0, this.#blockUsed);
+    // A block sealed mostly empty (a small chunk between large ones) is copied out, so that
+    // MAX_PENDING_PARTS such blocks do not keep a whole BLOCK each for a few bytes.
+    this.#queue[this.#queue.length - 1] = this.#blockUsed < BLOCK / 2 ? Buffer.from(held) : held;
+    this.#block = undefined;
+  }
+
+  /** Writes what waits, a batch at a time, until nothing does. */
+  async #flush(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        this.#seal();
+        let count = 0;
+        let bytes = 0;
+        for (const part of this.#queue) {
+          if (count > 0 && bytes + part.length > MAX_BATCH) break;
+          bytes += part.length;
+          count++;
+        }
+        const parts = this.#queue.splice(0, count);
+        await this.#write(parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts, bytes));
+      }
+    } finally {
+      this.#flushing = false;
     }
   }
 
@@ -208,11 +295,12 @@ export class LiveLog {
     this.#stream.stop();
   }
 
-  async #write(chunk: Buffer): Promise<void> {
+  async #write(batch: Buffer): Promise<void> {
     const fd = this.#fd;
     try {
-      // Chunks queued behind the one that reached the bound of lines are dropped.
-      if (!fd || this.#failure || chunk.length === 0 || this.index.lines >= this.#maxLines) return;
+      // Text queued behind what reached the bound of lines is dropped.
+      if (!fd || this.#failure || batch.length === 0 || this.index.lines >= this.#maxLines) return;
+      const chunk = this.#withinLines(batch);
       let offset = 0;
       while (offset < chunk.length) {
         const { bytesWritten } = await fd.write(
@@ -239,8 +327,25 @@ export class LiveLog {
       );
       this.#stream.stop();
     } finally {
-      this.#pending -= chunk.length;
+      this.#pending -= batch.length;
     }
+  }
+
+  /**
+   * The batch up to the line break that reaches the bound of lines: a batch gathers up to
+   * MAX_BATCH bytes, which would otherwise carry the index that many lines past it.
+   */
+  #withinLines(batch: Buffer): Buffer {
+    const room = this.#maxLines - this.index.lines;
+    // Fewer bytes than lines left cannot hold enough line breaks to reach it.
+    if (batch.length < room) return batch;
+    let from = 0;
+    for (let found = 0; found < room; found++) {
+      const at = batch.indexOf(10, from);
+      if (at < 0) return batch;
+      from = at + 1;
+    }
+    return batch.subarray(0, from);
   }
 
   /** Gives the analyser and the listener the lines completed since last time. */

@@ -43,6 +43,7 @@ function liveState(lines: number, live: Partial<LiveLogInfo> = {}): LogState {
       message: null,
       exitCode: null,
       sbuildStart: null,
+      notices: [],
       ...live,
     },
   };
@@ -146,6 +147,23 @@ describe('the live log in the viewer', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open in browser' }));
     expect(onOpen).toHaveBeenCalledOnce();
     expect(screen.queryByRole('button', { name: /^Follow/ })).toBeNull();
+  });
+
+  it('says in a visible line when output may have been lost on reconnecting', async () => {
+    const { fake, total } = fakeLive(liveState(20));
+    renderLive(fake);
+    await screen.findByText('line 19');
+    expect(screen.queryByTestId('live-notice')).toBeNull();
+    total.lines = 30;
+    const notice =
+      'Some output may have been lost while reconnecting: the server no longer held the last output shown.';
+    act(() => {
+      fake.emit('logs.progress', liveState(30, { notices: [notice] }));
+    });
+    const shown = await screen.findByTestId('live-notice');
+    expect(shown.textContent).toBe(notice);
+    // Still streaming: the notice is beside the status, not instead of it.
+    expect(screen.getByTestId('live-bar').textContent).toContain('Live: the step is running');
   });
 
   it('tells its page once when the step ended', async () => {
