@@ -130,6 +130,42 @@ describe('the window cache', () => {
     for (const r of lineRequests(fake)) expect(r.count).toBeLessThanOrEqual(2000);
   });
 
+  it('reads a window again when the log grew while its first read was on the way', async () => {
+    // Main answers the first read with the 3 lines it had then; the log has 8 by the time
+    // that answer arrives, and the view already asked for 8.
+    let total = 3;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let answered = 0;
+    const fake = fakeBridge({
+      'logs.lines': async ({ from, count }) => {
+        const now = total;
+        if (answered++ === 0) await gate;
+        const end = Math.min(now, from + count);
+        const lines = [];
+        for (let i = from; i < end; i++) lines.push({ text: `line ${String(i)}`, cut: null });
+        return { handle: HANDLE, from, lines, totalLines: now, done: true };
+      },
+    });
+    const { result, rerender } = renderHook(
+      (p: { total: number }) => useLogLines(HANDLE, p.total, 0, 60),
+      { wrapper: wrapper(fake), initialProps: { total: 3 } },
+    );
+    await waitFor(() => {
+      expect(lineRequests(fake)).toHaveLength(1);
+    });
+    total = 8;
+    rerender({ total: 8 });
+    release();
+    await waitFor(() => {
+      expect(result.current.line(7)?.text).toBe('line 7');
+    });
+    // Once more, and no more: the second answer covers the log as the view knows it.
+    expect(lineRequests(fake)).toHaveLength(2);
+  });
+
   it('drops the window used longest ago, not the one just touched', () => {
     const cache = new LogWindowCache(2);
     const window = (from: number) => ({

@@ -161,7 +161,10 @@ export function useLogLines(
         },
       );
     }
-  }, [bridge, handle, totalLines, first, last, windows]);
+    // `version` too: a window read while the log was shorter comes back short after the
+    // view already knows of more lines, and only a look after it arrived reads it again
+    // (`needs` asks for a window once more only when the log grew past what it held).
+  }, [bridge, handle, totalLines, first, last, windows, version]);
 
   const line = useCallback((index: number) => windows.line(index), [windows]);
   return { line, version, error };
