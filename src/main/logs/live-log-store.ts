@@ -139,8 +139,11 @@ export class LiveLogStore {
     count: number,
   ): Promise<LogWindow> {
     const log = this.#log(handle, apiUrl);
+    // Counted before the read, as for a stored log: the live one grows while it is read.
+    const known = log.index.lines;
+    const done = log.ended;
     const lines = await log.lines(from, Math.min(count, MAX_WINDOW_LINES));
-    return { handle, from, lines, totalLines: log.index.lines, done: log.ended };
+    return { handle, from, lines, totalLines: Math.max(known, from + lines.length), done };
   }
 
   search(handle: string, apiUrl: string | null, ...ask: SearchAsk): Promise<LogSearchResult> {

@@ -107,13 +107,18 @@ export class LogStore {
 
   async lines(handle: string, from: number, count: number): Promise<LogWindow> {
     const file = this.#file(handle);
+    // The count as it was before the read: taken after it, a log still arriving may have
+    // grown meanwhile, and the page would take a window short of lines it never read for
+    // all the lines there are, and never ask again.
+    const known = file.index.lines;
+    const done = file.state === 'ready';
     const lines = await file.lines(from, Math.min(count, MAX_WINDOW_LINES));
     return {
       handle,
       from,
       lines,
-      totalLines: file.index.lines,
-      done: file.state === 'ready',
+      totalLines: Math.max(known, from + lines.length),
+      done,
     };
   }
 
