@@ -27,9 +27,9 @@ import {
 import { readFile } from 'node:fs/promises';
 import {
   MAX_CONTROL_FILE,
+  fieldString,
   parseControlFileText,
   readChanges,
-  readTextFile,
 } from '../artifacts/local/debian-files';
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
 import type {
@@ -166,7 +166,11 @@ async function prepare(
   const { names, changes } = filesToSign(unsigned);
   const changesFile = join(dir, changes);
   await downloadArtifactFile(client, unsigned, changes, changesFile, CONTROL_FILE);
-  const fields = await checkChanges(changesFile, unsigned);
+  const {
+    text: changesText,
+    parsed: parsedChanges,
+    ...fields
+  } = await checkChanges(changesFile, unsigned);
   // The .dsc is read for the review: the files it lists are what a source upload is.
   const dscName = names.find((n) => n.endsWith('.dsc')) ?? null;
   let dsc: { name: string; bytes: Buffer; parsed: ReturnType<typeof parseControlFileText> } | null =
@@ -181,9 +185,7 @@ async function prepare(
       parsed: parseControlFileText('dsc', bytes.toString('utf8'), dscName),
     };
   }
-  const changesText = await readTextFile(changesFile);
-  const parsedChanges = parseControlFileText('changes', changesText, changes);
-  const source = typeof parsedChanges.fields.Source === 'string' ? parsedChanges.fields.Source : '';
+  const source = fieldString(parsedChanges.fields, 'Source') ?? '';
   const made = (await uploadsMade?.(source.split(' ')[0] ?? '')) ?? [];
   const review = reviewUpload(
     { artifact: unsigned, changesName: changes, changesText, changes: parsedChanges, dsc },

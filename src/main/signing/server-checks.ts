@@ -6,7 +6,13 @@
  * code: a hostile name there runs as a program, with the user's key at hand
  * (signing-debsign.test.ts shows the real debsign running one).
  */
-import { fieldString, readChanges, readTextFile } from '../artifacts/local/debian-files';
+import { basename } from 'node:path';
+import {
+  fieldString,
+  parseControlFileText,
+  readTextFile,
+  type ParsedControlFile,
+} from '../artifacts/local/debian-files';
 import type { ArtifactResponse, WorkRequestResponse } from '../../shared/models';
 import { DebusineError } from '../../shared/errors';
 
@@ -136,7 +142,12 @@ export function filesToSign(unsigned: ArtifactResponse): { names: string[]; chan
 export async function checkChanges(
   changesFile: string,
   unsigned: ArtifactResponse,
-): Promise<{ changedBy?: string | undefined; maintainer?: string | undefined }> {
+): Promise<{
+  text: string;
+  parsed: ParsedControlFile;
+  changedBy?: string | undefined;
+  maintainer?: string | undefined;
+}> {
   const text = await readTextFile(changesFile);
   for (const line of text.split('\n')) {
     const name = CHILD_LINE.exec(line)?.[1];
@@ -146,7 +157,8 @@ export async function checkChanges(
       });
     }
   }
-  const parsed = await readChanges(changesFile);
+  // Parsed from the text just read: the file is read once for the checks and the review.
+  const parsed = parseControlFileText('changes', text, basename(changesFile));
   for (const entry of parsed.sha256) {
     const file = unsigned.files[entry.name];
     if (!SAFE_NAME.test(entry.name) || !file) {
@@ -168,6 +180,8 @@ export async function checkChanges(
     }
   }
   return {
+    text,
+    parsed,
     changedBy: fieldString(parsed.fields, 'Changed-By'),
     maintainer: fieldString(parsed.fields, 'Maintainer'),
   };
