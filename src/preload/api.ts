@@ -7,6 +7,7 @@
 import type { IpcRendererEvent } from 'electron';
 import type { DebusineApi, DroppedFile, EventChannel, Reply, StagedFile } from '../shared/contract';
 import {
+  BRIDGE_ACK_CHANNEL,
   BRIDGE_EVENT_CHANNEL,
   BRIDGE_READY_CHANNEL,
   REQUEST_CHANNELS,
@@ -27,11 +28,32 @@ export interface PreloadWebUtils {
 
 type Listener = (payload: unknown) => void;
 
+/**
+ * Main sends a window no more events than a bound past what the page has taken, so the
+ * page says how many it took: at most every ACK_DELAY_MS, or at once after ACK_EVERY.
+ */
+const ACK_DELAY_MS = 100;
+const ACK_EVERY = 256;
+
 export function buildApi(ipc: PreloadIpc, webUtils: PreloadWebUtils): DebusineApi {
   const listeners = new Map<EventChannel, Set<Listener>>();
   let readySent = false;
 
+  let taken = 0;
+  let ackTimer: ReturnType<typeof setTimeout> | undefined;
+  const sendAck = (): void => {
+    clearTimeout(ackTimer);
+    ackTimer = undefined;
+    const count = taken;
+    taken = 0;
+    if (count > 0) ipc.send(BRIDGE_ACK_CHANNEL, count);
+  };
+
   ipc.on(BRIDGE_EVENT_CHANNEL, (_event, message) => {
+    // Counted whatever it holds: main counted it when it sent it.
+    taken++;
+    if (taken >= ACK_EVERY) sendAck();
+    else ackTimer ??= setTimeout(sendAck, ACK_DELAY_MS);
     const { event, payload } = (message ?? {}) as { event?: unknown; payload?: unknown };
     if (!isEventChannel(event)) return;
     for (const listener of listeners.get(event) ?? []) listener(payload);

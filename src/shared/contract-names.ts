@@ -137,6 +137,8 @@ export type LocalMethod = (typeof LOCAL_METHODS)[number];
 /** Transport-level channels (Electron IPC names, web host message kinds). */
 export const BRIDGE_EVENT_CHANNEL = 'debusine:event';
 export const BRIDGE_READY_CHANNEL = 'debusine:ready';
+/** Electron only: the preload says how many more events it has handed to the page. */
+export const BRIDGE_ACK_CHANNEL = 'debusine:ack';
 /** Electron only: the preload hands main the paths webUtils resolved for dropped files. */
 export const STAGE_PATHS_CHANNEL = 'debusine:stage-paths';
 

@@ -50,6 +50,8 @@ export interface FakeElectronOptions {
 
 export class FakeWebContents extends EventEmitter {
   readonly sent: { channel: string; args: unknown[] }[] = [];
+  /** How many times the page was reloaded. */
+  reloads = 0;
   url = '';
   openHandler: Listener | undefined;
   constructor(readonly id: number) {
@@ -63,6 +65,20 @@ export class FakeWebContents extends EventEmitter {
   }
   getURL(): string {
     return this.url;
+  }
+  /**
+   * "Reloads the current web page." The new document's navigation starts in the main
+   * frame ("Emitted when any frame (including main) starts navigating"), and its page has
+   * not run its script yet: it says it is ready when the test sends BRIDGE_READY_CHANNEL.
+   */
+  reload(): void {
+    this.reloads++;
+    this.emit('did-start-navigation', {
+      url: this.url,
+      isSameDocument: false,
+      isMainFrame: true,
+      frame: null,
+    });
   }
 }
 

@@ -16,7 +16,12 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BRIDGE_EVENT_CHANNEL, BRIDGE_READY_CHANNEL } from '../../src/shared/contract-names';
+import {
+  BRIDGE_ACK_CHANNEL,
+  BRIDGE_EVENT_CHANNEL,
+  BRIDGE_READY_CHANNEL,
+} from '../../src/shared/contract-names';
+import { MAX_UNACKED_EVENTS } from '../../src/main/bridge/unacked-events';
 import {
   createFakeElectron,
   deferred,
@@ -268,6 +273,54 @@ describe('links', () => {
     expect(entry).toContain(`Exec="${appImage}" %U\n`);
     expect(entry).toContain('MimeType=x-scheme-handler/debusine-desktop;\n');
     expect(entry).toContain('StartupWMClass=debusine-desktop\n');
+  });
+});
+
+describe('a window that stops taking its events', () => {
+  it('is sent no more than the bound past what it took, then reloaded, and its new page gets everything', async () => {
+    process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
+    process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    const win = mainWindow(e);
+    e.send(win, BRIDGE_READY_CHANNEL);
+    const events = () => win.webContents.sent.filter((m) => m.channel === BRIDGE_EVENT_CHANNEL);
+    const flood = async (links: number, ack: boolean) => {
+      let acked = events().length;
+      for (let n = 0; n < links; n++) {
+        e.secondInstance([
+          '/usr/bin/debusine-desktop',
+          `debusine-desktop://work-request/${String(n + 1)}`,
+        ]);
+        if (n % 100 === 99) {
+          await new Promise((r) => setImmediate(r));
+          if (ack) {
+            e.send(win, BRIDGE_ACK_CHANNEL, events().length - acked);
+            acked = events().length;
+          }
+        }
+      }
+    };
+
+    // A page that takes nothing: what it was sent stops at the bound, and it is reloaded.
+    const before = events().length;
+    await flood(MAX_UNACKED_EVENTS + 1_000, false);
+    await until(() => win.webContents.reloads > 0);
+    const sent = events().length - before;
+    expect(sent).toBeLessThanOrEqual(MAX_UNACKED_EVENTS);
+    expect(sent).toBeGreaterThan(MAX_UNACKED_EVENTS / 2);
+    expect(win.webContents.reloads).toBe(1);
+    // Acknowledgements that are not counts are ignored (bridge/unacked-events.ts).
+    for (const lie of ['5000', -1, Number.NaN, null]) e.send(win, BRIDGE_ACK_CHANNEL, lie);
+
+    // The new page says it is ready, and takes what it is sent: all of it reaches it.
+    e.send(win, BRIDGE_READY_CHANNEL);
+    const reloaded = navigations(win).length;
+    await flood(2 * MAX_UNACKED_EVENTS, true);
+    await until(() => navigations(win).length >= reloaded + 2 * MAX_UNACKED_EVENTS);
+    expect(navigations(win).length).toBe(reloaded + 2 * MAX_UNACKED_EVENTS);
+    expect(win.webContents.reloads).toBe(1);
   });
 });
 

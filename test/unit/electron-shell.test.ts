@@ -142,19 +142,33 @@ describe('the IPC sender check', () => {
     const handlers = new Map<string, (...a: unknown[]) => Promise<unknown>>();
     const dispatch = vi.fn(() => Promise.resolve({ ok: true as const, result: 'answer' }));
     const page = testCaller();
+    const listeners = new Map<string, (...a: unknown[]) => void>();
+    const onReady = vi.fn();
+    const onAck = vi.fn();
     registerIpc({
       ipcMain: {
         handle: (channel: string, h: (...a: unknown[]) => Promise<unknown>) =>
           handlers.set(channel, h),
-        on: vi.fn(),
+        on: (channel: string, l: (...a: unknown[]) => void) => listeners.set(channel, l),
         removeHandler: vi.fn(),
       } as never,
       dispatch,
       files: new StagedFiles(),
       policy,
       callerOf: (id) => (id === 1 ? page : undefined),
-      onReady: vi.fn(),
+      onReady,
+      onAck,
     });
+    // What a page says of its events counts only from the app's own top frame.
+    listeners.get('debusine:ready')?.(event(1, APP, {}));
+    listeners.get('debusine:ack')?.(event(1, 'https://evil.example/'), 5);
+    listeners.get('debusine:ack')?.(event(7, APP), 5);
+    expect(onReady).not.toHaveBeenCalled();
+    expect(onAck).not.toHaveBeenCalled();
+    listeners.get('debusine:ready')?.(event(1, APP));
+    listeners.get('debusine:ack')?.(event(1, APP), 5);
+    expect(onReady).toHaveBeenCalledWith(1);
+    expect(onAck).toHaveBeenCalledWith(1, 5);
     for (const channel of REQUEST_CHANNELS) expect(handlers.has(channel)).toBe(true);
     const retry = handlers.get('workRequests.retry');
     await expect(retry?.(event(1, APP), { id: 3 })).resolves.toEqual({
@@ -254,5 +268,34 @@ describe('the preload', () => {
     expect(fake.ipcRenderer.invoke).toHaveBeenLastCalledWith('debusine:stage-paths', [
       '/home/u/a.dsc',
     ]);
+  });
+
+  it('says how many events it handed to the page, in batches, whatever they held', async () => {
+    await import('../../src/preload/index');
+    const api = fake.exposed.get('debusine') as {
+      on: (e: string, l: (payload: unknown) => void) => () => void;
+    };
+    const onEvent = fake.ipcRenderer.on.mock.calls.find(
+      (call: unknown[]) => call[0] === 'debusine:event',
+    )?.[1] as ((event: unknown, message: unknown) => void) | undefined;
+    if (!onEvent) throw new Error('the preload listens to no events');
+    const seen: unknown[] = [];
+    api.on('workRequests.changed', (payload) => seen.push(payload));
+    fake.ipcRenderer.send.mockClear();
+    const acks = () =>
+      fake.ipcRenderer.send.mock.calls.filter((call: unknown[]) => call[0] === 'debusine:ack');
+    for (let n = 0; n < 300; n++) onEvent({}, { event: 'workRequests.changed', payload: n });
+    // Not one message back per event: one for the first 256 at once…
+    expect(acks()).toEqual([['debusine:ack', 256]]);
+    // …something not an event, which main counted all the same…
+    onEvent({}, { event: 'not-an-event', payload: 1 });
+    onEvent({}, null);
+    // …and the rest a moment later.
+    await new Promise((r) => setTimeout(r, 250));
+    expect(acks()).toEqual([
+      ['debusine:ack', 256],
+      ['debusine:ack', 46],
+    ]);
+    expect(seen).toHaveLength(300);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent } from 'electron';
 import {
+  BRIDGE_ACK_CHANNEL,
   BRIDGE_READY_CHANNEL,
   REQUEST_CHANNELS,
   STAGE_PATHS_CHANNEL,
@@ -25,6 +26,8 @@ export interface IpcDeps {
   callerOf(webContentsId: number): Caller | undefined;
   /** The renderer in this webContents subscribed: flush its events. */
   onReady(webContentsId: number): void;
+  /** The page in this webContents took `count` more events (untrusted: any value). */
+  onAck(webContentsId: number, count: unknown): void;
 }
 
 const FORBIDDEN: Reply<never> = {
@@ -73,6 +76,9 @@ export function registerIpc(deps: IpcDeps): () => void {
   );
   deps.ipcMain.on(BRIDGE_READY_CHANNEL, (event: IpcMainEvent) => {
     if (isTrustedSender(event, deps.policy)) deps.onReady(event.sender.id);
+  });
+  deps.ipcMain.on(BRIDGE_ACK_CHANNEL, (event: IpcMainEvent, count: unknown) => {
+    if (isTrustedSender(event, deps.policy)) deps.onAck(event.sender.id, count);
   });
   return () => {
     for (const channel of [...REQUEST_CHANNELS, STAGE_PATHS_CHANNEL]) {

@@ -10,6 +10,7 @@ import { app, dialog, ipcMain, net, screen, session } from 'electron';
 import { createDispatcher } from '../bridge/dispatch';
 import { CallerScope } from '../bridge/caller';
 import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
+import { UnackedEvents } from '../bridge/unacked-events';
 import { createService } from '../composition-root';
 import { StagedFiles } from '../service/staged-files';
 import { ElectronNotifier } from './electron-notifier';
@@ -88,6 +89,8 @@ async function start(): Promise<void> {
   // keyring to be unlocked; the window opens meanwhile.
   const tokens = new SafeStorageTokenStore(dataDir);
   const outboxes = new Map<number, EventOutbox>();
+  /** What each window's page was sent and has not taken yet (bridge/unacked-events.ts). */
+  const unacked = new Map<number, UnackedEvents>();
   /** The page in each window, which holds what it opened. */
   const callers = new Map<number, CallerScope>();
   let mainWindow: BrowserWindow | undefined;
@@ -169,6 +172,9 @@ async function start(): Promise<void> {
     policy: { windowIds, isAppUrl },
     callerOf: (id) => callers.get(id),
     onReady: (id) => outboxes.get(id)?.markReady(),
+    onAck: (id, count) => {
+      unacked.get(id)?.ack(count);
+    },
   });
 
   const savedState = await loadWindowState(stateFile);
@@ -198,8 +204,17 @@ async function start(): Promise<void> {
     });
     const id = win.webContents.id;
     windowIds.add(id);
+    // A page that stops taking its events is reloaded rather than sent more: what it missed
+    // it reads anew once loaded, as any page does.
+    const owed = new UnackedEvents(() => {
+      console.warn('The window stopped taking its events: it is reloaded.');
+      if (!win.isDestroyed()) win.webContents.reload();
+    });
+    unacked.set(id, owed);
     const outbox = new EventOutbox((message) => {
-      if (!win.isDestroyed()) win.webContents.send(BRIDGE_EVENT_CHANNEL, message);
+      if (!win.isDestroyed() && owed.admit(message)) {
+        win.webContents.send(BRIDGE_EVENT_CHANNEL, message);
+      }
     });
     outboxes.set(id, outbox);
     const detach = hub.attach(outbox);
@@ -214,6 +229,7 @@ async function start(): Promise<void> {
     win.webContents.on('did-start-navigation', (details) => {
       if (details.isMainFrame && !details.isSameDocument) {
         outbox.reset();
+        owed.reset();
         void callers.get(id)?.close();
         callers.set(id, newCaller());
       }
@@ -231,6 +247,7 @@ async function start(): Promise<void> {
       callers.delete(id);
       detach();
       outboxes.delete(id);
+      unacked.delete(id);
       windowIds.delete(id);
     });
     if (devUrl) void win.loadURL(devUrl);
