@@ -369,6 +369,34 @@ export const collectionItemSchema = z.looseObject({
 });
 export type CollectionItem = z.infer<typeof collectionItemSchema>;
 
+/**
+ * A role granted on a collection to a token (a private archive's viewers). The key is in
+ * the answer to the grant only; lists carry it empty or not at all.
+ */
+export const collectionTokenGrantSchema = z.looseObject({
+  token_type: z.string().optional(),
+  token_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  token_key: z.string().nullish(),
+  username: z.string().nullish(),
+  comment: z.string().nullish(),
+  role: z.string(),
+});
+export type CollectionTokenGrant = z.infer<typeof collectionTokenGrantSchema>;
+
+export const collectionTokenGrantRequestSchema = z.union([
+  z.strictObject({
+    role: z.literal('viewer'),
+    username: z.string().min(1).max(150),
+    comment: z.string().max(200).default(''),
+  }),
+  z.strictObject({
+    role: z.literal('viewer'),
+    token_hash: z.string().regex(/^[0-9a-f]{64}$/),
+    comment: z.string().max(200).default(''),
+  }),
+]);
+export type CollectionTokenGrantRequest = z.input<typeof collectionTokenGrantRequestSchema>;
+
 // ---------------------------------------------------------------------------------------
 // Task configuration collections
 

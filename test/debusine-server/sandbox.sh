@@ -6,7 +6,8 @@
 #   sandbox.sh status                       show what runs
 #   sandbox.sh rebuild FLAVOUR              throw the cached chroot away and build anew
 #
-# Flavours: current = debusine 0.16 from trixie-backports (server, worker, client);
+# Flavours: current = debusine 0.16 from trixie-backports (server, worker, client, signing
+#                     worker, and the server over TLS as well: see repositories.sh);
 #           earlier = debusine 0.11 from trixie (server and worker).
 # Each flavour writes $DEBUSINE_SANDBOX_HOME/FLAVOUR/sandbox.json with its URLs, scope,
 # workspaces, users and tokens. Everything listens on 127.0.0.1 on ports of its own.
@@ -22,6 +23,8 @@ RECIPE=4
 source "$(dirname "${BASH_SOURCE[0]}")/real-work.sh"
 # shellcheck source=developers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/developers.sh"
+# shellcheck source=repositories.sh
+source "$(dirname "${BASH_SOURCE[0]}")/repositories.sh"
 
 log() { printf '[sandbox %s] %s\n' "${FLAVOUR:-}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -33,8 +36,9 @@ flavour_settings() {
       HTTP_PORT=${DEBUSINE_SANDBOX_CURRENT_PORT:-18016}
       REDIS_PORT=${DEBUSINE_SANDBOX_CURRENT_REDIS_PORT:-16416}
       QUEUE_PORT=${DEBUSINE_SANDBOX_CURRENT_FTP_PORT:-18021}
+      TLS_PORT=${DEBUSINE_SANDBOX_CURRENT_TLS_PORT:-18443}
       APT_TARGET=trixie-backports
-      PACKAGES="debusine-server debusine-worker debusine-client"
+      PACKAGES="debusine-server debusine-worker debusine-client $SIGNING_PACKAGE"
       EXTRA_PACKAGES="$WORKER_TOOLS $DEVELOPER_TOOLS"
       ;;
     earlier)
@@ -67,6 +71,7 @@ admin() { as_server debusine-admin "$@"; }
 build() {
   if [[ -f $ROOT/.sandbox-recipe && $(cat "$ROOT/.sandbox-recipe") == "$RECIPE" ]]; then
     ensure_packages
+    if [[ $FLAVOUR == current ]]; then ensure_signing_package; fi
     return
   fi
   stop_all
@@ -171,14 +176,15 @@ stop() {
   rm -f "$RUN/$name.pid"
 }
 
-SERVICES=(watchdog worker noop-worker upload-queue beat celery scheduler web redis)
+SERVICES=(watchdog signing worker noop-worker upload-queue beat celery scheduler web-tls web redis)
 
-# The services a flavour runs: only the current one has a second worker and an upload queue,
-# only the earlier one the watchdog of its worker (worker-watchdog.sh).
+# The services a flavour runs: only the current one has a second worker, an upload queue, a
+# signing worker and the server over TLS, only the earlier one the watchdog of its worker
+# (worker-watchdog.sh).
 services() {
   local s
   for s in "${SERVICES[@]}"; do
-    if [[ $s == noop-worker || $s == upload-queue ]]; then
+    if [[ $s == noop-worker || $s == upload-queue || $s == signing || $s == web-tls ]]; then
       [[ $FLAVOUR == current ]] && echo "$s"
     elif [[ $s == watchdog ]]; then
       [[ $FLAVOUR == earlier ]] && echo "$s"
@@ -293,6 +299,15 @@ LIVE_LOG_REDIS_URL = "redis://127.0.0.1:$REDIS_PORT/2"
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 EOF
+  if [[ $FLAVOUR == current ]]; then
+    # The archive host: the same server, reached as localhost (the API is 127.0.0.1), over
+    # HTTP and over TLS. Debusine picks its archive views by the Host header, port included.
+    cat >>"$ROOT/etc/debusine/server/local.py" <<EOF
+DEBUSINE_DEBIAN_ARCHIVE_FQDN = ["localhost:$HTTP_PORT", "localhost:$TLS_PORT"]
+DEBUSINE_DEBIAN_ARCHIVE_URL_SCHEME = "http"
+EOF
+    make_tls_certificate
+  fi
   mkdir -p "$ROOT/etc/debusine/worker"
   cat >"$ROOT/etc/debusine/worker/config.ini" <<EOF
 [General]
@@ -377,7 +392,11 @@ start_services() {
   start beat debusine-server python3 -m celery -A debusine.project beat -l INFO \
     --schedule /var/lib/debusine/server/celerybeat-schedule
   wait_for "the Debusine server" 90 http_ok
-  if [[ $FLAVOUR == current ]]; then start_upload_queue; fi
+  if [[ $FLAVOUR == current ]]; then
+    start_upload_queue
+    start_tls_web
+    configure_signing
+  fi
 }
 
 # ---------------------------------------------------------------------------------------
@@ -519,6 +538,7 @@ write_state() {
   "worker": true,
   "realWork": $(real_work_json),
   "developers": $(developers_json),
+  "repositories": $(repositories_json),
   "root": "$ROOT",
   "logs": "$LOGS"
 }
@@ -562,6 +582,8 @@ up_one() {
     timed "real work's seed data" seed_real_work
     timed "the developers workspace" seed_developers
     write_developer_files
+    timed "the signing worker" start_signing_worker
+    seed_repository_templates
   fi
   log "ready at http://127.0.0.1:$HTTP_PORT/ in $((SECONDS - t0))s ($STATE)"
 }

@@ -37,6 +37,12 @@ export interface TestServer {
    * earlier sandbox, a server of your own).
    */
   developers: Developers | null;
+  /**
+   * Personal APT repositories as debusine.debian.net has them: templates that make one, a
+   * signing worker that signs its indexes, and the archive host that serves it; null where
+   * the server has none.
+   */
+  repositories: Repositories | null;
   /** The sandbox's chroot (sandboxes only), for set-up through debusine-admin. */
   root?: string;
 }
@@ -61,6 +67,20 @@ export interface Developers {
   /** A dput-ng configuration directory: `profiles/<dputHost>.json` is the sandbox's profile. */
   dputProfiles: string;
   dputHost: string;
+}
+
+export interface Repositories {
+  /** `create_child_workspace` templates in `baseWorkspace` (runtime: suffix, public). */
+  templates: { experiment: string; kept: string };
+  baseWorkspace: string;
+  /** The archive host, over HTTP and over TLS (private repositories need the latter). */
+  archiveUrl: string;
+  archiveTlsUrl: string;
+  /** The API over TLS, as the signing worker reaches it. */
+  tlsApiUrl: string;
+  /** The certificate authority of the sandbox's TLS certificate (trusted in its chroot). */
+  caCertificate: string;
+  signingWorker: string;
 }
 
 export const SANDBOX_HOME =
@@ -93,6 +113,7 @@ export function externalServer(flavour: Flavour): TestServer | undefined {
     worker: process.env[`${prefix}NO_WORKER`] === undefined,
     realWork: externalRealWork(prefix),
     developers: null,
+    repositories: null,
   };
 }
 
@@ -121,9 +142,13 @@ export function testServer(flavour: Flavour): TestServer {
         `or set ${envPrefix(flavour)}API_URL and ${envPrefix(flavour)}TOKEN`,
     );
   }
-  const state = JSON.parse(text) as Omit<TestServer, 'sandbox' | 'realWork' | 'developers'> & {
+  const state = JSON.parse(text) as Omit<
+    TestServer,
+    'sandbox' | 'realWork' | 'developers' | 'repositories'
+  > & {
     realWork?: RealWork | null;
     developers?: Developers | null;
+    repositories?: Repositories | null;
   };
   // A sandbox made before it ran real work, or before it had the developers workspace, has
   // no such field.
@@ -131,6 +156,7 @@ export function testServer(flavour: Flavour): TestServer {
     ...state,
     realWork: state.realWork ?? null,
     developers: state.developers ?? null,
+    repositories: state.repositories ?? null,
     sandbox: true,
   };
 }

@@ -11,6 +11,7 @@
  */
 import { DebusineError } from '../../shared/errors';
 import { whoamiSchema, type Whoami } from '../../shared/models';
+import * as archives from './archives';
 import * as records from './artifact-records';
 import * as collections from './collections';
 import { HttpTransport, type HttpOptions } from './http';
@@ -120,6 +121,16 @@ export class DebusineClient {
     collections.fetchTaskConfigurationCollection,
   );
   readonly pushTaskConfigurationCollection = this.#op(collections.pushTaskConfigurationCollection);
+
+  // Archives: suites' items, relations, viewer tokens ------------------------------------
+
+  readonly collectionItemDelete = this.#op(archives.collectionItemDelete);
+  readonly collectionRelationSet = this.#op(archives.collectionRelationSet);
+  readonly collectionTokenIter = this.#op(archives.collectionTokenIter);
+  readonly collectionTokenGrant = this.#op(archives.collectionTokenGrant);
+  readonly collectionTokenRevoke = this.#op(archives.collectionTokenRevoke);
+  /** A workflow with no template (the workspace's owners only). */
+  readonly workflowCreateByTask = this.#op(archives.workflowCreateByTask);
 
   // Lookups --------------------------------------------------------------------------------
 
