@@ -65,11 +65,7 @@ describeOnEachServer('archive operations on the %s server', ({ flavour, server, 
         task_name: 'update_suites',
         workspace,
         // An empty suite is not stale (nothing in it changed): the indexes are made all
-        task_name: 'update_suites',
-        workspace,
         // the same, as a first publication makes them.
-        task_name: 'update_suites',
-        workspace,
         task_data: { force_basic_indexes: true },
       });
       expect(await waitForCompletion(client, update.id, 180_000)).toMatchObject({

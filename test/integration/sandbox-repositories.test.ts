@@ -111,11 +111,7 @@ describe.runIf(repositories !== null)('the current sandbox’s repositories', ()
       task_name: 'update_suites',
       workspace,
       // An empty suite is not stale (nothing in it changed): the indexes are made all
-      task_name: 'update_suites',
-      workspace,
       // the same, as a first publication makes them.
-      task_name: 'update_suites',
-      workspace,
       task_data: { force_basic_indexes: true },
     });
     expect(await completed(update.id)).toMatchObject({ result: 'success' });
