@@ -4,6 +4,8 @@
  * data directory and the host's capabilities. An entry a host cannot offer (a dialog in
  * the browser) answers `unsupported` with a message saying so.
  */
+import { RepositoriesStore } from './archives/repositories-store';
+import { repositoryHandlers } from './service/repositories';
 import { join } from 'node:path';
 import type { ServiceHandlers } from './bridge/dispatch';
 import type { EmitEvent } from './bridge/event-outbox';
@@ -204,6 +206,11 @@ export function createService(deps: ServiceDeps): AppService {
     ...logHandlers(logs, session, liveLogs),
     ...resultHandlers(session, logs),
     ...signing.handlers(),
+    ...repositoryHandlers({
+      session,
+      store: new RepositoriesStore(deps.dataDir),
+      started: (workflow) => starts.started(workflow),
+    }),
   };
 
   return {

@@ -104,6 +104,20 @@ export const REQUEST_CHANNELS = [
   'signing.available',
   'signing.keyChoice',
   'signing.signAndComplete',
+  'repositories.list',
+  'repositories.templates',
+  'repositories.create',
+  'repositories.remember',
+  'repositories.forget',
+  'repositories.suites',
+  'repositories.addSuite',
+  'repositories.packages',
+  'repositories.removePackage',
+  'repositories.aptSetup',
+  'repositories.setArchiveUrl',
+  'repositories.tokens',
+  'repositories.grantToken',
+  'repositories.revokeToken',
 ] as const;
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 

@@ -591,6 +591,85 @@ export type LinkOutcome =
   { shown: NavigateTarget; switchedTo?: ServerSwitch } | { refused: string };
 
 /** Every event main sends, with its payload. */
+/** A `create_child_workspace` template a repository can be made from. */
+export interface RepositoryTemplate {
+  /** The workspace that has it; the repository is made below it. */
+  workspace: string;
+  name: string;
+  /** experiment: the server removes it `expirationDays` after its last task; kept: never. */
+  kind: 'experiment' | 'kept';
+  expirationDays: number | null;
+  /** The new workspace is `<prefix>-<suffix>`. */
+  prefix: string;
+}
+
+/** A repository the app knows on the active server. */
+export interface RepositoryEntry {
+  workspace: string;
+  kind: 'experiment' | 'kept' | 'named';
+  public: boolean | null;
+  addedAt: string;
+  /** creating: its workflow runs; failed: it ended without making it. */
+  state: 'creating' | 'ready' | 'failed';
+  workflowId: number | null;
+  /** Why it failed, when it did. */
+  message: string | null;
+}
+
+export interface RepositorySuite {
+  name: string;
+  components: string[];
+  architectures: string[];
+  /** The `publish-to-<suite>` template of the workspace, when it has one. */
+  publishTemplate: string | null;
+}
+
+export interface RepositoryPackage {
+  /** The item's name in the suite (`NAME_VERSION`, or `NAME_VERSION_ARCH` for a binary). */
+  name: string;
+  kind: 'source' | 'binary';
+  package: string;
+  version: string;
+  architecture: string | null;
+  component: string | null;
+  section: string | null;
+}
+
+/** What a user puts on their system to install from one suite with apt. */
+export interface AptSetup {
+  archiveUrl: string;
+  /** Whether archiveUrl is the default (`deb.<API host>`), not one the user gave. */
+  archiveUrlIsDefault: boolean;
+  repositoryUri: string;
+  /**
+   * present: `sources` has the key inline; not-yet: the archive has no key until its first
+   * publication (sources is then null); mismatch: the key the server gave is not the one
+   * it says the archive signs with (sources is null).
+   */
+  keyState: 'present' | 'not-yet' | 'mismatch';
+  /** Computed from the key itself, not taken from the server. */
+  keyFingerprints: string[];
+  /** The deb822 `.sources` entry, or null without a key to trust. */
+  sources: string | null;
+  fileName: string;
+  debuginfod: string;
+  /** Whether apt needs a login (auth.conf), and so HTTPS; null when it could not be told. */
+  private: boolean | null;
+}
+
+export interface ViewerToken {
+  tokenHash: string;
+  username: string | null;
+  comment: string | null;
+  role: string;
+}
+
+/** A token just granted: its key is shown this once, with the auth.conf line for it. */
+export interface GrantedViewerToken extends ViewerToken {
+  key: string;
+  authConf: string;
+}
+
 export interface EventPayloads {
   /** Where to go, and the server profile it is on (main made that one active first). */
   'app.navigate': NavigateTarget & { server: string | null; switchedTo?: ServerSwitch };

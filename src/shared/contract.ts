@@ -50,6 +50,12 @@ const byHandle = z.strictObject({ handle: logHandle });
  */
 const pageServer = z.string().min(1).max(200);
 const artifactPath = z.string().min(1).max(4096);
+/** Suites, components and workspace suffixes: what Debusine and apt both take. */
+const repositoryName = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9+._-]*$/, 'letters, digits and + . _ - only, not first');
+const architecture = z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/);
 
 const collectionFields = {
   name,
@@ -333,6 +339,75 @@ export const requests = {
       category: name,
       name,
       limit: z.number().int().min(1).max(1000).default(100),
+    }),
+  ),
+
+  /** The repositories the app knows on the active server (made here, or named by the user). */
+  'repositories.list': request<T.RepositoryEntry[]>()(noArgs),
+  /** The templates a repository can be made from in `workspace` (`developers`, usually). */
+  'repositories.templates': request<T.RepositoryTemplate[]>()(z.strictObject({ workspace })),
+  'repositories.create': request<T.RepositoryEntry>()(
+    z.strictObject({
+      workspace,
+      template: name,
+      suffix: repositoryName,
+      public: z.boolean(),
+    }),
+  ),
+  /** A repository made elsewhere (the command line, another machine). */
+  'repositories.remember': request<T.RepositoryEntry>()(z.strictObject({ workspace })),
+  'repositories.forget': request<undefined>()(z.strictObject({ workspace })),
+  'repositories.suites': request<T.RepositorySuite[]>()(z.strictObject({ workspace })),
+  /** As `debusine archive suite create`: the suite, and its template when given a base. */
+  'repositories.addSuite': request<T.RepositorySuite>()(
+    z.strictObject({
+      workspace,
+      suite: repositoryName,
+      architectures: z.array(architecture).min(1).max(50),
+      components: z.array(repositoryName).min(1).max(20).default(['main']),
+      baseTemplate: name.nullable().default(null),
+    }),
+  ),
+  'repositories.packages': request<T.RepositoryPackage[]>()(
+    z.strictObject({
+      workspace,
+      suite: repositoryName,
+      search: z.string().max(200).default(''),
+      limit: z.number().int().min(1).max(1000).default(200),
+    }),
+  ),
+  /** Removes one item (a source takes its binaries with it); the server re-signs. */
+  'repositories.removePackage': request<undefined>()(
+    z.strictObject({ workspace, suite: repositoryName, name }),
+  ),
+  'repositories.aptSetup': request<T.AptSetup>()(
+    z.strictObject({ workspace, suite: repositoryName, withSources: z.boolean().default(false) }),
+  ),
+  /** Where the active server's archive is served; null: the default, deb.<API host>. */
+  'repositories.setArchiveUrl': request<undefined>()(
+    z.strictObject({
+      url: z
+        .url({ protocol: /^https?$/ })
+        .max(500)
+        .nullable(),
+    }),
+  ),
+  'repositories.tokens': request<T.ViewerToken[]>()(
+    z.strictObject({ workspace, suite: repositoryName.nullable().default(null) }),
+  ),
+  'repositories.grantToken': request<T.GrantedViewerToken>()(
+    z.strictObject({
+      workspace,
+      suite: repositoryName.nullable().default(null),
+      username: z.string().regex(/^[A-Za-z0-9@.+_-]{1,150}$/),
+      comment: z.string().max(200).default(''),
+    }),
+  ),
+  'repositories.revokeToken': request<undefined>()(
+    z.strictObject({
+      workspace,
+      suite: repositoryName.nullable().default(null),
+      tokenHash: z.string().regex(/^[0-9a-f]{64}$/),
     }),
   ),
 

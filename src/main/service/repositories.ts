@@ -1,0 +1,545 @@
+/**
+ * Personal APT repositories: a workspace of the user's own, made from a
+ * `create_child_workspace` template, whose `debian:suite` collections Debusine publishes and
+ * signs. This module makes them and their suites as `debusine archive suite create` does,
+ * lists and removes what a suite holds, grants viewer tokens for a private one, and says
+ * what apt needs, with the archive's key read from the API (never the user's token sent to
+ * the archive host, which is another origin) and its fingerprint computed here.
+ */
+import type { ServiceHandlers } from '../bridge/dispatch';
+import type { DebusineClient } from '../api/client';
+import {
+  aptSourcesText,
+  authConfLine,
+  debuginfodLine,
+  defaultArchiveUrl,
+  parseArchiveUrl,
+  repositoryUri,
+} from '../archives/apt-source';
+import { KeyBlockError, readPublicKeyBlock } from '../archives/openpgp-key';
+import type { RememberedRepository, RepositoriesStore } from '../archives/repositories-store';
+import { serverKey } from '../signing/uploads-made';
+import type {
+  AptSetup,
+  RepositoryEntry,
+  RepositoryPackage,
+  RepositorySuite,
+  RepositoryTemplate,
+  ViewerToken,
+} from '../../shared/contract';
+import { DebusineError } from '../../shared/errors';
+import type { CollectionData, WorkRequestResponse } from '../../shared/models';
+import type { SessionProvider } from './session';
+
+type Handlers = Pick<
+  ServiceHandlers,
+  | 'repositories.list'
+  | 'repositories.templates'
+  | 'repositories.create'
+  | 'repositories.remember'
+  | 'repositories.forget'
+  | 'repositories.suites'
+  | 'repositories.addSuite'
+  | 'repositories.packages'
+  | 'repositories.removePackage'
+  | 'repositories.aptSetup'
+  | 'repositories.setArchiveUrl'
+  | 'repositories.tokens'
+  | 'repositories.grantToken'
+  | 'repositories.revokeToken'
+>;
+
+export interface RepositoryDeps {
+  session: SessionProvider;
+  store: RepositoriesStore;
+  /** Watches what the app starts, so that its end notifies (service/work-request-starts). */
+  started(workflow: WorkRequestResponse): Promise<WorkRequestResponse>;
+  /** Whether the archive serves a repository to anyone (answersAnonymously by default). */
+  isPublic?: (repositoryUri: string) => Promise<boolean | null>;
+}
+
+const SUITE = 'debian:suite';
+const ARCHIVE = 'debian:archive';
+const SIGNING_KEY = 'debusine:signing-key';
+/** Static parameters of a base template that name a collection the suite relates to. */
+const RELATIONS_FROM_BASE = {
+  qa_suite: 'suite-targeting',
+  regression_tracking_qa_results: 'suite-default-qa-results',
+} as const;
+
+export function repositoryHandlers(deps: RepositoryDeps): Handlers {
+  const client = (): DebusineClient => deps.session.client();
+  const server = (): string => {
+    const active = deps.session.active();
+    if (!active) throw new DebusineError('auth', 'No server is set up');
+    return serverKey(active.apiUrl, active.scope);
+  };
+
+  async function entryOf(c: DebusineClient, r: RememberedRepository): Promise<RepositoryEntry> {
+    const entry: RepositoryEntry = {
+      workspace: r.workspace,
+      kind: r.kind,
+      public: r.public,
+      addedAt: r.addedAt,
+      state: 'ready',
+      workflowId: r.workflowId,
+      message: null,
+    };
+    if (r.workflowId === null) return entry;
+    const wr = await c.workRequestGet(r.workflowId);
+    if (wr.status === 'completed' && wr.result === 'success') {
+      await deps.store.remember({ ...r, workflowId: null });
+      return { ...entry, workflowId: null };
+    }
+    if (wr.status === 'completed' || wr.status === 'aborted') {
+      return {
+        ...entry,
+        state: 'failed',
+        message: `Workflow ${String(wr.id)} ended ${wr.status === 'aborted' ? 'aborted' : wr.result}: the repository was not made`,
+      };
+    }
+    return { ...entry, state: 'creating' };
+  }
+
+  async function templatesIn(c: DebusineClient, workspace: string): Promise<RepositoryTemplate[]> {
+    const out: RepositoryTemplate[] = [];
+    for await (const t of c.workflowTemplateIter(workspace)) {
+      if (t.task_name !== 'create_child_workspace') continue;
+      const statics = t.static_parameters ?? {};
+      const delay = statics.expiration_delay;
+      // The server's own default is 60 days; null keeps the workspace.
+      const days = delay === undefined ? 60 : typeof delay === 'number' ? delay : null;
+      const prefix = typeof statics.prefix === 'string' ? statics.prefix : workspace;
+      out.push({
+        workspace,
+        name: t.name,
+        kind: days === null ? 'kept' : 'experiment',
+        expirationDays: days,
+        prefix,
+      });
+    }
+    return out;
+  }
+
+  /** The archive of `workspace`, which makes it a repository; a clear error otherwise. */
+  async function archiveOf(c: DebusineClient, workspace: string): Promise<CollectionData> {
+    try {
+      return await c.collectionGet(workspace, ARCHIVE, '_');
+    } catch (error) {
+      if (error instanceof DebusineError && error.code === 'not-found') {
+        throw new DebusineError(
+          'not-found',
+          `${workspace} has no archive (_@debian:archive): it is not a repository, it expired, or you may not see it`,
+          { operation: 'repositories' },
+        );
+      }
+      throw error;
+    }
+  }
+
+  function suiteOf(collection: CollectionData, templates: Set<string>): RepositorySuite {
+    const strings = (value: unknown): string[] =>
+      Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    const template = `publish-to-${collection.name}`;
+    return {
+      name: collection.name,
+      components: strings(collection.data.components),
+      architectures: strings(collection.data.architectures),
+      publishTemplate: templates.has(template) ? template : null,
+    };
+  }
+
+  /** The scope the archive serves the workspace under: its web link's first part. */
+  function scopeOf(collection: CollectionData): string {
+    const link = collection.links.webui_self;
+    const href = typeof link === 'string' ? link : link?.href;
+    const scope = href?.split('/').find((p) => p !== '');
+    const active = deps.session.active();
+    const name = scope ?? active?.scope;
+    if (!name)
+      throw new DebusineError('validation', 'The server did not say which scope the archive is in');
+    return name;
+  }
+
+  async function archiveUrl(): Promise<{ url: string; isDefault: boolean }> {
+    const saved = await deps.store.archiveUrl(server());
+    if (saved !== null) return { url: saved, isDefault: false };
+    const active = deps.session.active();
+    if (!active) throw new DebusineError('auth', 'No server is set up');
+    return { url: defaultArchiveUrl(active.apiUrl), isDefault: true };
+  }
+
+  /** The key the archive signs with, from the API, checked against what the archive names. */
+  async function archiveKey(
+    c: DebusineClient,
+    workspace: string,
+    archive: CollectionData,
+    suite: CollectionData,
+  ): Promise<{ state: AptSetup['keyState']; armored: string | null; fingerprints: string[] }> {
+    const named = (value: unknown): string[] =>
+      Array.isArray(value)
+        ? value.filter((v): v is string => typeof v === 'string').map((v) => v.toUpperCase())
+        : [];
+    // A suite may sign with keys of its own; otherwise the archive's.
+    const wanted = named(suite.data.signing_keys).length
+      ? named(suite.data.signing_keys)
+      : named(archive.data.signing_keys);
+    if (wanted.length === 0) return { state: 'not-yet', armored: null, fingerprints: [] };
+    const blocks: string[] = [];
+    const found: string[] = [];
+    for (const asset of await c.assetList({ workspace })) {
+      if (asset.category !== SIGNING_KEY) continue;
+      const encoded = asset.data.public_key;
+      if (typeof encoded !== 'string' || encoded.length > 512 * 1024) continue;
+      let block;
+      try {
+        block = readPublicKeyBlock(Buffer.from(encoded, 'base64').toString('utf8'));
+      } catch (error) {
+        if (error instanceof KeyBlockError) continue;
+        throw error;
+      }
+      if (!block.fingerprints.some((f) => wanted.includes(f))) continue;
+      blocks.push(block.armored);
+      for (const f of block.fingerprints) if (wanted.includes(f)) found.push(f);
+    }
+    if (!wanted.every((f) => found.includes(f))) {
+      // The archive names a key the server does not hand over, or hands over another.
+      return { state: 'mismatch', armored: null, fingerprints: found };
+    }
+    return { state: 'present', armored: blocks.join(''), fingerprints: [...new Set(found)] };
+  }
+
+  const tokenTarget = (suite: string | null): [string, string] =>
+    suite === null ? [ARCHIVE, '_'] : [SUITE, suite];
+
+  return {
+    'repositories.list': async () => {
+      const c = client();
+      const out: RepositoryEntry[] = [];
+      for (const r of await deps.store.list(server())) out.push(await entryOf(c, r));
+      return out.reverse();
+    },
+
+    'repositories.templates': async ({ workspace }) => templatesIn(client(), workspace),
+
+    'repositories.create': async ({ workspace, template, suffix, public: isPublic }) => {
+      const c = client();
+      const chosen = (await templatesIn(c, workspace)).find((t) => t.name === template);
+      if (!chosen) {
+        throw new DebusineError(
+          'validation',
+          `${template} is not a template that makes repositories in ${workspace}`,
+          { operation: 'repositories.create' },
+        );
+      }
+      const name = `${chosen.prefix}-${suffix}`;
+      const workflow = await c.workflowCreate({
+        template_name: template,
+        workspace,
+        task_data: { suffix, public: isPublic },
+      });
+      await deps.started(workflow);
+      const remembered: RememberedRepository = {
+        server: server(),
+        workspace: name,
+        kind: chosen.kind,
+        public: isPublic,
+        addedAt: new Date().toISOString(),
+        workflowId: workflow.id,
+      };
+      await deps.store.remember(remembered);
+      return entryOf(c, remembered);
+    },
+
+    'repositories.remember': async ({ workspace }) => {
+      const c = client();
+      await archiveOf(c, workspace);
+      const remembered: RememberedRepository = {
+        server: server(),
+        workspace,
+        kind: 'named',
+        public: null,
+        addedAt: new Date().toISOString(),
+        workflowId: null,
+      };
+      await deps.store.remember(remembered);
+      return entryOf(c, remembered);
+    },
+
+    'repositories.forget': async ({ workspace }) => {
+      await deps.store.forget(server(), workspace);
+      return undefined;
+    },
+
+    'repositories.suites': async ({ workspace }) => {
+      const c = client();
+      await archiveOf(c, workspace);
+      const templates = new Set<string>();
+      for await (const t of c.workflowTemplateIter(workspace)) templates.add(t.name);
+      const suites: RepositorySuite[] = [];
+      for await (const collection of c.collectionIter(workspace)) {
+        if (collection.category === SUITE) suites.push(suiteOf(collection, templates));
+      }
+      return suites.sort((a, b) => a.name.localeCompare(b.name));
+    },
+
+    'repositories.addSuite': async ({
+      workspace,
+      suite,
+      architectures,
+      components,
+      baseTemplate,
+    }) => {
+      const c = client();
+      await archiveOf(c, workspace);
+      // The base template is looked up before anything is made, as the CLI does: in the
+      // workspace, then up its inheritance chain.
+      let base = null;
+      if (baseTemplate !== null) {
+        const chain = [workspace];
+        for (const parent of (await c.getWorkspaceInheritance(workspace)).chain) {
+          if (parent.workspace) chain.push(parent.workspace);
+        }
+        for (const ws of chain) {
+          base = await c.workflowTemplateGet(ws, baseTemplate).catch((error: unknown) => {
+            if (error instanceof DebusineError && error.code === 'not-found') return null;
+            throw error;
+          });
+          if (base) break;
+        }
+        if (!base) {
+          throw new DebusineError(
+            'not-found',
+            `No template ${baseTemplate} in ${workspace} or the workspaces it inherits`,
+            { operation: 'repositories.addSuite' },
+          );
+        }
+        if (base.task_name !== 'debian_pipeline') {
+          throw new DebusineError(
+            'validation',
+            `${baseTemplate} is a ${base.task_name} template, not debian_pipeline: it cannot publish`,
+            { operation: 'repositories.addSuite' },
+          );
+        }
+      }
+      // The collections the base template's QA names, resolved before anything is made, so
+      // that a name the server does not know leaves no half-made suite.
+      const statics = { ...(base?.static_parameters ?? {}) } as Record<string, unknown>;
+      const relations: {
+        type: (typeof RELATIONS_FROM_BASE)[keyof typeof RELATIONS_FROM_BASE];
+        name: string;
+        category: string;
+      }[] = [];
+      for (const [parameter, type] of Object.entries(RELATIONS_FROM_BASE)) {
+        const target = statics[parameter];
+        if (typeof target !== 'string' && typeof target !== 'number') continue;
+        const found = await c.lookupSingle({
+          lookup: target,
+          workspace,
+          expect_type: 'collection',
+          default_category: SUITE,
+        });
+        // The collection as the server names it (0.16 answers with its name and category).
+        const info = (found as { collection_info?: { name?: unknown; category?: unknown } })
+          .collection_info;
+        if (typeof info?.name !== 'string' || typeof info.category !== 'string') {
+          throw new DebusineError(
+            'validation',
+            `The server did not name the collection ${String(target)} (${parameter} of ${baseTemplate ?? ''})`,
+            { operation: 'repositories.addSuite' },
+          );
+        }
+        relations.push({ type, name: info.name, category: info.category });
+      }
+      const created = await c
+        .collectionCreate(workspace, {
+          name: suite,
+          category: SUITE,
+          data: { components, architectures },
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof DebusineError)) throw error;
+          throw new DebusineError(
+            error.code,
+            `The suite ${suite} was not made in ${workspace}: ${error.message}`,
+            {
+              ...error.details,
+              operation: 'repositories.addSuite',
+            },
+          );
+        });
+      const templates = new Set<string>();
+      for (const relation of relations) {
+        await c.collectionRelationSet(workspace, `${suite}@${SUITE}`, relation.type, [
+          { name: relation.name, category: relation.category },
+        ]);
+      }
+      if (base) {
+        Reflect.deleteProperty(statics, 'enable_upload');
+        statics.suite = `${suite}@${SUITE}`;
+        statics.architectures_allowlist = architectures.includes('all')
+          ? architectures
+          : ['all', ...architectures];
+        const name = `publish-to-${suite}`;
+        await c.workflowTemplateCreate(workspace, {
+          name,
+          task_name: 'debian_pipeline',
+          static_parameters: statics,
+          runtime_parameters: base.runtime_parameters ?? 'any',
+          priority: base.priority,
+        });
+        templates.add(name);
+      }
+      return suiteOf(created, templates);
+    },
+
+    'repositories.packages': async ({ workspace, suite, search, limit }) => {
+      const c = client();
+      const out: RepositoryPackage[] = [];
+      const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+      const items = c.collectionItemIter(workspace, SUITE, suite, {
+        ...(search.trim() === '' ? {} : { nameStartsWith: search.trim() }),
+      });
+      for await (const item of items) {
+        if (
+          item.category !== 'debian:source-package' &&
+          item.category !== 'debian:binary-package'
+        ) {
+          continue;
+        }
+        const d = item.data;
+        out.push({
+          name: item.name,
+          kind: item.category === 'debian:source-package' ? 'source' : 'binary',
+          package: text(d.package) ?? item.name.split('_')[0] ?? item.name,
+          version: text(d.version) ?? '',
+          architecture: text(d.architecture),
+          component: text(d.component),
+          section: text(d.section),
+        });
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+
+    'repositories.removePackage': async ({ workspace, suite, name }) => {
+      await client().collectionItemDelete(workspace, SUITE, suite, name);
+      return undefined;
+    },
+
+    'repositories.aptSetup': async ({ workspace, suite, withSources }) => {
+      const c = client();
+      const archive = await archiveOf(c, workspace);
+      const collection = await c.collectionGet(workspace, SUITE, suite);
+      const scope = scopeOf(archive);
+      const { url, isDefault } = await archiveUrl();
+      const key = await archiveKey(c, workspace, archive, collection);
+      const suiteInfo = suiteOf(collection, new Set());
+      const remembered = (await deps.store.list(server())).find((r) => r.workspace === workspace);
+      const isPrivate =
+        remembered?.public != null
+          ? !remembered.public
+          : await (deps.isPublic ?? answersAnonymously)(repositoryUri(url, scope, workspace)).then(
+              (a) => (a === null ? null : !a),
+            );
+      return {
+        archiveUrl: url,
+        archiveUrlIsDefault: isDefault,
+        repositoryUri: repositoryUri(url, scope, workspace),
+        keyState: key.state,
+        keyFingerprints: key.fingerprints,
+        sources:
+          key.armored === null
+            ? null
+            : aptSourcesText({
+                archiveUrl: url,
+                scope,
+                workspace,
+                suite,
+                components: suiteInfo.components,
+                architectures: suiteInfo.architectures,
+                armoredKey: key.armored,
+                withSources,
+              }),
+        fileName: `${workspace}-${suite}.sources`,
+        debuginfod: debuginfodLine(url, scope, workspace),
+        private: isPrivate,
+      };
+    },
+
+    'repositories.setArchiveUrl': async ({ url }) => {
+      await deps.store.setArchiveUrl(
+        server(),
+        url === null ? null : parseArchiveUrl(url).href.replace(/\/$/, ''),
+      );
+      return undefined;
+    },
+
+    'repositories.tokens': async ({ workspace, suite }) => {
+      const out: ViewerToken[] = [];
+      for await (const t of client().collectionTokenIter(workspace, ...tokenTarget(suite))) {
+        out.push({
+          tokenHash: t.token_hash,
+          username: t.username ?? null,
+          comment: t.comment ?? null,
+          role: t.role,
+        });
+      }
+      return out;
+    },
+
+    'repositories.grantToken': async ({ workspace, suite, username, comment }) => {
+      const c = client();
+      const archive = await archiveOf(c, workspace);
+      const granted = await c.collectionTokenGrant(workspace, ...tokenTarget(suite), {
+        role: 'viewer',
+        username,
+        comment,
+      });
+      const key = granted.token_key;
+      if (!key) {
+        throw new DebusineError(
+          'validation',
+          'The server granted the token but did not give its key',
+          {
+            operation: 'repositories.grantToken',
+          },
+        );
+      }
+      const { url } = await archiveUrl();
+      return {
+        tokenHash: granted.token_hash,
+        username: granted.username ?? username,
+        comment: granted.comment ?? null,
+        role: granted.role,
+        key,
+        authConf: authConfLine(url, scopeOf(archive), workspace, granted.username ?? username, key),
+      };
+    },
+
+    'repositories.revokeToken': async ({ workspace, suite, tokenHash }) => {
+      await client().collectionTokenRevoke(workspace, ...tokenTarget(suite), tokenHash, 'viewer');
+      return undefined;
+    },
+  };
+}
+
+/**
+ * Whether the archive serves the repository's root to anyone: 200 yes, 404 no (a private
+ * workspace is "not found" to strangers); anything else, or no answer, unknown. Nothing of
+ * the user's goes with it: the archive host is another origin than the API.
+ */
+export async function answersAnonymously(uri: string): Promise<boolean | null> {
+  try {
+    const response = await fetch(`${uri}/`, {
+      method: 'HEAD',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (response.status === 200) return true;
+    if (response.status === 404) return false;
+    return null;
+  } catch {
+    return null;
+  }
+}
