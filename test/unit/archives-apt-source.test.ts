@@ -158,6 +158,12 @@ describe('the .sources entry', () => {
     expect(defaultArchiveUrl('https://debusine.debian.net/api')).toBe(
       'https://deb.debusine.debian.net',
     );
+    // deb. before an address is no host: the API's origin is the guess, and a valid one.
+    for (const api of ['http://127.0.0.1:18016/api', 'http://[::1]:8000/api']) {
+      const guess = defaultArchiveUrl(api);
+      expect(guess).toBe(new URL(api).origin);
+      expect(parseArchiveUrl(guess).origin).toBe(guess);
+    }
   });
 });
 

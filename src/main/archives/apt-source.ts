@@ -7,10 +7,16 @@
  * against what apt could read unambiguously before it goes into a file.
  */
 
-/** The archive host Debusine serves repositories on when nothing else is known. */
+/**
+ * The archive host Debusine serves repositories on when nothing else is known: `deb.` before
+ * the API's host name, as a server's default settings have it. An API reached by its IP
+ * address has no such name (and `deb.` before an IPv4 address is no host at all): its own
+ * origin is the guess then, for the user to correct.
+ */
 export function defaultArchiveUrl(apiUrl: string): string {
   const api = new URL(apiUrl);
-  return `https://deb.${api.hostname}`;
+  const isAddress = /^\d+\.\d+\.\d+\.\d+$/.test(api.hostname) || api.hostname.startsWith('[');
+  return isAddress ? api.origin : `https://deb.${api.hostname}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  Archive,
   Boxes,
   FolderTree,
   LayoutTemplate,
@@ -49,6 +50,12 @@ export const AREA_INFO: readonly AreaInfo[] = [
     label: 'Templates',
     icon: LayoutTemplate,
     description: 'Workflow templates',
+  },
+  {
+    id: 'repositories',
+    label: 'Repositories',
+    icon: Archive,
+    description: 'Your own APT repositories: make, publish, install with apt',
   },
   {
     id: 'settings',

@@ -1,6 +1,7 @@
 import type { Area } from '@renderer/state/ui-store';
 import { ArtifactsScreen } from '@renderer/screens/artifacts';
 import { CollectionsScreen } from '@renderer/screens/collections';
+import { RepositoriesScreen } from '@renderer/screens/repositories';
 import { SettingsScreen } from '@renderer/screens/settings';
 import { TemplatesScreen } from '@renderer/screens/templates';
 import { UploadScreen } from '@renderer/screens/upload';
@@ -15,5 +16,6 @@ export const SCREENS: Record<Area, () => React.JSX.Element> = {
   workspaces: WorkspacesScreen,
   collections: CollectionsScreen,
   templates: TemplatesScreen,
+  repositories: RepositoriesScreen,
   settings: SettingsScreen,
 };

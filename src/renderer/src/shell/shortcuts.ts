@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { AREAS, useUiStore } from '@renderer/state/ui-store';
 
-/** Ctrl/Cmd+K opens the command palette; Ctrl/Cmd+1…7 switch areas. */
+/** Ctrl/Cmd+K opens the command palette; Ctrl/Cmd+1…8 switch areas. */
 export function useGlobalShortcuts(): void {
   const setArea = useUiStore((s) => s.setArea);
   const setPaletteOpen = useUiStore((s) => s.setPaletteOpen);

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { canLeave } from './leave-guard';
 
-/** The app's areas, in sidebar order; Ctrl/Cmd+1…7 follow this order. */
+/** The app's areas, in sidebar order; Ctrl/Cmd+1…8 follow this order. */
 export const AREAS = [
   'upload',
   'work-requests',
@@ -10,6 +10,7 @@ export const AREAS = [
   'workspaces',
   'collections',
   'templates',
+  'repositories',
   'settings',
 ] as const;
 export type Area = (typeof AREAS)[number];

@@ -1,0 +1,215 @@
+// @vitest-environment happy-dom
+/**
+ * The Repositories area: the list of the app's repositories, the form that makes one from a
+ * template (the new workspace's name shown as it will be), a repository's suites and what apt
+ * needs (the key's fingerprint, the `.sources` text; nothing to trust before the first
+ * publication, or when the server hands over another key), a package's removal after a
+ * confirmation, and a viewer token whose auth.conf line is shown once.
+ */
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AptSetup, RepositoryEntry } from '@shared/contract';
+import { RepositoriesArea } from '@renderer/screens/repositories/repositories-screen';
+import type { FakeHandlers } from './support/fake-bridge';
+import { WithServer } from './support/with-server';
+
+afterEach(cleanup);
+
+const READY: RepositoryEntry = {
+  workspace: 'developers-alice-tools',
+  kind: 'experiment',
+  public: true,
+  addedAt: '2026-11-29T01:00:00Z',
+  state: 'ready',
+  workflowId: null,
+  message: null,
+};
+
+const SOURCES =
+  'Types: deb\nURIs: https://deb.example/debian/developers-alice-tools\nSuites: sid\nComponents: main\nSigned-By:\n -----BEGIN PGP PUBLIC KEY BLOCK-----\n .\n mDMEaw==\n -----END PGP PUBLIC KEY BLOCK-----\n';
+
+function apt(overrides: Partial<AptSetup> = {}): AptSetup {
+  return {
+    archiveUrl: 'https://deb.example',
+    archiveUrlIsDefault: true,
+    repositoryUri: 'https://deb.example/debian/developers-alice-tools',
+    keyState: 'present',
+    keyFingerprints: ['F027EFE0831DB70C2ABAA89F35B71008D7E7810F'],
+    sources: SOURCES,
+    fileName: 'developers-alice-tools-sid.sources',
+    debuginfod: 'export DEBUGINFOD_URLS="https://deb.example/debian/developers-alice-tools"\n',
+    private: false,
+    ...overrides,
+  };
+}
+
+function handlers(extra: FakeHandlers = {}): FakeHandlers {
+  return {
+    'repositories.list': () => [READY],
+    'repositories.templates': () => [
+      {
+        workspace: 'developers',
+        name: 'create-experiment',
+        kind: 'experiment',
+        expirationDays: 60,
+        prefix: 'developers',
+      },
+      {
+        workspace: 'developers',
+        name: 'create-repository',
+        kind: 'kept',
+        expirationDays: null,
+        prefix: 'developers',
+      },
+    ],
+    'repositories.suites': () => [
+      {
+        name: 'sid',
+        components: ['main'],
+        architectures: ['amd64'],
+        publishTemplate: 'publish-to-sid',
+      },
+    ],
+    'repositories.aptSetup': () => apt(),
+    'repositories.tokens': () => [],
+    'repositories.packages': () => [
+      {
+        name: 'hello_2.10-3',
+        kind: 'source',
+        package: 'hello',
+        version: '2.10-3',
+        architecture: null,
+        component: 'main',
+        section: 'devel',
+      },
+    ],
+    ...extra,
+  };
+}
+
+/** WithServer's bridge, with the calls made recorded. */
+function renderArea(h: FakeHandlers) {
+  const calls: { channel: string; args: unknown }[] = [];
+  const recorded: FakeHandlers = {};
+  for (const [channel, handler] of Object.entries(h)) {
+    (recorded as Record<string, unknown>)[channel] = (args: unknown) => {
+      calls.push({ channel, args });
+      return (handler as (a: unknown) => unknown)(args);
+    };
+  }
+  render(
+    <WithServer handlers={recorded}>
+      <RepositoriesArea />
+    </WithServer>,
+  );
+  return calls;
+}
+
+describe('the Repositories area', () => {
+  it('makes a repository from the template chosen, naming the workspace it will be', async () => {
+    const made: RepositoryEntry[] = [];
+    const calls = renderArea(
+      handlers({
+        'repositories.list': () => [...made, READY],
+        'repositories.create': (args) => {
+          const entry: RepositoryEntry = {
+            ...READY,
+            workspace: `developers-${args.suffix}`,
+            state: 'creating',
+            workflowId: 77,
+          };
+          made.push(entry);
+          return entry;
+        },
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'New repository' }));
+    const form = await screen.findByRole('form', { name: 'New repository' });
+    const kind = await within(form).findByRole('combobox', { name: 'Kind' });
+    await within(kind).findByRole('option', { name: /create-repository \(kept\)/ });
+    fireEvent.change(kind, { target: { value: 'create-repository' } });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Name' }), {
+      target: { value: 'alice-backports' },
+    });
+    fireEvent.click(within(form).getByRole('checkbox', { name: 'Public' }));
+    expect(within(form).getByText('developers-alice-backports')).toBeTruthy();
+    expect(within(form).getByText(/Only you, and those you give a viewer token/)).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Make the repository' }));
+    await screen.findByText(/Being made by workflow 77/);
+    expect(calls.find((c) => c.channel === 'repositories.create')?.args).toEqual({
+      workspace: 'developers',
+      template: 'create-repository',
+      suffix: 'alice-backports',
+      public: false,
+    });
+  });
+
+  it('shows what apt needs for a suite: the key’s fingerprint and the .sources text', async () => {
+    renderArea(handlers());
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    const source = await screen.findByLabelText('APT source');
+    expect(source.textContent).toBe(SOURCES);
+    expect(screen.getByText('F027 EFE0 831D B70C 2ABA A89F 35B7 1008 D7E7 810F')).toBeTruthy();
+    expect(
+      screen.getByText('/etc/apt/sources.list.d/developers-alice-tools-sid.sources'),
+    ).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Copy' }).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('offers nothing to trust before the first publication, nor when the key is not the archive’s', async () => {
+    let answer = apt({ keyState: 'not-yet', sources: null, keyFingerprints: [] });
+    renderArea(handlers({ 'repositories.aptSetup': () => answer }));
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    await screen.findByText(/no signing key until something is first published/);
+    expect(screen.queryByLabelText('APT source')).toBeNull();
+    cleanup();
+    answer = apt({ keyState: 'mismatch', sources: null, keyFingerprints: [] });
+    renderArea(handlers({ 'repositories.aptSetup': () => answer }));
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    await screen.findByText(/did not hand over the key it says the archive signs with/);
+    expect(screen.queryByLabelText('APT source')).toBeNull();
+  });
+
+  it('removes a package only once the removal is confirmed', async () => {
+    const calls = renderArea(handlers({ 'repositories.removePackage': () => undefined }));
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    fireEvent.click(await screen.findByRole('tab', { name: 'Packages' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove hello_2.10-3' }));
+    expect(calls.some((c) => c.channel === 'repositories.removePackage')).toBe(false);
+    const dialog = await screen.findByRole('dialog', { name: 'Remove hello_2.10-3?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await screen.findByRole('tab', { name: 'Packages' });
+    expect(calls.find((c) => c.channel === 'repositories.removePackage')?.args).toEqual({
+      workspace: READY.workspace,
+      suite: 'sid',
+      name: 'hello_2.10-3',
+    });
+  });
+
+  it('shows a granted token’s auth.conf line once', async () => {
+    const line =
+      'machine deb.example/debian/developers-alice-tools/ login apt-laptop password 0123456789abcdef0123\n';
+    renderArea(
+      handlers({
+        'repositories.grantToken': () => ({
+          tokenHash: 'a'.repeat(64),
+          username: 'apt-laptop',
+          comment: 'laptop',
+          role: 'viewer',
+          key: '0123456789abcdef0123',
+          authConf: line,
+        }),
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    const form = await screen.findByRole('form', { name: 'Grant a viewer token' });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Login name' }), {
+      target: { value: 'apt-laptop' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Grant' }));
+    const shown = await screen.findByText(line.trim());
+    expect(shown).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByText(line.trim())).toBeNull();
+  });
+});
