@@ -55,15 +55,28 @@ async function pageId(page: Page): Promise<number> {
   return Number(/#(\d+)/.exec(text)?.[1] ?? NaN);
 }
 
-/** The workflow's page, from the list of workflows. */
+/**
+ * The workflow's page, from the list of workflows. Other tests start workflows of their own
+ * on the same server while this one builds (repositories, publications), so it may have gone
+ * past the first page: more are loaded until it is there, as a user would.
+ */
 async function openWorkflow(page: Page, workflowId: number): Promise<void> {
   await goTo(page, 'Work requests');
   await page.getByRole('tab', { name: 'Workflows' }).click();
-  await page
-    .getByTestId(`workflow-${String(workflowId)}`)
-    .locator('.wr-id')
-    .first()
-    .click();
+  const row = page.getByTestId(`workflow-${String(workflowId)}`);
+  await page.getByTestId('workflow-list').waitFor({ timeout: 60_000 });
+  await expect
+    .poll(
+      async () => {
+        if ((await row.count()) > 0) return true;
+        const more = page.getByRole('button', { name: 'Load more' });
+        if ((await more.count()) > 0 && (await more.isEnabled())) await more.click();
+        return false;
+      },
+      { timeout: 60_000, interval: 500 },
+    )
+    .toBe(true);
+  await row.locator('.wr-id').first().click();
 }
 
 /** From the list of workflows: the workflow's tree, every branch open, then the step. */
