@@ -5,9 +5,11 @@
  * signed by the sandbox's signing worker), read the `.sources` entry with the archive's key
  * inline; then grant a viewer token. Screenshots light and dark.
  */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
-import { ownerClient, unique, waitForCompletion } from '../support/clients';
+import { ownerClient, unique } from '../support/clients';
+import { publishAsTheyAre } from '../support/repositories';
 import { hasServer, testServer } from '../support/sandbox';
 import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
 
@@ -49,18 +51,18 @@ describe.runIf(repo !== null)('repositories (current server)', () => {
     await page.getByText(/no signing key until something is first published/).waitFor();
 
     // Its first publication: the indexes made and signed, the key made for the archive.
-    const update = await client.workflowCreateByTask({
-      task_name: 'update_suites',
-      workspace,
-      task_data: { force_basic_indexes: true },
-    });
-    expect(await waitForCompletion(client, update.id, 180_000)).toMatchObject({
-      result: 'success',
-    });
+    await publishAsTheyAre(client, workspace);
     const source = page.getByLabel('APT source');
     await source.waitFor({ timeout: 30_000 });
     const text = (await source.textContent()) ?? '';
     expect(text).toContain(`URIs: ${repo.archiveUrl}/${server?.scope ?? ''}/${workspace}\n`);
+    // Saved as the file apt reads, with the text shown.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save as…' }).first().click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${workspace}-sid.sources`);
+    expect(await readFile(await download.path(), 'utf8')).toBe(text);
     const archive = await client.collectionGet(workspace, 'debian:archive', '_');
     const [fingerprint] = archive.data.signing_keys as string[];
     await page.getByText((fingerprint ?? '').replace(/(.{4})/g, '$1 ').trim()).waitFor();

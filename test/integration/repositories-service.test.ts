@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryEntry } from '../../src/shared/contract';
 import { appService } from '../support/app-upload';
 import { clientFor, unique, waitForCompletion } from '../support/clients';
+import { NO_REPOSITORIES, publishAsTheyAre } from '../support/repositories';
 import { hasServer, testServer } from '../support/sandbox';
 import type { ServiceBridge } from '../support/service-bridge';
 import { tempDirInEachTest } from '../support/temp-dirs';
@@ -28,15 +29,7 @@ describe.runIf(repositories !== null)(
   'repositories through the app, on the current sandbox',
   () => {
     const sandbox = server ?? testServer('current');
-    const repo = repositories ?? {
-      templates: { experiment: '', kept: '' },
-      baseWorkspace: '',
-      archiveUrl: '',
-      archiveTlsUrl: '',
-      tlsApiUrl: '',
-      caCertificate: '',
-      signingWorker: '',
-    };
+    const repo = repositories ?? NO_REPOSITORIES;
     const baseTemplate = sandbox.developers?.templates.unstable ?? '';
     const client = clientFor(sandbox);
     let s: ServiceBridge;
@@ -161,15 +154,7 @@ describe.runIf(repositories !== null)(
     it('says what apt needs: nothing to trust before the first publication, then the key inline', async () => {
       const before = await s.api.repositories.aptSetup({ workspace, suite: 'sid' });
       expect(before).toMatchObject({ keyState: 'not-yet', sources: null, private: false });
-      const update = await client.workflowCreateByTask({
-        task_name: 'update_suites',
-        workspace,
-        // An empty suite is not stale: its first indexes are made all the same.
-        task_data: { force_basic_indexes: true },
-      });
-      expect(await waitForCompletion(client, update.id, 180_000)).toMatchObject({
-        result: 'success',
-      });
+      await publishAsTheyAre(client, workspace);
       const setup = await s.api.repositories.aptSetup({
         workspace,
         suite: 'sid',

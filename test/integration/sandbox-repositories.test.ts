@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { unique } from '../support/clients';
+import { NO_REPOSITORIES } from '../support/repositories';
 import { hasServer, testServer } from '../support/sandbox';
 import { tempDirInEachTest } from '../support/temp-dirs';
 
@@ -28,15 +29,7 @@ interface Answer {
 
 describe.runIf(repositories !== null)('the current sandbox’s repositories', () => {
   const sandbox = server ?? testServer('current');
-  const repo = repositories ?? {
-    templates: { experiment: '', kept: '' },
-    baseWorkspace: '',
-    archiveUrl: '',
-    archiveTlsUrl: '',
-    tlsApiUrl: '',
-    caCertificate: '',
-    signingWorker: '',
-  };
+  const repo = repositories ?? NO_REPOSITORIES;
   let tls: Agent;
   let dir = '';
   tempDirInEachTest('ddt-repositories-', (d) => (dir = d));

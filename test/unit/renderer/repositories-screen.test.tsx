@@ -7,7 +7,8 @@
  * confirmation, and a viewer token whose auth.conf line is shown once.
  */
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { saveText } from '@renderer/components/save-text-button';
 import type { AptSetup, RepositoryEntry } from '@shared/contract';
 import { RepositoriesArea } from '@renderer/screens/repositories/repositories-screen';
 import type { FakeHandlers } from './support/fake-bridge';
@@ -211,5 +212,31 @@ describe('the Repositories area', () => {
     expect(shown).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByText(line.trim())).toBeNull();
+  });
+});
+
+describe('saveText', () => {
+  it('offers the text as a download under a plain file name, whatever name it was given', () => {
+    const clicked: { download: string; href: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push({ download: this.download, href: this.href });
+    });
+    try {
+      saveText('../../etc/apt/sources.list', 'Types: deb\n');
+      saveText('.hidden', 'x');
+      saveText('', 'x');
+    } finally {
+      click.mockRestore();
+    }
+    expect(clicked.map((c) => c.download)).toEqual([
+      '_.._etc_apt_sources.list',
+      'hidden',
+      'download.txt',
+    ]);
+    expect(clicked.every((c) => c.href.startsWith('blob:'))).toBe(true);
+    // The links are gone from the page once used.
+    expect(document.querySelectorAll('a[download]')).toHaveLength(0);
   });
 });

@@ -7,6 +7,7 @@ import { KeyRound, Package, Plus, Search, Terminal, Trash2 } from 'lucide-react'
 import { useId, useState } from 'react';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { CopyButton } from '@renderer/components/copy-button';
+import { SaveTextButton } from '@renderer/components/save-text-button';
 import { EmptyState } from '@renderer/components/empty-state';
 import { LoadingState } from '@renderer/components/loading-state';
 import { TableHead } from '@renderer/components/table-head';
@@ -330,6 +331,7 @@ function AptSetupView(props: { workspace: string; suite: string }): React.JSX.El
           </pre>
           <div className="pane-actions">
             <CopyButton text={s.sources ?? ''} label="Copy" />
+            <SaveTextButton name={s.fileName} text={s.sources ?? ''} />
             <label className="check">
               <input
                 type="checkbox"
@@ -563,6 +565,7 @@ function ViewerTokens(props: { workspace: string }): React.JSX.Element {
           </pre>
           <div className="pane-actions">
             <CopyButton text={granted.authConf} label="Copy" />
+            <SaveTextButton name={`${props.workspace}.conf`} text={granted.authConf} />
             <button
               type="button"
               className="button"

@@ -1,0 +1,36 @@
+/**
+ * What the repository tests share: the sandbox's repository set-up (or a blank one where
+ * there is none, for the tests that are then skipped), and a suite's first publication with
+ * nothing in it.
+ */
+import { expect } from 'vitest';
+import type { DebusineClient } from '../../src/main/api/client';
+import { waitForCompletion } from './clients';
+import type { Repositories } from './sandbox';
+
+/** Stands in where the server has no repositories: the tests that need them are skipped. */
+export const NO_REPOSITORIES: Repositories = {
+  templates: { experiment: '', kept: '' },
+  baseWorkspace: '',
+  archiveUrl: '',
+  archiveTlsUrl: '',
+  tlsApiUrl: '',
+  caCertificate: '',
+  signingWorker: '',
+};
+
+/**
+ * Publishes the suites of `workspace` as they are: their indexes made and signed (and the
+ * archive's key made the first time). An empty suite is not stale (nothing in it changed),
+ * so the update is forced, as a first publication makes them.
+ */
+export async function publishAsTheyAre(client: DebusineClient, workspace: string): Promise<void> {
+  const update = await client.workflowCreateByTask({
+    task_name: 'update_suites',
+    workspace,
+    task_data: { force_basic_indexes: true },
+  });
+  expect(await waitForCompletion(client, update.id, 180_000)).toMatchObject({
+    result: 'success',
+  });
+}
