@@ -181,9 +181,8 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
         ? value.filter((v): v is string => typeof v === 'string').map((v) => v.toUpperCase())
         : [];
     // A suite may sign with keys of its own; otherwise the archive's.
-    const wanted = named(suite.data.signing_keys).length
-      ? named(suite.data.signing_keys)
-      : named(archive.data.signing_keys);
+    const own = named(suite.data.signing_keys);
+    const wanted = own.length > 0 ? own : named(archive.data.signing_keys);
     if (wanted.length === 0) return { state: 'not-yet', armored: null, fingerprints: [] };
     const blocks: string[] = [];
     const found: string[] = [];
