@@ -4,8 +4,9 @@
  * data directory and the host's capabilities. An entry a host cannot offer (a dialog in
  * the browser) answers `unsupported` with a message saying so.
  */
+import { Publications } from './archives/publications';
 import { RepositoriesStore } from './archives/repositories-store';
-import { repositoryHandlers } from './service/repositories';
+import { publishTargets, repositoryHandlers } from './service/repositories';
 import { join } from 'node:path';
 import type { ServiceHandlers } from './bridge/dispatch';
 import type { EmitEvent } from './bridge/event-outbox';
@@ -13,7 +14,7 @@ import type { Notifier } from './notify/notifier';
 import { ProfileStore } from './settings/profiles';
 import type { TokenStore } from './settings/token-store';
 import { signingService, type SigningDeps } from './service/signing';
-import { UploadsMade } from './signing/uploads-made';
+import { serverKey, UploadsMade } from './signing/uploads-made';
 import { CallerScope, type Caller } from './bridge/caller';
 import { appHandlers } from './service/app';
 import { fileHandlers } from './service/files';
@@ -138,6 +139,10 @@ export function createService(deps: ServiceDeps): AppService {
     return outcome;
   };
   const uploadsMade = new UploadsMade(deps.dataDir);
+  const publications = new Publications(deps.dataDir);
+  const repositories = new RepositoriesStore(deps.dataDir);
+  // Moves when the suites an upload can be published to may have changed.
+  let targetsVersion = 0;
   const signing = signingService({ session, emit, deps: deps.signing ?? {}, uploadsMade });
   const watch = new WatchService({
     session,
@@ -155,6 +160,7 @@ export function createService(deps: ServiceDeps): AppService {
     openExternal: host.openExternal,
     explainer: (apiUrl, client) => failureExplainer(logs, apiUrl, client),
     live: liveLogs,
+    publications,
   });
   // One path for what the app starts or retries, from a request or from a notification.
   const starts = workRequestStarts({ session, emit, users, watch: (wr) => watch.started(wr) });
@@ -165,6 +171,10 @@ export function createService(deps: ServiceDeps): AppService {
     session,
     dataDir: deps.dataDir,
     dirs: deps.dputDirs ?? dputDirsFromEnv(env),
+    targets: {
+      list: () => publishTargets({ session, store: repositories }),
+      version: () => targetsVersion,
+    },
   });
   const drafts = new DraftStore(deps.dataDir, files, planner);
   const uploads = new UploadManager({
@@ -176,6 +186,7 @@ export function createService(deps: ServiceDeps): AppService {
     started: (workflow) => starts.started(workflow),
     uploadedFiles: new UploadedFiles(deps.dataDir),
     uploadsMade,
+    publications,
   });
   const downloads = new Downloads({
     session,
@@ -208,8 +219,21 @@ export function createService(deps: ServiceDeps): AppService {
     ...signing.handlers(),
     ...repositoryHandlers({
       session,
-      store: new RepositoriesStore(deps.dataDir),
+      store: repositories,
       started: (workflow) => starts.started(workflow),
+      dputDirs: () => planner.dirs,
+      changed: () => {
+        targetsVersion += 1;
+      },
+      published: async (p) => {
+        const active = session.active();
+        if (!active) return;
+        await publications.record({
+          ...p,
+          server: serverKey(active.apiUrl, active.scope),
+          startedAt: new Date().toISOString(),
+        });
+      },
     }),
   };
 

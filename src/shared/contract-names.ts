@@ -118,6 +118,9 @@ export const REQUEST_CHANNELS = [
   'repositories.tokens',
   'repositories.grantToken',
   'repositories.revokeToken',
+  'repositories.dputProfile',
+  'repositories.targets',
+  'repositories.copyPackage',
 ] as const;
 export type RequestChannel = (typeof REQUEST_CHANNELS)[number];
 

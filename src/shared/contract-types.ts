@@ -328,8 +328,11 @@ export interface LocalArtifactDraft {
 
 /** What dput would do after uploading this .changes to the active server. */
 export interface WorkflowProposal {
-  /** The dput-ng profile, and the files it was read from ("built in" for the app's own). */
-  profile: string;
+  /**
+   * The dput-ng profile, and the files it was read from ("built in" for the app's own); null
+   * when the server has none and the proposal offers only the user's suites.
+   */
+  profile: string | null;
   profileFiles: string[];
   /** The .changes' Distribution the template is chosen for. */
   distribution: string;
@@ -343,6 +346,27 @@ export interface WorkflowProposal {
   problem: string | null;
   /** Start it without asking (the setting), rather than offer it. */
   always: boolean;
+  /**
+   * The suites of the user's repositories on this server that the upload can be published
+   * to instead, each by its `publish-to-<suite>` template in its own workspace.
+   */
+  targets: PublishTarget[];
+}
+
+/** A suite of one of the user's repositories, and the template that publishes to it. */
+export interface PublishTarget {
+  workspace: string;
+  suite: string;
+  template: string;
+}
+
+/** The dput-ng profile the app writes for a repository, so that dput publishes as it does. */
+export interface RepositoryDputProfile {
+  /** The profile's name: `dput NAME foo.changes`. */
+  name: string;
+  file: string;
+  /** The suites it publishes to, by the Distribution of the .changes. */
+  suites: string[];
 }
 
 export interface UploadSettings {
@@ -403,6 +427,8 @@ export interface UploadJob {
     workspace: string;
     distribution: string | null;
     workRequestId: number | null;
+    /** The suite of the user's repository it publishes to; null for dput's workflow. */
+    suite: string | null;
   } | null;
   createdAt: string;
   /** True for a job found in the data directory at startup. */

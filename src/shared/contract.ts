@@ -380,6 +380,31 @@ export const requests = {
   'repositories.removePackage': request<undefined>()(
     z.strictObject({ workspace, suite: repositoryName, name }),
   ),
+  /** The suites of the user's repositories on the active server (as an upload offers them). */
+  'repositories.targets': request<T.PublishTarget[]>()(noArgs),
+  /**
+   * As `debusine archive package copy --include-binaries` (with `--move`, then removed from
+   * where it was): a package_publish workflow in the target's workspace.
+   */
+  'repositories.copyPackage': request<T.WorkRequestResponse>()(
+    z.strictObject({
+      from: z.strictObject({ workspace, suite: repositoryName }),
+      to: z.strictObject({ workspace, suite: repositoryName }),
+      source: repositoryName,
+      version: z
+        .string()
+        .max(200)
+        .regex(/^[0-9A-Za-z.+~:-]+$/, 'a Debian version: letters, digits and . + ~ : - only'),
+      move: z.boolean().default(false),
+      /** Allow a copy from a private repository to a public one. */
+      unembargo: z.boolean().default(false),
+    }),
+  ),
+  /**
+   * Writes (or brings up to date) the dput-ng profile of a repository the app remembers, in
+   * the user's ~/.dput.d: its suites, each published by its `publish-to-<suite>` template.
+   */
+  'repositories.dputProfile': request<T.RepositoryDputProfile>()(z.strictObject({ workspace })),
   'repositories.aptSetup': request<T.AptSetup>()(
     z.strictObject({ workspace, suite: repositoryName, withSources: z.boolean().default(false) }),
   ),
@@ -492,6 +517,11 @@ export const requests = {
       expireAt: z.iso.datetime({ offset: true }).nullable().default(null),
       /** Start the draft's proposed workflow once the upload is complete, as dput does. */
       startWorkflow: z.boolean().default(false),
+      /**
+       * Publish to this suite of the user's instead: upload to its repository and start its
+       * `publish-to-<suite>` template there (one of the proposal's targets).
+       */
+      publishTo: z.strictObject({ workspace, suite: repositoryName }).nullable().default(null),
     }),
   ),
   'uploads.list': request<T.UploadJob[]>()(noArgs),

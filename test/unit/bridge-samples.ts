@@ -144,4 +144,14 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'repositories.tokens': { workspace: 'developers-alice-tools' },
   'repositories.grantToken': { workspace: 'developers-alice-tools', username: 'apt-laptop' },
   'repositories.revokeToken': { workspace: 'developers-alice-tools', tokenHash: 'a'.repeat(64) },
+  'repositories.dputProfile': { workspace: 'developers-alice-tools' },
+  'repositories.targets': undefined,
+  'repositories.copyPackage': {
+    from: { workspace: 'developers-alice-tools', suite: 'sid' },
+    to: { workspace: 'developers-alice-tools', suite: 'trixie' },
+    source: 'hello',
+    version: '2.10-3',
+    move: false,
+    unembargo: false,
+  },
 };

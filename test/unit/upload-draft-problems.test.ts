@@ -148,4 +148,74 @@ describe.skipIf(skip)('an upload started from a draft', () => {
     expect(server().requests).toEqual([]);
     await uploads.close();
   });
+
+  it('publishes only to a suite its draft offers, in that suite’s repository', async () => {
+    const fx = debianFixtures();
+    const staged = new StagedFiles();
+    const files = [];
+    for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
+      files.push(await staged.add(file));
+    }
+    const data = mkdtempSync(join(tmpdir(), 'ddt-data-'));
+    const session = new StaticSessionProvider({ apiUrl: server().transport.apiUrl, token: 't' });
+    const offered = { workspace: 'developers-alice-ppa', suite: 'sid', template: 'publish-to-sid' };
+    // No dput-ng profile for this server: the user's suites are offered all the same.
+    const planner = new DputPlanner({
+      session,
+      dataDir: data,
+      dirs: [mkdtempSync(join(tmpdir(), 'ddt-dput-'))],
+      targets: { list: () => Promise.resolve([offered]), version: () => 0 },
+    });
+    const drafts = new DraftStore(data, staged, planner);
+    const draft = await drafts.create(
+      files.map((f) => f.id),
+      false,
+    );
+    expect(draft.workflow?.targets).toEqual([offered]);
+    expect(draft.workflow?.problem).toBe('No dput-ng profile is for this server');
+    const uploads = new UploadManager({
+      dir: join(data, 'uploads'),
+      session,
+      drafts,
+      emit: () => undefined,
+    });
+    const base = { draftId: draft.draftId, workRequest: null, expireAt: null };
+    // A suite of another workspace than the one offered, and a workspace other than its own.
+    await expect(
+      uploads.start({
+        ...base,
+        workspace: null,
+        publishTo: { workspace: 'developers', suite: 'sid' },
+      }),
+    ).rejects.toMatchObject({ details: { rule: 'dput.target' } });
+    await expect(
+      uploads.start({
+        ...base,
+        workspace: 'developers',
+        publishTo: { workspace: offered.workspace, suite: 'sid' },
+      }),
+    ).rejects.toMatchObject({ details: { rule: 'dput.workspace' } });
+    expect(server().requests).toEqual([]);
+
+    const job = await uploads.start({
+      ...base,
+      workspace: null,
+      publishTo: { workspace: offered.workspace, suite: 'sid' },
+    });
+    expect(job.workspace).toBe(offered.workspace);
+    expect(job.workflow).toEqual({
+      template: 'publish-to-sid',
+      workspace: offered.workspace,
+      distribution: 'unstable',
+      workRequestId: null,
+      suite: 'sid',
+    });
+    const stored = await uploads.store.list();
+    expect(stored[0]?.workflow?.publish).toEqual({
+      suite: 'sid',
+      source: fx.source,
+      version: fx.version,
+    });
+    await uploads.close();
+  });
 });

@@ -228,6 +228,7 @@ describe.skipIf(missing !== undefined)('the upload engine on a .changes', () => 
           data: { source_artifact: '@UPLOAD@', suite: '@DISTRIBUTION@' },
           distribution: 'unstable',
           source: 'test',
+          publish: null,
         },
       },
       new UploadJobStore(mkdtempSync(join(tmpdir(), 'ddt-engine-'))),

@@ -9,14 +9,21 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { WorkflowProposal } from '../../shared/contract';
+import type { PublishTarget, WorkflowProposal } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
 import { changesFieldsOf } from '../artifacts/local/changes-set';
 import { fieldString } from '../artifacts/local/debian-files';
 import type { LocalArtifact } from '../artifacts/local/local-artifact';
 import type { SessionProvider } from '../api/session-provider';
 import { readJsonFile, writeJsonFile } from '../settings/json-file';
-import { chooseWorkflow, DputProfiles } from './profiles';
+import { chooseWorkflow, defaultDputDirs, DputProfiles } from './profiles';
+
+/** The suites an upload can be published to on the active server, and when they change. */
+export interface PublishTargets {
+  list(): Promise<PublishTarget[]>;
+  /** Moves on each change, so that drafts ask again. */
+  version(): number;
+}
 
 const settingsSchema = z.object({ dputWorkflow: z.enum(['offer', 'always']).catch('offer') });
 export type UploadSettings = z.infer<typeof settingsSchema>;
@@ -26,10 +33,24 @@ export class DputPlanner {
   readonly #session: SessionProvider;
   readonly #settingsFile: string;
 
-  constructor(options: { session: SessionProvider; dataDir: string; dirs?: readonly string[] }) {
+  readonly #targets: PublishTargets | undefined;
+
+  constructor(options: {
+    session: SessionProvider;
+    dataDir: string;
+    dirs?: readonly string[];
+    /** The suites of the user's repositories an upload can be published to instead. */
+    targets?: PublishTargets;
+  }) {
     this.#session = options.session;
     this.#dirs = options.dirs;
     this.#settingsFile = join(options.dataDir, 'upload-settings.json');
+    this.#targets = options.targets;
+  }
+
+  /** The directories dput-ng reads, the user's last. */
+  get dirs(): readonly string[] {
+    return this.#dirs ?? defaultDputDirs();
   }
 
   async settings(): Promise<UploadSettings> {
@@ -53,7 +74,8 @@ export class DputPlanner {
   proposalKey(upload: LocalArtifact): string {
     const server = this.#session.active();
     const distribution = fieldString(changesFieldsOf(upload), 'Distribution') ?? '';
-    return JSON.stringify([server?.id, server?.apiUrl, server?.scope, distribution]);
+    const targets = this.#targets?.version() ?? 0;
+    return JSON.stringify([server?.id, server?.apiUrl, server?.scope, distribution, targets]);
   }
 
   /** The proposal for an upload artifact, or null when no dput-ng profile is for this server. */
@@ -62,15 +84,31 @@ export class DputPlanner {
     if (!server) return null;
     const profiles = new DputProfiles(this.#dirs);
     const profile = await profiles.forServer(server.apiUrl, server.scope);
-    if (!profile) return null;
+    const targets = (await this.#targets?.list()) ?? [];
     const distribution = fieldString(changesFieldsOf(upload), 'Distribution') ?? '';
-    const choice = chooseWorkflow(profile, distribution);
     const always = (await this.settings()).dputWorkflow === 'always';
+    if (!profile) {
+      if (targets.length === 0) return null;
+      // Publishing to the user's suites needs no profile of the server's.
+      return {
+        profile: null,
+        profileFiles: [],
+        distribution,
+        always,
+        template: null,
+        workspace: null,
+        data: { source_artifact: '@UPLOAD@' },
+        problem: 'No dput-ng profile is for this server',
+        targets,
+      };
+    }
+    const choice = chooseWorkflow(profile, distribution);
     const base = {
       profile: profile.name,
       profileFiles: profile.files,
       distribution,
       always,
+      targets,
     };
     if ('problem' in choice) {
       const workspace = profile.fields.debusine_workspace;

@@ -18,6 +18,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonObject } from '../../shared/contract';
 import { readSmallFile } from '../small-file';
+import { REPOSITORY_MARKER } from './repository-profile';
 
 /** Where dput-ng looks, from the weakest to the strongest. */
 export function defaultDputDirs(): string[] {
@@ -212,6 +213,8 @@ export class DputProfiles {
       if (!profile) continue;
       const f = profile.fields;
       if (f.method !== 'debusine' || (f.fqdn !== hostname && f.fqdn !== host)) continue;
+      // A repository's profile, which the app wrote, publishes to that repository only.
+      if (f[REPOSITORY_MARKER] !== undefined) continue;
       if (scope !== null && typeof f.debusine_scope === 'string' && f.debusine_scope !== scope) {
         continue;
       }

@@ -16,11 +16,20 @@ import {
   parseArchiveUrl,
   repositoryUri,
 } from '../archives/apt-source';
+import { join } from 'node:path';
 import { KeyBlockError, readPublicKeyBlock } from '../archives/openpgp-key';
+import { defaultDputDirs, DputProfiles } from '../dput/profiles';
+import {
+  REPOSITORY_MARKER,
+  repositoryProfileName,
+  writeRepositoryProfile,
+} from '../dput/repository-profile';
+import { readJsonFile } from '../settings/json-file';
 import type { RememberedRepository, RepositoriesStore } from '../archives/repositories-store';
 import { serverKey } from '../signing/uploads-made';
 import type {
   AptSetup,
+  PublishTarget,
   RepositoryEntry,
   RepositoryPackage,
   RepositorySuite,
@@ -47,6 +56,9 @@ type Handlers = Pick<
   | 'repositories.tokens'
   | 'repositories.grantToken'
   | 'repositories.revokeToken'
+  | 'repositories.dputProfile'
+  | 'repositories.targets'
+  | 'repositories.copyPackage'
 >;
 
 export interface RepositoryDeps {
@@ -56,6 +68,53 @@ export interface RepositoryDeps {
   started(workflow: WorkRequestResponse): Promise<WorkRequestResponse>;
   /** Whether the archive serves a repository to anyone (answersAnonymously by default). */
   isPublic?: (repositoryUri: string) => Promise<boolean | null>;
+  /** Where dput-ng reads its profiles, the user's directory last (DputPlanner.dirs). */
+  dputDirs?: () => readonly string[];
+  /** Told when the suites that uploads can be published to may have changed. */
+  changed?: () => void;
+  /** Records a workflow that publishes a package, told once its suite is updated. */
+  published?: (p: {
+    rootId: number;
+    workspace: string;
+    suite: string;
+    source: string;
+    version: string;
+  }) => Promise<void>;
+}
+
+/** Repositories looked at for an upload's "Publish to": the most recent ones. */
+const TARGET_REPOSITORIES = 20;
+
+/**
+ * The `publish-to-<suite>` templates of a workspace: what publishes to its suites, as
+ * `debusine archive suite create` names them.
+ */
+async function publishTemplates(c: DebusineClient, workspace: string): Promise<PublishTarget[]> {
+  const out: PublishTarget[] = [];
+  for await (const t of c.workflowTemplateIter(workspace)) {
+    if (t.task_name !== 'debian_pipeline' || !t.name.startsWith('publish-to-')) continue;
+    const suite = t.name.slice('publish-to-'.length);
+    if (suite !== '') out.push({ workspace, suite, template: t.name });
+  }
+  return out.sort((a, b) => a.suite.localeCompare(b.suite));
+}
+
+/**
+ * The suites of the user's repositories on the active server that an upload can be
+ * published to. A repository that cannot be read (expired, or not yet made) offers none.
+ */
+export async function publishTargets(
+  deps: Pick<RepositoryDeps, 'session' | 'store'>,
+): Promise<PublishTarget[]> {
+  const active = deps.session.active();
+  if (!active) return [];
+  const c = deps.session.client();
+  const remembered = await deps.store.list(serverKey(active.apiUrl, active.scope));
+  const recent = remembered.filter((r) => r.workflowId === null).slice(-TARGET_REPOSITORIES);
+  const found = await Promise.all(
+    recent.reverse().map((r) => publishTemplates(c, r.workspace).catch(() => [])),
+  );
+  return found.flat();
 }
 
 const SUITE = 'debian:suite';
@@ -208,6 +267,47 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
     return { state: 'present', armored: blocks.join(''), fingerprints: [...new Set(found)] };
   }
 
+  function dputDirs(): readonly string[] {
+    return deps.dputDirs?.() ?? defaultDputDirs();
+  }
+
+  function profileRequest(workspace: string): { host: string; scope: string; dir: string } {
+    const active = deps.session.active();
+    if (!active) throw new DebusineError('auth', 'No server is set up');
+    const dir = dputDirs().at(-1);
+    if (dir === undefined) throw new DebusineError('internal', 'dput-ng reads no directory');
+    const { hostname } = new URL(active.apiUrl);
+    // The profile's file name is checked before anything is read or written.
+    repositoryProfileName(hostname, workspace);
+    return { host: hostname, scope: active.scope ?? '', dir };
+  }
+
+  async function ownProfileExists(workspace: string): Promise<boolean> {
+    const { host, dir } = profileRequest(workspace);
+    const file = join(dir, 'profiles', `${repositoryProfileName(host, workspace)}.json`);
+    const existing = await readJsonFile(file).catch(() => undefined);
+    return (
+      typeof existing === 'object' &&
+      existing !== null &&
+      (existing as Record<string, unknown>)[REPOSITORY_MARKER] === workspace
+    );
+  }
+
+  async function writeProfile(c: DebusineClient, workspace: string) {
+    const request = profileRequest(workspace);
+    const active = deps.session.active();
+    const serverProfile = active
+      ? await new DputProfiles(dputDirs()).forServer(active.apiUrl, active.scope)
+      : null;
+    const suites = (await publishTemplates(c, workspace)).map((t) => t.suite);
+    return writeRepositoryProfile({
+      ...request,
+      server: serverProfile?.fields ?? null,
+      workspace,
+      suites,
+    });
+  }
+
   const tokenTarget = (suite: string | null): [string, string] =>
     suite === null ? [ARCHIVE, '_'] : [SUITE, suite];
 
@@ -262,11 +362,13 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
         workflowId: null,
       };
       await deps.store.remember(remembered);
+      deps.changed?.();
       return entryOf(c, remembered);
     },
 
     'repositories.forget': async ({ workspace }) => {
       await deps.store.forget(server(), workspace);
+      deps.changed?.();
       return undefined;
     },
 
@@ -388,8 +490,77 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
           priority: base.priority,
         });
         templates.add(name);
+        deps.changed?.();
+        // A profile the app wrote for this repository publishes to the new suite too.
+        if (await ownProfileExists(workspace)) await writeProfile(c, workspace);
       }
       return suiteOf(created, templates);
+    },
+
+    'repositories.targets': async () => publishTargets(deps),
+
+    'repositories.copyPackage': async ({ from, to, source, version, move, unembargo }) => {
+      const c = client();
+      if (from.workspace === to.workspace && from.suite === to.suite) {
+        throw new DebusineError('validation', `${source} ${version} is in ${to.suite} already`, {
+          field: 'to',
+        });
+      }
+      // The task data `debusine archive package copy --include-binaries` sends: the suite
+      // it comes from named across workspaces by lookup, the binaries those of the source.
+      let fromSuite = `${from.suite}@${SUITE}`;
+      if (from.workspace !== to.workspace) fromSuite = `//workspace=${from.workspace}/${fromSuite}`;
+      const sourceArtifact = `${fromSuite}/source-version:${source}_${version}`;
+      const taskData: Record<string, unknown> = {
+        source_artifact: sourceArtifact,
+        target_suite: `${to.suite}@${SUITE}`,
+        suite_variables: {},
+        binary_artifacts: { collection: fromSuite, lookup__binaries: sourceArtifact },
+      };
+      if (move) taskData.move = true;
+      if (unembargo) taskData.unembargo = true;
+      const workflow = await c
+        .workflowCreateByTask({
+          task_name: 'package_publish',
+          workspace: to.workspace,
+          task_data: taskData,
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof DebusineError)) throw error;
+          throw new DebusineError(
+            error.code,
+            `${source} ${version} was not ${move ? 'moved' : 'copied'} to ${to.suite} in ${to.workspace}: ${error.message}`,
+            { ...error.details, operation: 'repositories.copyPackage' },
+          );
+        });
+      await deps.published?.({
+        rootId: workflow.id,
+        workspace: to.workspace,
+        suite: to.suite,
+        source,
+        version,
+      });
+      return deps.started(workflow);
+    },
+
+    'repositories.dputProfile': async ({ workspace }) => {
+      const c = client();
+      const known = await deps.store.list(server());
+      if (!known.some((r) => r.workspace === workspace)) {
+        throw new DebusineError(
+          'not-found',
+          `${workspace} is not one of the repositories the app knows on this server`,
+          { operation: 'repositories.dputProfile' },
+        );
+      }
+      await archiveOf(c, workspace);
+      const written = await writeProfile(c, workspace);
+      const suites = written.fields.debusine_workflows_by_distribution;
+      return {
+        name: written.name,
+        file: written.file,
+        suites: Object.keys(suites ?? {}).filter((k) => k !== '*'),
+      };
     },
 
     'repositories.packages': async ({ workspace, suite, search, limit }) => {

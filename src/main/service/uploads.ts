@@ -6,6 +6,7 @@
  * all go on from the last recorded step.
  */
 import { basename } from 'node:path';
+import type { LocalArtifact } from '../artifacts';
 import {
   labelOf,
   planParts,
@@ -19,7 +20,10 @@ import {
 import type { DebusineClient } from '../api/client';
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { EmitEvent } from '../bridge/event-outbox';
-import type { UploadJob, WorkRequestResponse } from '../../shared/contract';
+import type { UploadJob, WorkflowProposal, WorkRequestResponse } from '../../shared/contract';
+import type { Publications } from '../archives/publications';
+import { changesFieldsOf } from '../artifacts/local/changes-set';
+import { fieldString } from '../artifacts/local/debian-files';
 import type { DputPlanner } from '../dput/plan';
 import { DebusineError, serializeError } from '../../shared/errors';
 import { draftKey, requireHeldDraft, type DraftStore } from './drafts';
@@ -152,8 +156,50 @@ function stepsOf(
           workspace: job.workflow.workspace,
           distribution: job.workflow.distribution,
           workRequestId: job.workflowId,
+          suite: job.workflow.publish?.suite ?? null,
         }
       : null,
+  };
+}
+
+/**
+ * The workflow that publishes an upload to one of the user's suites: the suite must be one
+ * the draft's proposal offers (a suite of a repository the app knows, with its
+ * publish-to template), and the package is named from the .changes for the notification
+ * that says it is published.
+ */
+function publicationPlan(
+  upload: LocalArtifact,
+  proposal: WorkflowProposal | null,
+  to: { workspace: string; suite: string },
+): NonNullable<StoredJob['workflow']> {
+  const target = proposal?.targets.find(
+    (t) => t.workspace === to.workspace && t.suite === to.suite,
+  );
+  if (!proposal || !target) {
+    throw new DebusineError(
+      'validation',
+      `${to.suite} in ${to.workspace} is not a suite of your repositories that this upload can be published to`,
+      { rule: 'dput.target' },
+    );
+  }
+  const fields = changesFieldsOf(upload);
+  const source = fieldString(fields, 'Source')?.split(/\s/)[0] ?? '';
+  const version = fieldString(fields, 'Version') ?? '';
+  if (source === '' || version === '') {
+    throw new DebusineError(
+      'validation',
+      'The .changes names no Source or no Version: it cannot be published',
+      { rule: 'dput.target' },
+    );
+  }
+  return {
+    template: target.template,
+    workspace: target.workspace,
+    data: proposal.data,
+    distribution: proposal.distribution,
+    source: `the repository ${target.workspace}`,
+    publish: { suite: target.suite, source, version },
   };
 }
 
@@ -190,6 +236,7 @@ export class UploadManager {
   readonly #started: ((workflow: WorkRequestResponse) => Promise<unknown>) | undefined;
   readonly #uploadedFiles: UploadedFiles | undefined;
   readonly #uploadsMade: UploadsMade | undefined;
+  readonly #publications: Publications | undefined;
 
   constructor(options: {
     dir: string;
@@ -204,6 +251,8 @@ export class UploadManager {
     uploadedFiles?: UploadedFiles;
     /** What each Debian upload contained, which signing compares with. */
     uploadsMade?: UploadsMade;
+    /** The publications to the user's suites, told when their suite is updated. */
+    publications?: Publications;
   }) {
     this.store = new UploadJobStore(options.dir);
     this.#session = options.session;
@@ -213,6 +262,7 @@ export class UploadManager {
     this.#started = options.started;
     this.#uploadedFiles = options.uploadedFiles;
     this.#uploadsMade = options.uploadsMade;
+    this.#publications = options.publications;
   }
 
   #entry(jobId: string): Entry {
@@ -284,6 +334,17 @@ export class UploadManager {
       await runUploadJob(client, stored, this.store, {
         signal: controller.signal,
         onWorkflow: async (workflow) => {
+          const plan = stored.workflow;
+          if (plan?.publish && this.#publications) {
+            // Before it is watched: the suite's update cannot complete before it is recorded.
+            await this.#publications.record({
+              server: serverKey(stored.apiUrl, stored.scope),
+              rootId: workflow.id,
+              workspace: plan.workspace,
+              ...plan.publish,
+              startedAt: new Date().toISOString(),
+            });
+          }
           await this.#started?.(workflow);
         },
         onStep: (job) => {
@@ -419,6 +480,7 @@ export class UploadManager {
     workRequest: number | null;
     expireAt: string | null;
     startWorkflow?: boolean;
+    publishTo?: { workspace: string; suite: string } | null;
   }): Promise<UploadJob> {
     const draft = this.#drafts.get(args.draftId);
     const artifact = draft.artifact;
@@ -431,7 +493,17 @@ export class UploadManager {
     }
     const proposal = draft.view.workflow;
     let workflow: StoredJob['workflow'] = null;
-    if (args.startWorkflow) {
+    const publishTo = args.publishTo ?? null;
+    if (publishTo !== null) {
+      workflow = publicationPlan(artifact, proposal, publishTo);
+      if (args.workspace !== null && args.workspace !== publishTo.workspace) {
+        throw new DebusineError(
+          'validation',
+          `${workflow.template} starts in ${publishTo.workspace}: upload there, not to ${args.workspace}`,
+          { rule: 'dput.workspace' },
+        );
+      }
+    } else if (args.startWorkflow) {
       // As dput's pre-upload hook: a workflow that cannot start stops the upload before
       // anything is sent.
       if (!proposal?.template || !proposal.workspace || proposal.problem !== null) {
@@ -453,7 +525,8 @@ export class UploadManager {
         workspace: proposal.workspace,
         data: proposal.data,
         distribution: proposal.distribution,
-        source: proposal.profile,
+        source: proposal.profile ?? 'dput-ng',
+        publish: null,
       };
     }
     validateLocalArtifact(artifact, { excludeFiles: draft.excludedNames });
@@ -465,6 +538,7 @@ export class UploadManager {
     });
     const workspace =
       args.workspace ??
+      publishTo?.workspace ??
       proposal?.workspace ??
       this.#session.active()?.defaultWorkspace ??
       // The server's default workspace: the engine learns its name from the first answer.

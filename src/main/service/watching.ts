@@ -9,9 +9,16 @@ import type { ServiceHandlers } from '../bridge/dispatch';
 import type { DebusineClient } from '../api/client';
 import type { EmitEvent } from '../bridge/event-outbox';
 import type { UserDirectory } from '../identity/user-directory';
+import type { Publication, Publications } from '../archives/publications';
+import { serverKey } from '../signing/uploads-made';
 import { actionFailedNotification } from '../notify/completion-notification';
 import { NotificationGate } from '../notify/gate';
-import { visibleNotification, type NotificationActionId, type Notifier } from '../notify/notifier';
+import {
+  visibleNotification,
+  type CompletionNotification,
+  type NotificationActionId,
+  type Notifier,
+} from '../notify/notifier';
 import { explainWorkRequest, type Explain } from '../results/explainer';
 import { CompletionRouter, type CompletionRouterOptions } from '../watch/completion-router';
 import { CompletionWatcher, type CompletionEvent } from '../watch/completion-watcher';
@@ -92,6 +99,7 @@ export class WatchService {
   readonly #explainer: ((apiUrl: string, client: DebusineClient) => Explain) | undefined;
   readonly #openExternal: (url: string) => Promise<void>;
   readonly #live: LiveLogStore | undefined;
+  readonly #publications: Publications | undefined;
   #stack: Stack | undefined;
   #switching: Promise<void> = Promise.resolve();
   #online = true;
@@ -124,6 +132,8 @@ export class WatchService {
     explainer?: (apiUrl: string, client: DebusineClient) => Explain;
     /** The live logs, for early warnings of failing builds (early-warning.ts). */
     live?: LiveLogStore;
+    /** The publications to the user's suites, told once their suite is updated. */
+    publications?: Publications;
   }) {
     this.#session = options.session;
     this.#users = options.users;
@@ -136,6 +146,7 @@ export class WatchService {
     this.#explainer = options.explainer;
     this.#openExternal = options.openExternal ?? (() => Promise.resolve());
     this.#live = options.live;
+    this.#publications = options.publications;
     this.settings = new NotificationSettingsStore(options.dataDir);
     this.commands = new CompletionCommandFile(options.dataDir);
     this.gate = new NotificationGate({
@@ -246,7 +257,7 @@ export class WatchService {
       // origin it was stored for, and the watcher sends it nowhere else.
       getToken: () => this.#session.tokens.get(profileId),
       resume: new ResumeFile(join(this.#dataDir, `resume-${profile.id}.json`)),
-      onCompletion: (event) => this.#completed(router, list, event),
+      onCompletion: (event) => this.#completed(router, list, event, profile),
     });
     router.attach(watcher);
     // Problems that answer no request (a completion that could not be read, a resume point
@@ -340,8 +351,18 @@ export class WatchService {
     router: CompletionRouter,
     list: WatchList,
     event: CompletionEvent,
+    profile: { id: string; apiUrl: string; scope: string | null },
   ): Promise<void> {
     const workRequest = await router.handleCompletion(event);
+    if (workRequest && this.#publications) {
+      const published = await this.#publications
+        .completed(serverKey(profile.apiUrl, profile.scope), workRequest, event.result)
+        .catch((error: unknown) => {
+          console.warn(`Publications on ${profile.apiUrl}: ${String(error)}`);
+          return undefined;
+        });
+      if (published) this.#tellPublished(published, profile.id);
+    }
     const item = list.get(event.workRequestId);
     const root = workRequest ? (workRequest.workflow_root ?? null) : (item?.rootId ?? null);
     this.#emit('workRequest.completed', {
@@ -351,6 +372,31 @@ export class WatchService {
       result: event.result,
       workspace: item?.workspace ?? null,
       workflowRoot: root === event.workRequestId ? null : root,
+    });
+  }
+
+  /**
+   * "hello 2.10-3 published to sid": the suite's indexes are updated and signed, so apt
+   * finds it from now on. A click opens the workflow that published it, on its server.
+   */
+  #tellPublished(p: Publication, profileId: string): void {
+    const notification: CompletionNotification = {
+      key: `published-${String(p.rootId)}`,
+      title: `${p.source} ${p.version} published to ${p.suite}`,
+      body: `In ${p.workspace}: apt finds it after its next update.`,
+      workRequestId: p.rootId,
+      actions: [],
+      urgency: 'normal',
+      kind: 'completion',
+      result: 'success',
+      rootId: null,
+      reason: null,
+    };
+    this.gate.forSource(profileId).show(notification, {
+      onClick: () => {
+        this.#navigate({ target: { kind: 'work-request', id: p.rootId }, server: { profileId } });
+      },
+      onAction: () => undefined,
     });
   }
 

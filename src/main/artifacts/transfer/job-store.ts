@@ -57,6 +57,14 @@ export const workflowPlanSchema = z.strictObject({
   distribution: z.string().nullable(),
   /** Where the choice came from (a dput-ng profile), for the UI. */
   source: z.string(),
+  /**
+   * A publication to a suite of the user's repository: which package, which suite, so that
+   * its end is told as "published" once the suite's indexes are updated.
+   */
+  publish: z
+    .strictObject({ suite: z.string(), source: z.string(), version: z.string() })
+    .nullable()
+    .default(null),
 });
 export type WorkflowPlan = z.infer<typeof workflowPlanSchema>;
 
