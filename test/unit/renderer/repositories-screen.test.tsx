@@ -187,6 +187,66 @@ describe('the Repositories area', () => {
     });
   });
 
+  it('copies or moves a source package to a suite of another repository, with its binaries', async () => {
+    const calls = renderArea(
+      handlers({
+        'repositories.targets': () => [
+          { workspace: READY.workspace, suite: 'sid', template: 'publish-to-sid' },
+          { workspace: 'developers-alice-private', suite: 'sid', template: 'publish-to-sid' },
+          { workspace: READY.workspace, suite: 'trixie', template: 'publish-to-trixie' },
+        ],
+        'repositories.copyPackage': () => ({ id: 4242 }) as never,
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    fireEvent.click(await screen.findByRole('tab', { name: 'Packages' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Copy or move hello_2.10-3' }));
+    const form = await screen.findByRole('form', { name: 'Copy or move hello 2.10-3' });
+    const to = await within(form).findByRole('combobox', { name: 'To' });
+    // Not the suite it is in.
+    expect(
+      within(to)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['sid in developers-alice-private', 'trixie in developers-alice-tools']);
+    fireEvent.change(to, { target: { value: 'developers-alice-private/sid' } });
+    fireEvent.click(within(form).getByRole('checkbox', { name: /^Move/ }));
+    fireEvent.click(within(form).getByRole('button', { name: 'Move' }));
+    await within(form).findByText(/Moving: workflow 4242/);
+    expect(calls.find((c) => c.channel === 'repositories.copyPackage')?.args).toEqual({
+      from: { workspace: READY.workspace, suite: 'sid' },
+      to: { workspace: 'developers-alice-private', suite: 'sid' },
+      source: 'hello',
+      version: '2.10-3',
+      move: true,
+      unembargo: false,
+    });
+  });
+
+  it('writes the repository’s dput-ng profile and says how dput publishes with it', async () => {
+    const calls = renderArea(
+      handlers({
+        'repositories.dputProfile': () => ({
+          name: 'debusine.example-developers-alice-tools',
+          file: '/home/alice/.dput.d/profiles/debusine.example-developers-alice-tools.json',
+          suites: ['sid'],
+        }),
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Write the dput-ng profile' }));
+    const status = await screen.findByRole('status', { name: 'dput-ng profile' });
+    expect(status.textContent).toContain(
+      'It publishes to sid, whatever the .changes’ Distribution.',
+    );
+    expect(within(status).getByLabelText('dput command').textContent).toBe(
+      'dput debusine.example-developers-alice-tools hello_2.10-3_source.changes',
+    );
+    expect(calls.find((c) => c.channel === 'repositories.dputProfile')?.args).toEqual({
+      workspace: READY.workspace,
+    });
+  });
+
   it('shows a granted token’s auth.conf line once', async () => {
     const line =
       'machine deb.example/debian/developers-alice-tools/ login apt-laptop password 0123456789abcdef0123\n';

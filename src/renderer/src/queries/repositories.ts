@@ -83,6 +83,10 @@ export const repositoryQueries = {
             : false,
       },
     ),
+  targets: (scope: Scope) =>
+    defineQuery([...repositoryKeys.all(scope), 'targets'], (bridge) =>
+      bridge.repositories.targets(),
+    ),
   tokens: (scope: Scope, workspace: string) =>
     defineQuery(
       repositoryKeys.tokens(scope, workspace),
@@ -122,6 +126,19 @@ export const repositoryMutations = {
     fn: (bridge, args: RequestArgs<'repositories.grantToken'>) =>
       bridge.repositories.grantToken(args),
     invalidates: (scope, args) => [repositoryKeys.tokens(scope, args.workspace)],
+  }),
+  copyPackage: defineMutation({
+    fn: (bridge, args: RequestArgs<'repositories.copyPackage'>) =>
+      bridge.repositories.copyPackage(args),
+    invalidates: (scope, args) => [
+      repositoryKeys.packages(scope, args.from.workspace, args.from.suite),
+      repositoryKeys.packages(scope, args.to.workspace, args.to.suite),
+    ],
+  }),
+  dputProfile: defineMutation({
+    fn: (bridge, args: RequestArgs<'repositories.dputProfile'>) =>
+      bridge.repositories.dputProfile(args),
+    invalidates: () => [],
   }),
   revokeToken: defineMutation({
     fn: (bridge, args: RequestArgs<'repositories.revokeToken'>) =>

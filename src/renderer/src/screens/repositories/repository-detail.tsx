@@ -3,8 +3,9 @@
  * does), then for the selected suite what apt needs and the packages it holds, and the
  * viewer tokens of the repository.
  */
-import { KeyRound, Package, Plus, Search, Terminal, Trash2 } from 'lucide-react';
+import { ArrowRightLeft, KeyRound, Package, Plus, Search, Terminal, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
+import { CheckField } from '@renderer/components/check-field';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { CopyButton } from '@renderer/components/copy-button';
 import { SaveTextButton } from '@renderer/components/save-text-button';
@@ -16,7 +17,12 @@ import { problemOf } from '@renderer/kit/errors/problem';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
 import { repositoryMutations, repositoryQueries } from '@renderer/queries/repositories';
-import type { GrantedViewerToken, RepositoryEntry, RepositorySuite } from '@shared/contract';
+import type {
+  GrantedViewerToken,
+  RepositoryEntry,
+  RepositoryPackage,
+  RepositorySuite,
+} from '@shared/contract';
 
 type SuiteTab = 'apt' | 'packages';
 
@@ -138,6 +144,9 @@ export function RepositoryDetail(props: {
                   )}
                 </TabPanel>
               </>
+            ) : null}
+            {list.some((x) => x.publishTemplate !== null) ? (
+              <PublishWithDput workspace={workspace} />
             ) : null}
             <ViewerTokens workspace={workspace} />
           </>
@@ -430,6 +439,7 @@ function Packages(props: { workspace: string; suite: string }): React.JSX.Elemen
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
   const [removing, setRemoving] = useState<string | null>(null);
+  const [copying, setCopying] = useState<RepositoryPackage | null>(null);
   const packages = useServerQuery((scope) =>
     repositoryQueries.packages(scope, props.workspace, props.suite, applied),
   );
@@ -483,7 +493,7 @@ function Packages(props: { workspace: string; suite: string }): React.JSX.Elemen
       ) : (
         <table className="table" aria-label={`Packages of ${props.suite}`}>
           <TableHead
-            widths={[null, 160, 80, 90, 40]}
+            widths={[null, 160, 80, 90, 72]}
             columns={['Package', 'Version', 'Kind', 'Architecture', '']}
           />
           <tbody>
@@ -494,23 +504,47 @@ function Packages(props: { workspace: string; suite: string }): React.JSX.Elemen
                 <td className="muted">{p.kind}</td>
                 <td className="mono muted">{p.architecture ?? '—'}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="button small icon-only ghost"
-                    aria-label={`Remove ${p.name}`}
-                    title={p.kind === 'source' ? 'Remove it and its binaries' : 'Remove it'}
-                    onClick={() => {
-                      setRemoving(p.name);
-                    }}
-                  >
-                    <Trash2 size={14} aria-hidden="true" />
-                  </button>
+                  <div className="row-actions">
+                    {p.kind === 'source' ? (
+                      <button
+                        type="button"
+                        className="button small icon-only ghost"
+                        aria-label={`Copy or move ${p.name}`}
+                        title="Copy or move it, with its binaries, to another suite"
+                        onClick={() => {
+                          setCopying(p);
+                        }}
+                      >
+                        <ArrowRightLeft size={14} aria-hidden="true" />
+                      </button>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="button small icon-only ghost"
+                      aria-label={`Remove ${p.name}`}
+                      title={p.kind === 'source' ? 'Remove it and its binaries' : 'Remove it'}
+                      onClick={() => {
+                        setRemoving(p.name);
+                      }}
+                    >
+                      <Trash2 size={14} aria-hidden="true" />
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      {copying ? (
+        <CopyPackage
+          from={{ workspace: props.workspace, suite: props.suite }}
+          pkg={copying}
+          onClose={() => {
+            setCopying(null);
+          }}
+        />
+      ) : null}
       {removing !== null ? (
         <ConfirmDialog
           open
@@ -529,6 +563,162 @@ function Packages(props: { workspace: string; suite: string }): React.JSX.Elemen
         </ConfirmDialog>
       ) : null}
     </div>
+  );
+}
+
+/** Where a source package (and its binaries) is copied or moved, as the CLI's copy does. */
+function CopyPackage(props: {
+  from: { workspace: string; suite: string };
+  pkg: RepositoryPackage;
+  onClose: () => void;
+}): React.JSX.Element {
+  const id = useId();
+  const targets = useServerQuery((scope) => repositoryQueries.targets(scope));
+  const choices = (targets.data ?? []).filter(
+    (t) => !(t.workspace === props.from.workspace && t.suite === props.from.suite),
+  );
+  const [chosen, setChosen] = useState('');
+  const [move, setMove] = useState(false);
+  const [unembargo, setUnembargo] = useState(false);
+  const copy = useMutationOf(repositoryMutations.copyPackage);
+  const target = choices.find((t) => `${t.workspace}/${t.suite}` === chosen) ?? choices[0];
+  const what = `${props.pkg.package} ${props.pkg.version}`;
+  return (
+    <form
+      className="stack copy-package"
+      aria-label={`Copy or move ${what}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!target) return;
+        copy.mutate({
+          from: props.from,
+          to: { workspace: target.workspace, suite: target.suite },
+          source: props.pkg.package,
+          version: props.pkg.version,
+          move,
+          unembargo,
+        });
+      }}
+    >
+      <h4 className="section-title">
+        {move ? 'Move' : 'Copy'} <span className="mono">{what}</span> and its binaries
+      </h4>
+      {targets.isPending ? (
+        <LoadingState label="Loading your suites…" />
+      ) : choices.length === 0 ? (
+        <p className="muted">
+          Your repositories have no other suite to {move ? 'move' : 'copy'} it to: make one first.
+        </p>
+      ) : (
+        <>
+          <div className="field field-inline">
+            <label htmlFor={`${id}-to`}>To</label>
+            <select
+              id={`${id}-to`}
+              className="select"
+              value={target ? `${target.workspace}/${target.suite}` : ''}
+              onChange={(e) => {
+                setChosen(e.target.value);
+              }}
+            >
+              {choices.map((t) => (
+                <option key={`${t.workspace}/${t.suite}`} value={`${t.workspace}/${t.suite}`}>
+                  {`${t.suite} in ${t.workspace}`}
+                </option>
+              ))}
+            </select>
+          </div>
+          <CheckField className="check" checked={move} onCheckedChange={setMove}>
+            Move: remove it from {props.from.suite} once it is in the other suite
+          </CheckField>
+          <CheckField className="check" checked={unembargo} onCheckedChange={setUnembargo}>
+            It may go from a private repository to a public one (unembargo)
+          </CheckField>
+        </>
+      )}
+      {copy.data ? (
+        <p className="info-banner" role="status">
+          {move ? 'Moving' : 'Copying'}: workflow {copy.data.id}. You are told when{' '}
+          {target?.suite ?? 'the suite'} publishes it.
+        </p>
+      ) : null}
+      <ProblemBanner
+        keep={false}
+        problem={copy.isError ? problemOf(copy.error) : null}
+        heading="Nothing was copied"
+      />
+      <div className="pane-actions">
+        <button type="button" className="button small" onClick={props.onClose}>
+          {copy.data ? 'Done' : 'Cancel'}
+        </button>
+        <button
+          type="submit"
+          className="button small primary"
+          disabled={!target || copy.isPending || copy.data !== undefined}
+        >
+          {move ? 'Move' : 'Copy'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * How to publish to the repository: from the Upload area's "Publish to", or with dput and
+ * the profile the app writes for it (kept up to date as suites are added).
+ */
+function PublishWithDput(props: { workspace: string }): React.JSX.Element {
+  const id = useId();
+  const write = useMutationOf(repositoryMutations.dputProfile);
+  const written = write.data;
+  const command = written ? `dput ${written.name} hello_2.10-3_source.changes` : '';
+  return (
+    <section className="stack" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="section-title">
+        Publish to it
+      </h3>
+      <p className="muted">
+        Drop a <code>.changes</code> on the Upload area and pick a suite under “Publish to”. For
+        dput, the app writes a dput-ng profile of this repository in your <code>~/.dput.d</code>, so
+        that both publish the same way.
+      </p>
+      {written ? (
+        <div className="info-banner" role="status" aria-label="dput-ng profile">
+          <p>
+            Written to <code>{written.file}</code>.{' '}
+            {written.suites.length === 1
+              ? `It publishes to ${written.suites[0] ?? ''}, whatever the .changes’ Distribution.`
+              : `It publishes to the suite the .changes’ Distribution names: ${written.suites.join(', ')}.`}
+          </p>
+          <pre className="code-block" aria-label="dput command" tabIndex={0}>
+            {command}
+          </pre>
+          <div className="pane-actions">
+            <CopyButton text={command} label="Copy" />
+          </div>
+        </div>
+      ) : null}
+      {write.isError ? (
+        <ProblemBanner
+          keep={false}
+          problem={problemOf(write.error)}
+          heading="The dput-ng profile was not written"
+        />
+      ) : null}
+      <div className="pane-actions">
+        <button
+          type="button"
+          className="button small"
+          disabled={write.isPending}
+          onClick={() => {
+            write.mutate({ workspace: props.workspace });
+          }}
+        >
+          <Terminal size={14} aria-hidden="true" />
+          {written ? 'Write it again' : 'Write the dput-ng profile'}
+        </button>
+      </div>
+    </section>
   );
 }
 

@@ -57,12 +57,13 @@ export function DputPlan(props: { draft: LocalArtifactDraft }): React.JSX.Elemen
 
 function WorkflowLine(props: { workflow: WorkflowProposal }): React.JSX.Element {
   const w = props.workflow;
-  const from = (
-    <span className="field-hint block">
-      From the dput-ng profile <span className="mono">{visibleText(w.profile)}</span> (
-      {w.profileFiles.map((f) => visibleText(f)).join(', ')}).
-    </span>
-  );
+  const from =
+    w.profile === null ? null : (
+      <span className="field-hint block">
+        From the dput-ng profile <span className="mono">{visibleText(w.profile)}</span> (
+        {w.profileFiles.map((f) => visibleText(f)).join(', ')}).
+      </span>
+    );
   if (w.problem !== null || w.template === null) {
     return (
       <div className="dput-workflow problem-box" role="note" data-testid="dput-workflow-problem">

@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, Trash2, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { LocalArtifactDraft } from '@shared/contract';
+import type { LocalArtifactDraft, PublishTarget } from '@shared/contract';
 import { visibleText } from '@shared/visible-text';
 import { ErrorState } from '@renderer/kit/errors/error-state';
 import { JsonView } from '@renderer/components/json-view';
@@ -12,6 +12,11 @@ import { DraftFiles, rowsOf } from './draft-files';
 import { DputPlan } from './dput-plan';
 import { UploadOptions, expiryToIso, type Expiry } from './upload-options';
 import { useStartedUploads } from '@renderer/state/started-uploads';
+
+/** A publish target's option value: a workspace and a suite, neither of which holds NUL. */
+function keyOf(target: PublishTarget): string {
+  return `${target.workspace}\u0000${target.suite}`;
+}
 
 /** One local artifact about to be uploaded: its kind, files, data, checks and options. */
 export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Element {
@@ -27,17 +32,22 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
   const update = useMutationOf(uploadMutations.updateDraft);
   const discard = useMutationOf(uploadMutations.discardDraft);
   const proposal = draft.workflow;
+  const [targetKey, setTargetKey] = useState('');
+  const targets = proposal?.targets ?? [];
+  const target = targets.find((t) => keyOf(t) === targetKey) ?? null;
   // The workflow dput would start: only when the profile names one the server has.
   const dputWorkflow =
     proposal?.template && proposal.workspace !== null && proposal.problem === null
       ? { template: proposal.template, workspace: proposal.workspace, always: proposal.always }
       : null;
-  // dput uploads to its profile's workspace; so does the app, unless told otherwise.
+  // dput uploads to its profile's workspace; so does the app, unless told otherwise. A
+  // publication goes to its repository.
   const effectiveWorkspace =
-    workspace ?? proposal?.workspace ?? active.data?.defaultWorkspace ?? '';
+    target?.workspace ?? workspace ?? proposal?.workspace ?? active.data?.defaultWorkspace ?? '';
   // The workflow takes the upload from its own workspace: elsewhere, it is not started.
-  const startsWorkflow =
-    dputWorkflow !== null && effectiveWorkspace.trim() === dputWorkflow.workspace
+  const startsWorkflow = target
+    ? { template: target.template, workspace: target.workspace, always: false }
+    : dputWorkflow !== null && effectiveWorkspace.trim() === dputWorkflow.workspace
       ? dputWorkflow
       : null;
   const start = useMutationOf(uploadMutations.start, {
@@ -109,6 +119,43 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
             </select>
           </div>
           <DputPlan draft={draft} />
+          {targets.length > 0 ? (
+            <div className="field field-inline publish-to">
+              <label htmlFor={`${id}-publish`}>Publish to</label>
+              <select
+                id={`${id}-publish`}
+                className="select"
+                value={targetKey}
+                disabled={busy}
+                aria-describedby={`${id}-publish-hint`}
+                onChange={(event) => {
+                  setTargetKey(event.target.value);
+                }}
+              >
+                <option value="">
+                  {dputWorkflow
+                    ? `Nowhere: dput’s ${dputWorkflow.template}`
+                    : 'Nowhere: upload only'}
+                </option>
+                {targets.map((t) => (
+                  <option key={keyOf(t)} value={keyOf(t)}>
+                    {`${t.suite} in ${t.workspace}`}
+                  </option>
+                ))}
+              </select>
+              <span id={`${id}-publish-hint`} className="field-hint">
+                {target ? (
+                  <>
+                    Uploads to <span className="mono">{visibleText(target.workspace)}</span> and
+                    starts <span className="mono">{visibleText(target.template)}</span> there:
+                    built, checked and published, with a notification once apt can install it.
+                  </>
+                ) : (
+                  'A suite of one of your repositories, instead of the workflow above.'
+                )}
+              </span>
+            </div>
+          ) : null}
           {general.length > 0 ? (
             <ul className="problems general" aria-label="Problems with this artifact">
               {general.map((p) => (
@@ -143,7 +190,11 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
         <UploadOptions
           idPrefix={id}
           workspace={effectiveWorkspace}
-          onWorkspace={setWorkspace}
+          onWorkspace={(value) => {
+            // A workspace typed here is not the publication's: it uploads there instead.
+            setTargetKey('');
+            setWorkspace(value);
+          }}
           expiry={expiry}
           onExpiry={setExpiry}
           allowRemote={draft.allowRemote}
@@ -196,16 +247,19 @@ export function DraftCard(props: { draft: LocalArtifactDraft }): React.JSX.Eleme
               draftId: draft.draftId,
               workspace: effectiveWorkspace.trim() || null,
               expireAt: expiryToIso(expiry),
-              startWorkflow: startsWorkflow !== null,
+              startWorkflow: startsWorkflow !== null && target === null,
+              publishTo: target ? { workspace: target.workspace, suite: target.suite } : null,
             });
           }}
         >
           <Upload size={14} aria-hidden="true" />
           {start.isPending
             ? 'Starting…'
-            : startsWorkflow
-              ? `Upload and start ${visibleText(startsWorkflow.template)}`
-              : 'Upload'}
+            : target
+              ? `Upload and publish to ${visibleText(target.suite)}`
+              : startsWorkflow
+                ? `Upload and start ${visibleText(startsWorkflow.template)}`
+                : 'Upload'}
         </button>
         {dputWorkflow && !startsWorkflow ? (
           <span className="field-hint" data-testid="dput-workspace-hint">
