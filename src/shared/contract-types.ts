@@ -635,10 +635,13 @@ export interface RepositoryEntry {
   kind: 'experiment' | 'kept' | 'named';
   public: boolean | null;
   addedAt: string;
-  /** creating: its workflow runs; failed: it ended without making it. */
-  state: 'creating' | 'ready' | 'failed';
+  /**
+   * creating: its workflow runs; failed: it ended without making it; gone: the server has it
+   * no more (an experiment expires), or no longer lets the user see it.
+   */
+  state: 'creating' | 'ready' | 'failed' | 'gone';
   workflowId: number | null;
-  /** Why it failed, when it did. */
+  /** Why it failed or is gone, when it is. */
   message: string | null;
 }
 

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
 import { ownerClient, unique } from '../support/clients';
-import { publishAsTheyAre } from '../support/repositories';
+import { deleteWorkspace, publishAsTheyAre } from '../support/repositories';
 import { hasServer, testServer } from '../support/sandbox';
 import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
 
@@ -18,7 +18,13 @@ const repo = server?.sandbox && server.developers ? server.repositories : null;
 
 describe.runIf(repo !== null)('repositories (current server)', () => {
   const client = ownerClient('current');
-  const session = appSession('current', { close: () => client.close() });
+  const session = appSession('current', {
+    cleanUp: () => {
+      if (server) deleteWorkspace(server, workspace);
+      return Promise.resolve();
+    },
+    close: () => client.close(),
+  });
   const suffix = unique('e2e');
   const workspace = `${repo?.baseWorkspace ?? ''}-${suffix}`;
 

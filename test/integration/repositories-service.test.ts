@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryEntry } from '../../src/shared/contract';
 import { appService } from '../support/app-upload';
 import { clientFor, unique, waitForCompletion } from '../support/clients';
-import { NO_REPOSITORIES, publishAsTheyAre } from '../support/repositories';
+import { deleteWorkspace, NO_REPOSITORIES, publishAsTheyAre } from '../support/repositories';
 import { hasServer, testServer } from '../support/sandbox';
 import type { ServiceBridge } from '../support/service-bridge';
 import { tempDirInEachTest } from '../support/temp-dirs';
@@ -236,6 +236,44 @@ describe.runIf(repositories !== null)(
       await expect(
         s.api.repositories.addSuite({ workspace, suite: '../etc', architectures: ['amd64'] }),
       ).rejects.toThrow(/suite/);
+    });
+
+    it('refuses a viewer token asked for by a user without the owner’s role, granting nothing', async () => {
+      const bob = await appService({
+        ...sandbox,
+        users: { owner: { token: sandbox.users.noRoles?.token ?? '' } },
+      });
+      try {
+        await bob.api.repositories.remember({ workspace });
+        const username = unique('bob-apt');
+        await expect(
+          bob.api.repositories.grantToken({ workspace, username }),
+        ).rejects.toMatchObject({
+          code: 'forbidden',
+          message: `No viewer token was granted to ${username} on ${workspace}: only the repository’s owners may grant its tokens`,
+        });
+        const tokens = await s.api.repositories.tokens({ workspace });
+        expect(tokens.map((t) => t.username)).not.toContain(username);
+      } finally {
+        await bob.close();
+      }
+    });
+
+    it('says a repository the server removed is gone, and offers none of its suites', async () => {
+      expect((await s.api.repositories.targets()).map((t) => t.workspace)).toContain(workspace);
+      // As the server does when an experiment expires (and as this test cleans up after it).
+      deleteWorkspace(sandbox, workspace);
+      const listed = (await s.api.repositories.list()).find((r) => r.workspace === workspace);
+      expect(listed).toMatchObject({
+        state: 'gone',
+        message: `${workspace} is not on the server any more: an experiment is removed 60 days after its last task (or you may no longer see it)`,
+      });
+      expect((await s.api.repositories.targets()).map((t) => t.workspace)).not.toContain(workspace);
+      await expect(s.api.repositories.suites({ workspace })).rejects.toThrow(
+        `${workspace} has no archive (_@debian:archive): it is not a repository, it expired, or you may not see it`,
+      );
+      await s.api.repositories.forget({ workspace });
+      expect((await s.api.repositories.list()).map((r) => r.workspace)).not.toContain(workspace);
     });
   },
 );

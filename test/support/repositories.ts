@@ -1,12 +1,13 @@
 /**
  * What the repository tests share: the sandbox's repository set-up (or a blank one where
- * there is none, for the tests that are then skipped), and a suite's first publication with
- * nothing in it.
+ * there is none, for the tests that are then skipped), a suite's first publication with
+ * nothing in it, and the removal of what they made.
  */
+import { spawnSync } from 'node:child_process';
 import { expect } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { waitForCompletion } from './clients';
-import type { Repositories } from './sandbox';
+import type { Repositories, TestServer } from './sandbox';
 
 /** Stands in where the server has no repositories: the tests that need them are skipped. */
 export const NO_REPOSITORIES: Repositories = {
@@ -33,4 +34,26 @@ export async function publishAsTheyAre(client: DebusineClient, workspace: string
   expect(await waitForCompletion(client, update.id, 180_000)).toMatchObject({
     result: 'success',
   });
+}
+
+/**
+ * Removes a workspace as the server does when an experiment expires (`debusine-admin
+ * workspace delete`), so that the repositories the tests make do not pile up in a sandbox
+ * that lives from run to run. A workspace already gone is no error.
+ */
+export function deleteWorkspace(server: TestServer, workspace: string): void {
+  const removed = spawnSync(
+    'chroot',
+    [
+      '--userspec=debusine-server:debusine-server',
+      server.root ?? '/nonexistent',
+      ...['env', '-i', 'PATH=/usr/bin:/bin', 'HOME=/var/lib/debusine/server', 'LANG=C.UTF-8'],
+      ...['debusine-admin', 'workspace', 'delete', '--yes', '--force'],
+      `${server.scope}/${workspace}`,
+    ],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  if (removed.status !== 0) {
+    throw new Error(`${workspace} was not deleted: ${removed.stdout}${removed.stderr}`);
+  }
 }

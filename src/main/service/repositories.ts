@@ -144,7 +144,26 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
       workflowId: r.workflowId,
       message: null,
     };
-    if (r.workflowId === null) return entry;
+    if (r.workflowId === null) {
+      // Debusine removes an experiment 60 days after its last task: what the app remembers
+      // may be gone, and it is said here rather than as a failure of each of its screens.
+      const exists = await c.collectionGet(r.workspace, ARCHIVE, '_').then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof DebusineError && error.code === 'not-found') return false;
+          throw error;
+        },
+      );
+      if (exists) return entry;
+      return {
+        ...entry,
+        state: 'gone',
+        message:
+          r.kind === 'experiment'
+            ? `${r.workspace} is not on the server any more: an experiment is removed 60 days after its last task (or you may no longer see it)`
+            : `${r.workspace} is not on the server any more, or you may no longer see it`,
+      };
+    }
     const wr = await c.workRequestGet(r.workflowId);
     if (wr.status === 'completed' && wr.result === 'success') {
       await deps.store.remember({ ...r, workflowId: null });
@@ -314,8 +333,8 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
   return {
     'repositories.list': async () => {
       const c = client();
-      const out: RepositoryEntry[] = [];
-      for (const r of await deps.store.list(server())) out.push(await entryOf(c, r));
+      const remembered = await deps.store.list(server());
+      const out = await Promise.all(remembered.map((r) => entryOf(c, r)));
       return out.reverse();
     },
 
@@ -661,11 +680,24 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
     'repositories.grantToken': async ({ workspace, suite, username, comment }) => {
       const c = client();
       const archive = await archiveOf(c, workspace);
-      const granted = await c.collectionTokenGrant(workspace, ...tokenTarget(suite), {
-        role: 'viewer',
-        username,
-        comment,
-      });
+      const granted = await c
+        .collectionTokenGrant(workspace, ...tokenTarget(suite), {
+          role: 'viewer',
+          username,
+          comment,
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof DebusineError)) throw error;
+          const why =
+            error.code === 'forbidden'
+              ? 'only the repository’s owners may grant its tokens'
+              : error.message;
+          throw new DebusineError(
+            error.code,
+            `No viewer token was granted to ${username} on ${suite === null ? workspace : `${workspace}/${suite}`}: ${why}`,
+            { ...error.details, operation: 'repositories.grantToken' },
+          );
+        });
       const key = granted.token_key;
       if (!key) {
         throw new DebusineError(

@@ -121,6 +121,7 @@ export function RepositoriesArea(): React.JSX.Element {
 function stateText(r: RepositoryEntry): { text: string; tone: string } {
   if (r.state === 'creating') return { text: 'being made', tone: 'tone-accent' };
   if (r.state === 'failed') return { text: 'failed', tone: 'tone-danger' };
+  if (r.state === 'gone') return { text: 'gone', tone: 'tone-danger' };
   return {
     text: r.kind === 'experiment' ? 'experiment' : r.kind === 'kept' ? 'kept' : 'named',
     tone: 'tone-muted',

@@ -64,16 +64,20 @@ export function RepositoryDetail(props: {
       <div className="pane-body stack">
         {repository.state === 'creating' ? (
           <LoadingState label={`Being made by workflow ${String(repository.workflowId)}…`} />
-        ) : repository.state === 'failed' ? (
+        ) : repository.state === 'failed' || repository.state === 'gone' ? (
           <ProblemBanner
             keep={false}
             problem={{
-              code: 'failed',
+              code: repository.state,
               title: repository.message ?? 'It was not made',
               detail: null,
               fields: {},
             }}
-            heading="The repository was not made"
+            heading={
+              repository.state === 'gone'
+                ? 'The repository is gone: Forget takes it off this list'
+                : 'The repository was not made'
+            }
           />
         ) : suites.isPending ? (
           <LoadingState label="Loading suites…" />

@@ -125,6 +125,12 @@ export function UploadRow(props: {
               {job.workflow.workRequestId === null ? 'then starts' : 'started'}{' '}
               <span className="mono">{visibleText(job.workflow.template)}</span>
               <span className="muted"> in {visibleText(job.workflow.workspace)}</span>
+              {job.workflow.suite !== null ? (
+                <span className="muted">
+                  {' '}
+                  · told when {visibleText(job.workflow.suite)} publishes it
+                </span>
+              ) : null}
             </li>
           ) : null}
         </ul>
