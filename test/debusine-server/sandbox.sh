@@ -477,6 +477,12 @@ start_worker() {
   # The worker shuts itself down when the server refuses its results (for example when a
   # test aborts the work request it runs), so it runs under a loop that restarts it.
   if [[ $FLAVOUR == current ]]; then
+    # The build worker takes no noop: the scheduler counts a worker free as soon as its work
+    # request is aborted, while the build itself runs on for minutes, and a test's noop
+    # assigned to it then waited that long. The noop worker takes them all.
+    printf 'tasks_denylist:\n- noop\n' >"$ROOT/var/lib/debusine-sandbox/worker.yaml"
+    admin worker edit_metadata "sandbox-worker-$FLAVOUR" \
+      --set /var/lib/debusine-sandbox/worker.yaml >/dev/null
     start_pivoted worker debusine-worker sh -c \
       'while :; do debusine-worker --log-stderr; echo "worker exited ($?); restarting"; sleep 1; done'
     start_noop_worker
