@@ -59,6 +59,17 @@ describe.skipIf(skip)('problems of dropped files on the upload screen', () => {
   });
 });
 
+/** The fixtures' whole .changes set, staged as if dropped on the window. */
+async function stagedChangesSet() {
+  const fx = debianFixtures();
+  const staged = new StagedFiles();
+  const files = [];
+  for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
+    files.push(await staged.add(file));
+  }
+  return { fx, staged, files };
+}
+
 describe.skipIf(skip)('an upload started from a draft', () => {
   const server = useCountingServer();
 
@@ -98,12 +109,7 @@ describe.skipIf(skip)('an upload started from a draft', () => {
   });
 
   it('is refused without a single request when dput would refuse it: no workflow for its Distribution', async () => {
-    const fx = debianFixtures();
-    const staged = new StagedFiles();
-    const files = [];
-    for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
-      files.push(await staged.add(file));
-    }
+    const { staged, files } = await stagedChangesSet();
     const data = mkdtempSync(join(tmpdir(), 'ddt-data-'));
     const dput = mkdtempSync(join(tmpdir(), 'ddt-dput-'));
     mkdirSync(join(dput, 'profiles'));
@@ -150,12 +156,7 @@ describe.skipIf(skip)('an upload started from a draft', () => {
   });
 
   it('publishes only to a suite its draft offers, in that suite’s repository', async () => {
-    const fx = debianFixtures();
-    const staged = new StagedFiles();
-    const files = [];
-    for (const file of [fx.changes, fx.dsc, fx.sourceTarball, fx.buildinfo, ...fx.debs]) {
-      files.push(await staged.add(file));
-    }
+    const { fx, staged, files } = await stagedChangesSet();
     const data = mkdtempSync(join(tmpdir(), 'ddt-data-'));
     const session = new StaticSessionProvider({ apiUrl: server().transport.apiUrl, token: 't' });
     const offered = { workspace: 'developers-alice-ppa', suite: 'sid', template: 'publish-to-sid' };

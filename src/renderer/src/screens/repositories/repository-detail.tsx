@@ -604,7 +604,7 @@ function CopyPackage(props: {
         });
       }}
     >
-      <h4 className="section-title">
+      <h4 className="copy-title">
         {move ? 'Move' : 'Copy'} <span className="mono">{what}</span> and its binaries
       </h4>
       {targets.isPending ? (
