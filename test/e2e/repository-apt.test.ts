@@ -190,13 +190,18 @@ describe.runIf(canRun)('a repository of the user’s, installed from with apt', 
       await expect(start.textContent()).resolves.toBe('Upload and publish to sid');
       await screenshotAndCheckA11y(page, 'upload-publish-to-light');
       await start.click();
-      await expect
-        .poll(async () => (await client.workRequestIter({ rootOnly: true }).next()).value, {
-          timeout: 120_000,
-        })
-        .toMatchObject({ workspace: publicWs, task_name: 'debian_pipeline' });
-      const pipeline = (await client.workRequestIter({ rootOnly: true }).next()).value;
-      if (pipeline) started.push(pipeline.id);
+      // The workflow the upload started, among the newest roots (other tests start theirs on
+      // the same server meanwhile): aborted at the end if it still runs.
+      const pipelineIn = async (workspace: string): Promise<number> => {
+        let seen = 0;
+        for await (const wr of client.workRequestIter({ rootOnly: true })) {
+          if (wr.workspace === workspace && wr.task_name === 'debian_pipeline') return wr.id;
+          if (++seen >= 100) break;
+        }
+        return 0;
+      };
+      await expect.poll(() => pipelineIn(publicWs), { timeout: 120_000 }).toBeGreaterThan(0);
+      started.push(await pipelineIn(publicWs));
 
       const told = await publishedNotification(
         page,
