@@ -228,11 +228,7 @@ export function createService(deps: ServiceDeps): AppService {
       published: async (p) => {
         const active = session.active();
         if (!active) return;
-        await publications.record({
-          ...p,
-          server: serverKey(active.apiUrl, active.scope),
-          startedAt: new Date().toISOString(),
-        });
+        await publications.record({ ...p, server: serverKey(active.apiUrl, active.scope) });
       },
     }),
   };

@@ -67,8 +67,12 @@ export class Publications {
     return (await this.#all()).filter((p) => p.server === server);
   }
 
-  async record(publication: Publication): Promise<void> {
-    const valid = publicationSchema.parse(publication);
+  /** Records a publication as started now. */
+  async record(publication: Omit<Publication, 'startedAt'>): Promise<void> {
+    const valid = publicationSchema.parse({
+      ...publication,
+      startedAt: new Date().toISOString(),
+    });
     await this.#change((all) => {
       const others = all.filter((p) => !(p.server === valid.server && p.rootId === valid.rootId));
       return [...others, valid].slice(-PUBLICATIONS_KEPT);

@@ -90,33 +90,60 @@ export function repositoryProfileFields(request: RepositoryProfileRequest): Json
 }
 
 /**
+ * Who wrote the profile file of `workspace`: nobody yet (absent), the app for that
+ * workspace (mine), or someone else (theirs, including a file that is not JSON).
+ */
+async function ownerOf(file: string, workspace: string): Promise<'absent' | 'mine' | 'theirs'> {
+  let existing: unknown;
+  try {
+    existing = await readJsonFile(file);
+  } catch {
+    return 'theirs';
+  }
+  if (existing === undefined) return 'absent';
+  const mine =
+    typeof existing === 'object' &&
+    existing !== null &&
+    !Array.isArray(existing) &&
+    (existing as JsonObject)[REPOSITORY_MARKER] === workspace;
+  return mine ? 'mine' : 'theirs';
+}
+
+function profileFile(dir: string, host: string, workspace: string): { name: string; file: string } {
+  const name = repositoryProfileName(host, workspace);
+  return { name, file: join(dir, 'profiles', `${name}.json`) };
+}
+
+/** Whether the app has written the repository's profile in `dir` (and may update it). */
+export async function hasRepositoryProfile(
+  dir: string,
+  host: string,
+  workspace: string,
+): Promise<boolean> {
+  let file: string;
+  try {
+    ({ file } = profileFile(dir, host, workspace));
+  } catch {
+    // A name no profile can have: the app never wrote one.
+    return false;
+  }
+  return (await ownerOf(file, workspace)) === 'mine';
+}
+
+/**
  * Writes the repository's profile, replacing the one the app wrote before; refuses to
  * replace a file of that name that the app did not write.
  */
 export async function writeRepositoryProfile(
   request: RepositoryProfileRequest,
 ): Promise<WrittenProfile> {
-  const name = repositoryProfileName(request.host, request.workspace);
-  const file = join(request.dir, 'profiles', `${name}.json`);
-  let existing: unknown;
-  try {
-    existing = await readJsonFile(file);
-  } catch {
-    existing = null;
-  }
-  if (existing !== undefined) {
-    const mine =
-      typeof existing === 'object' &&
-      existing !== null &&
-      !Array.isArray(existing) &&
-      (existing as JsonObject)[REPOSITORY_MARKER] === request.workspace;
-    if (!mine) {
-      throw new DebusineError(
-        'conflict',
-        `${file} is a dput-ng profile the app did not write: it is left as it is. Move it away to let the app write the repository's profile there.`,
-        { file },
-      );
-    }
+  const { name, file } = profileFile(request.dir, request.host, request.workspace);
+  if ((await ownerOf(file, request.workspace)) === 'theirs') {
+    throw new DebusineError(
+      'conflict',
+      `${file} is a dput-ng profile the app did not write: it is left as it is. Move it away to let the app write the repository's profile there.`,
+      { file },
+    );
   }
   const fields = repositoryProfileFields(request);
   await writeJsonFile(file, fields);

@@ -16,21 +16,16 @@ import {
   parseArchiveUrl,
   repositoryUri,
 } from '../archives/apt-source';
-import { join } from 'node:path';
 import { KeyBlockError, readPublicKeyBlock } from '../archives/openpgp-key';
 import { defaultDputDirs, DputProfiles } from '../dput/profiles';
-import {
-  REPOSITORY_MARKER,
-  repositoryProfileName,
-  writeRepositoryProfile,
-} from '../dput/repository-profile';
-import { readJsonFile } from '../settings/json-file';
+import { hasRepositoryProfile, writeRepositoryProfile } from '../dput/repository-profile';
 import type { RememberedRepository, RepositoriesStore } from '../archives/repositories-store';
 import { serverKey } from '../signing/uploads-made';
 import type {
   AptSetup,
   PublishTarget,
   RepositoryEntry,
+  ServerSummary,
   RepositoryPackage,
   RepositorySuite,
   RepositoryTemplate,
@@ -147,7 +142,7 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
     if (r.workflowId === null) {
       // Debusine removes an experiment 60 days after its last task: what the app remembers
       // may be gone, and it is said here rather than as a failure of each of its screens.
-      const exists = await c.collectionGet(r.workspace, ARCHIVE, '_').then(
+      const exists = await archiveOf(c, r.workspace).then(
         () => true,
         (error: unknown) => {
           if (error instanceof DebusineError && error.code === 'not-found') return false;
@@ -290,37 +285,21 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
     return deps.dputDirs?.() ?? defaultDputDirs();
   }
 
-  function profileRequest(workspace: string): { host: string; scope: string; dir: string } {
+  /** The active server's host and scope, and the user's dput-ng directory (read last). */
+  function profilePlace(): { active: ServerSummary; host: string; scope: string; dir: string } {
     const active = deps.session.active();
     if (!active) throw new DebusineError('auth', 'No server is set up');
     const dir = dputDirs().at(-1);
     if (dir === undefined) throw new DebusineError('internal', 'dput-ng reads no directory');
-    const { hostname } = new URL(active.apiUrl);
-    // The profile's file name is checked before anything is read or written.
-    repositoryProfileName(hostname, workspace);
-    return { host: hostname, scope: active.scope ?? '', dir };
-  }
-
-  async function ownProfileExists(workspace: string): Promise<boolean> {
-    const { host, dir } = profileRequest(workspace);
-    const file = join(dir, 'profiles', `${repositoryProfileName(host, workspace)}.json`);
-    const existing = await readJsonFile(file).catch(() => undefined);
-    return (
-      typeof existing === 'object' &&
-      existing !== null &&
-      (existing as Record<string, unknown>)[REPOSITORY_MARKER] === workspace
-    );
+    return { active, host: new URL(active.apiUrl).hostname, scope: active.scope ?? '', dir };
   }
 
   async function writeProfile(c: DebusineClient, workspace: string) {
-    const request = profileRequest(workspace);
-    const active = deps.session.active();
-    const serverProfile = active
-      ? await new DputProfiles(dputDirs()).forServer(active.apiUrl, active.scope)
-      : null;
+    const { active, ...place } = profilePlace();
+    const serverProfile = await new DputProfiles(dputDirs()).forServer(active.apiUrl, active.scope);
     const suites = (await publishTemplates(c, workspace)).map((t) => t.suite);
     return writeRepositoryProfile({
-      ...request,
+      ...place,
       server: serverProfile?.fields ?? null,
       workspace,
       suites,
@@ -511,7 +490,8 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
         templates.add(name);
         deps.changed?.();
         // A profile the app wrote for this repository publishes to the new suite too.
-        if (await ownProfileExists(workspace)) await writeProfile(c, workspace);
+        const { host, dir } = profilePlace();
+        if (await hasRepositoryProfile(dir, host, workspace)) await writeProfile(c, workspace);
       }
       return suiteOf(created, templates);
     },

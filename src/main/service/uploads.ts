@@ -342,7 +342,6 @@ export class UploadManager {
               rootId: workflow.id,
               workspace: plan.workspace,
               ...plan.publish,
-              startedAt: new Date().toISOString(),
             });
           }
           await this.#started?.(workflow);
@@ -496,13 +495,6 @@ export class UploadManager {
     const publishTo = args.publishTo ?? null;
     if (publishTo !== null) {
       workflow = publicationPlan(artifact, proposal, publishTo);
-      if (args.workspace !== null && args.workspace !== publishTo.workspace) {
-        throw new DebusineError(
-          'validation',
-          `${workflow.template} starts in ${publishTo.workspace}: upload there, not to ${args.workspace}`,
-          { rule: 'dput.workspace' },
-        );
-      }
     } else if (args.startWorkflow) {
       // As dput's pre-upload hook: a workflow that cannot start stops the upload before
       // anything is sent.
@@ -513,13 +505,6 @@ export class UploadManager {
           { rule: 'dput.workflow' },
         );
       }
-      if (args.workspace !== null && args.workspace !== proposal.workspace) {
-        throw new DebusineError(
-          'validation',
-          `The workflow ${proposal.template} starts in ${proposal.workspace}: upload there, not to ${args.workspace}`,
-          { rule: 'dput.workspace' },
-        );
-      }
       workflow = {
         template: proposal.template,
         workspace: proposal.workspace,
@@ -528,6 +513,14 @@ export class UploadManager {
         source: proposal.profile ?? 'dput-ng',
         publish: null,
       };
+    }
+    // The workflow takes the upload from its own workspace.
+    if (workflow && args.workspace !== null && args.workspace !== workflow.workspace) {
+      throw new DebusineError(
+        'validation',
+        `The workflow ${workflow.template} starts in ${workflow.workspace}: upload there, not to ${args.workspace}`,
+        { rule: 'dput.workspace' },
+      );
     }
     validateLocalArtifact(artifact, { excludeFiles: draft.excludedNames });
     const client = this.#session.client();
