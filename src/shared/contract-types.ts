@@ -671,11 +671,21 @@ export interface AptSetup {
   archiveUrlIsDefault: boolean;
   repositoryUri: string;
   /**
+   * Null when the archive host answered (whatever it said); otherwise why it did not, e.g.
+   * "connection refused: nothing listens there". apt on this machine would meet the same.
+   */
+  archiveProblem: string | null;
+  /**
    * present: `sources` has the key inline; not-yet: the archive has no key until its first
    * publication (sources is then null); mismatch: the key the server gave is not the one
    * it says the archive signs with (sources is null).
    */
   keyState: 'present' | 'not-yet' | 'mismatch';
+  /**
+   * Whether the suite holds anything. With no key, false means none is due yet (the first
+   * publication makes it); true means the packages are there and the key is late.
+   */
+  suiteHasPackages: boolean;
   /** Computed from the key itself, not taken from the server. */
   keyFingerprints: string[];
   /** The deb822 `.sources` entry, or null without a key to trust. */

@@ -11,6 +11,8 @@
 import { spawnSync } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryEntry } from '../../src/shared/contract';
@@ -36,6 +38,23 @@ describe.runIf(repositories !== null)(
     let workspace = '';
     let dir = '';
     tempDirInEachTest('ddt-repositories-service-', (d) => (dir = d));
+
+    /** The Debusine CLI, as alice in the sandbox's chroot; fails the test when it fails. */
+    function cliAsAlice(args: string[]): string {
+      const cli = spawnSync(
+        'chroot',
+        [
+          '--userspec=alice:alice',
+          sandbox.root ?? '/nonexistent',
+          ...['env', '-i', 'PATH=/usr/bin:/bin', 'HOME=/home/alice', 'LANG=C.UTF-8'],
+          'debusine',
+          ...args,
+        ],
+        { encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(cli.status, `${cli.stdout}${cli.stderr}`).toBe(0);
+      return cli.stdout;
+    }
 
     beforeAll(async () => {
       s = await appService(sandbox);
@@ -80,7 +99,7 @@ describe.runIf(repositories !== null)(
       });
     }, 180_000);
 
-    it('makes a suite as the CLI does: the same collection, template and relations', async () => {
+    it('makes a suite as the CLI does: the same collection and template', async () => {
       const added = await s.api.repositories.addSuite({
         workspace,
         suite: 'sid',
@@ -95,31 +114,10 @@ describe.runIf(repositories !== null)(
         publishTemplate: 'publish-to-sid',
       });
       // The CLI, as alice in the sandbox's chroot, in the same repository.
-      const cli = spawnSync(
-        'chroot',
-        [
-          '--userspec=alice:alice',
-          sandbox.root ?? '/nonexistent',
-          'env',
-          '-i',
-          'PATH=/usr/bin:/bin',
-          'HOME=/home/alice',
-          'LANG=C.UTF-8',
-          'debusine',
-          'archive',
-          'suite',
-          'create',
-          '--workspace',
-          workspace,
-          '--architecture',
-          'amd64',
-          '--base-workflow-template',
-          baseTemplate,
-          'cli-sid',
-        ],
-        { encoding: 'utf8', timeout: 120_000 },
-      );
-      expect(cli.status, `${cli.stdout}${cli.stderr}`).toBe(0);
+      cliAsAlice([
+        ...['archive', 'suite', 'create', '--workspace', workspace, '--architecture', 'amd64'],
+        ...['--base-workflow-template', baseTemplate, 'cli-sid'],
+      ]);
 
       const app = await client.collectionGet(workspace, 'debian:suite', 'sid');
       const theirs = await client.collectionGet(workspace, 'debian:suite', 'cli-sid');
@@ -153,7 +151,14 @@ describe.runIf(repositories !== null)(
 
     it('says what apt needs: nothing to trust before the first publication, then the key inline', async () => {
       const before = await s.api.repositories.aptSetup({ workspace, suite: 'sid' });
-      expect(before).toMatchObject({ keyState: 'not-yet', sources: null, private: false });
+      // Nothing published: no key is due yet, and the sandbox's archive host answers.
+      expect(before).toMatchObject({
+        keyState: 'not-yet',
+        suiteHasPackages: false,
+        sources: null,
+        private: false,
+        archiveProblem: null,
+      });
       await publishAsTheyAre(client, workspace);
       const setup = await s.api.repositories.aptSetup({
         workspace,
@@ -189,7 +194,86 @@ describe.runIf(repositories !== null)(
       const archive = await client.collectionGet(workspace, 'debian:archive', '_');
       expect(archive.data.signing_keys).toEqual(setup.keyFingerprints);
       expect(setup.debuginfod).toBe(`export DEBUGINFOD_URLS="${setup.repositoryUri}"\n`);
+      expect(setup.archiveProblem).toBeNull();
+
+      // The archive's address set to where nothing listens (a port just freed): said, and
+      // what the API tells is still shown.
+      const free = createServer();
+      await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+      const port = String((free.address() as AddressInfo).port);
+      await new Promise<void>((r) => free.close(() => r()));
+      await s.api.repositories.setArchiveUrl({ url: `http://127.0.0.1:${port}` });
+      try {
+        const away = await s.api.repositories.aptSetup({ workspace, suite: 'sid' });
+        expect(away.archiveProblem).toBe('connection refused: nothing listens there');
+        expect(away.keyState).toBe('present');
+        expect(away.sources).toContain(`URIs: http://127.0.0.1:${port}/`);
+      } finally {
+        await s.api.repositories.setArchiveUrl({ url: repo.archiveUrl });
+      }
     }, 240_000);
+
+    it('sets a suite’s relations from its base template’s QA collections, as the CLI does', async () => {
+      // A base template whose QA compares with a reference suite and its QA results, as
+      // regression tracking on debusine.debian.net names them: made here in the repository,
+      // with the base's own steps.
+      const base = await client.workflowTemplateGet(repo.baseWorkspace, baseTemplate);
+      for (const category of ['debian:suite', 'debian:qa-results']) {
+        await client.collectionCreate(workspace, { name: 'reference', category, data: {} });
+      }
+      await client.workflowTemplateCreate(workspace, {
+        name: 'with-qa',
+        task_name: 'debian_pipeline',
+        static_parameters: {
+          ...base.static_parameters,
+          qa_suite: 'reference@debian:suite',
+          regression_tracking_qa_results: 'reference@debian:qa-results',
+        },
+        runtime_parameters: base.runtime_parameters,
+        priority: base.priority,
+      });
+      await s.api.repositories.addSuite({
+        workspace,
+        suite: 'qa-sid',
+        architectures: ['amd64'],
+        components: ['main'],
+        baseTemplate: 'with-qa',
+      });
+      cliAsAlice([
+        ...['archive', 'suite', 'create', '--workspace', workspace, '--architecture', 'amd64'],
+        ...['--base-workflow-template', 'with-qa', 'cli-qa-sid'],
+      ]);
+      const relationsOf = async (suite: string) => {
+        const url = new URL(`${sandbox.apiUrl}/1.0/collection-relation/${workspace}/`);
+        url.searchParams.set('source', `${suite}@debian:suite`);
+        const response = await fetch(url, {
+          headers: { token: sandbox.users.owner.token, 'x-debusine-scope': sandbox.scope },
+        });
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as {
+          results: { target_collection: { name: string; category: string }; type: string }[];
+        };
+        return body.results
+          .map((r) => `${r.type} → ${r.target_collection.name}@${r.target_collection.category}`)
+          .sort();
+      };
+      const ours = await relationsOf('qa-sid');
+      expect(ours).toEqual([
+        'suite-default-qa-results → reference@debian:qa-results',
+        'suite-targeting → reference@debian:suite',
+      ]);
+      expect(ours).toEqual(await relationsOf('cli-qa-sid'));
+      // The templates agree too, QA collections included.
+      const [appTemplate, theirTemplate] = await Promise.all([
+        client.workflowTemplateGet(workspace, 'publish-to-qa-sid'),
+        client.workflowTemplateGet(workspace, 'publish-to-cli-qa-sid'),
+      ]);
+      expect(appTemplate.static_parameters).toEqual(
+        JSON.parse(
+          JSON.stringify(theirTemplate.static_parameters).replaceAll('cli-qa-sid@', 'qa-sid@'),
+        ),
+      );
+    }, 180_000);
 
     it('grants a viewer token whose auth.conf line names the repository, lists it, and revokes it', async () => {
       const username = unique('apt');

@@ -19,7 +19,12 @@ import {
   REPOSITORIES_PER_SERVER,
   RepositoriesStore,
 } from '../../src/main/archives/repositories-store';
-import { answersAnonymously, repositoryHandlers } from '../../src/main/service/repositories';
+import {
+  type ArchiveProbe,
+  probeArchive,
+  repositoryHandlers,
+  servedToAnyone,
+} from '../../src/main/service/repositories';
 import type { SessionProvider } from '../../src/main/service/session';
 import type { AssetResponse, CollectionData } from '../../src/shared/models';
 import { testCaller } from '../support/caller';
@@ -32,6 +37,8 @@ interface Lies {
   archiveKeys: string[];
   assets: AssetResponse[];
   webui: string;
+  /** What the suite holds (none when absent). */
+  items?: { name: string; category: string; data: Record<string, unknown> }[];
 }
 
 function collection(
@@ -66,6 +73,10 @@ function lyingSession(lies: Lies): SessionProvider {
             ),
       ),
     assetList: () => Promise.resolve(lies.assets),
+    collectionItemIter: async function* () {
+      await Promise.resolve();
+      yield* lies.items ?? [];
+    },
   } as unknown as DebusineClient;
   return {
     active: () => ({
@@ -113,12 +124,12 @@ describe('what apt is told to trust', () => {
     return () => rm(dir, { recursive: true, force: true });
   });
 
-  async function setup(lies: Lies) {
+  async function setup(lies: Lies, probe: ArchiveProbe = { status: 200 }) {
     const handlers = repositoryHandlers({
       session: lyingSession(lies),
       store: new RepositoriesStore(dir),
       started: (wr) => Promise.resolve(wr),
-      isPublic: () => Promise.resolve(true),
+      probeArchive: () => Promise.resolve(probe),
     });
     await handlers['repositories.setArchiveUrl']({ url: 'https://deb.example' }, testCaller());
     return handlers['repositories.aptSetup'](
@@ -139,6 +150,34 @@ describe('what apt is told to trust', () => {
     expect(setup_.keyFingerprints).toEqual([archive.fingerprint]);
     expect(setup_.sources).toContain(' -----BEGIN PGP PUBLIC KEY BLOCK-----\n');
     expect(setup_.repositoryUri).toBe('https://deb.example/debian/developers-x');
+  });
+
+  it('tells a key not due yet from a late one, and an archive host that does not answer', async () => {
+    const webui = '/debian/developers-x/collection/debian:archive/_/';
+    // Nothing published: no key is due, and none is asked of the archive's assets.
+    const empty = await setup({ archiveKeys: [], assets: [], webui });
+    expect([empty.keyState, empty.suiteHasPackages, empty.sources]).toEqual([
+      'not-yet',
+      false,
+      null,
+    ]);
+    expect(empty.archiveProblem).toBeNull();
+    // Published, yet the archive names no key: the key is late.
+    const late = await setup({
+      archiveKeys: [],
+      assets: [],
+      webui,
+      items: [{ name: 'hello_2.10-3', category: 'debian:source-package', data: {} }],
+    });
+    expect([late.keyState, late.suiteHasPackages]).toEqual(['not-yet', true]);
+    // The archive host's silence is said, and whether the repository is public stays unknown
+    // rather than guessed.
+    const silent = await setup(
+      { archiveKeys: [], assets: [], webui },
+      { problem: 'no answer within 5 s' },
+    );
+    expect(silent.archiveProblem).toBe('no answer within 5 s');
+    expect(silent.private).toBeNull();
   });
 
   it('writes no key when the server hands over another one under the archive key’s fingerprint', async () => {
@@ -247,7 +286,7 @@ describe('RepositoriesStore', () => {
   });
 });
 
-describe('answersAnonymously', () => {
+describe('probeArchive', () => {
   it('tells a public repository from a private one by the archive’s answer, sending nothing of the user’s', async () => {
     const seen: IncomingHttpHeaders[] = [];
     const server = createServer((req, res) => {
@@ -261,21 +300,53 @@ describe('answersAnonymously', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
     try {
-      expect(await answersAnonymously(`${base}/public`)).toBe(true);
-      expect(await answersAnonymously(`${base}/private`)).toBe(false);
-      expect(await answersAnonymously(`${base}/broken`)).toBeNull();
-      expect(await answersAnonymously(`${base}/moved`)).toBeNull();
-      expect(await answersAnonymously('http://127.0.0.1:9/closed')).toBeNull();
+      const told = async (path: string) => servedToAnyone(await probeArchive(`${base}${path}`));
+      expect(await told('/public')).toBe(true);
+      expect(await told('/private')).toBe(false);
+      expect(await told('/broken')).toBeNull();
+      expect(await told('/moved')).toBeNull();
+      // An answer, even an unhelpful one, is an archive host that answers.
+      expect(await probeArchive(`${base}/broken`)).toEqual({ status: 500 });
       for (const headers of seen) {
         expect(headers).not.toHaveProperty('authorization');
         expect(headers).not.toHaveProperty('token');
         expect(headers).not.toHaveProperty('cookie');
       }
       // Not followed: the redirect's target was never asked.
-      expect(seen).toHaveLength(4);
+      expect(seen).toHaveLength(5);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
   });
+
+  it('says why an archive host did not answer: nothing listening, or silence', async () => {
+    // A port that was just free: nothing listens there.
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const closedPort = (free.address() as AddressInfo).port;
+    await new Promise<void>((r) => free.close(() => r()));
+    const closed = await probeArchive(`http://127.0.0.1:${String(closedPort)}/debian/x`);
+    expect(closed).toEqual({ problem: 'connection refused: nothing listens there' });
+    expect(servedToAnyone(closed)).toBeNull();
+
+    // A port fetch refuses (apt would not): not blamed on the host.
+    expect(await probeArchive('http://127.0.0.1:6000/debian/x')).toEqual({
+      problem:
+        'this app may not ask port 6000 (a port of another protocol); apt may still reach it',
+    });
+
+    // A host that takes the connection and never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      expect(await probeArchive(`http://127.0.0.1:${String(port)}/debian/x`)).toEqual({
+        problem: 'no answer within 5 s',
+      });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  }, 20_000);
 });

@@ -126,7 +126,20 @@ export function isPageNotFound(error: DebusineError): boolean {
   return error.code === 'not-found' && error.details.title === undefined;
 }
 
-function errorCauseCode(error: unknown): string | undefined {
+/** What a failed connection's code means, in the words a user can act on. */
+export const NETWORK_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused (is the server running?)',
+  ENOTFOUND: 'host name not found (check the server URL)',
+  EAI_AGAIN: 'host name lookup failed (are you offline?)',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable (are you offline?)',
+  UND_ERR_SOCKET: 'the connection broke',
+  UND_ERR_CLOSED: 'the connection was closed',
+};
+
+/** The code of an error or of its causes (undici wraps the socket's error in `cause`). */
+export function errorCauseCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -155,17 +168,8 @@ export function networkError(operation: string, url: string, error: unknown): De
       server: origin,
     });
   }
-  const reasons: Record<string, string> = {
-    ECONNREFUSED: 'connection refused (is the server running?)',
-    ENOTFOUND: 'host name not found (check the server URL)',
-    EAI_AGAIN: 'host name lookup failed (are you offline?)',
-    ECONNRESET: 'the connection was reset',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable (are you offline?)',
-    UND_ERR_SOCKET: 'the connection broke',
-    UND_ERR_CLOSED: 'the connection was closed',
-  };
-  const reason = (code && reasons[code]) ?? (error instanceof Error ? error.message : 'failed');
+  const reason =
+    (code && NETWORK_REASONS[code]) ?? (error instanceof Error ? error.message : 'failed');
   return new DebusineError('network', `${operation}: cannot reach ${origin}: ${reason}`, {
     operation,
     server: origin,

@@ -8,6 +8,7 @@
  */
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { DebusineClient } from '../api/client';
+import { errorCauseCode, NETWORK_REASONS } from '../api/http-errors';
 import {
   aptSourcesText,
   authConfLine,
@@ -61,8 +62,8 @@ export interface RepositoryDeps {
   store: RepositoriesStore;
   /** Watches what the app starts, so that its end notifies (service/work-request-starts). */
   started(workflow: WorkRequestResponse): Promise<WorkRequestResponse>;
-  /** Whether the archive serves a repository to anyone (answersAnonymously by default). */
-  isPublic?: (repositoryUri: string) => Promise<boolean | null>;
+  /** Asks the archive host for a repository's root, as a stranger (probeArchive by default). */
+  probeArchive?: (repositoryUri: string) => Promise<ArchiveProbe>;
   /** Where dput-ng reads its profiles, the user's directory last (DputPlanner.dirs). */
   dputDirs?: () => readonly string[];
   /** Told when the suites that uploads can be published to may have changed. */
@@ -605,17 +606,28 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
       const key = await archiveKey(c, workspace, archive, collection);
       const suiteInfo = suiteOf(collection, new Set());
       const remembered = (await deps.store.list(server())).find((r) => r.workspace === workspace);
+      const uri = repositoryUri(url, scope, workspace);
+      // Asked every time, not only when the app does not know whether the repository is
+      // public: apt will meet the same host, and a host that does not answer is worth saying
+      // before the user edits their system.
+      const probe = await (deps.probeArchive ?? probeArchive)(uri);
+      const anyone = servedToAnyone(probe);
       const isPrivate =
-        remembered?.public != null
-          ? !remembered.public
-          : await (deps.isPublic ?? answersAnonymously)(repositoryUri(url, scope, workspace)).then(
-              (a) => (a === null ? null : !a),
-            );
+        remembered?.public != null ? !remembered.public : anyone === null ? null : !anyone;
+      // With no key yet, whether anything was published tells "not due yet" from "late".
+      let suiteHasPackages = true;
+      if (key.state === 'not-yet') {
+        const items = c.collectionItemIter(workspace, SUITE, suite, {})[Symbol.asyncIterator]();
+        suiteHasPackages = (await items.next()).done !== true;
+        await items.return();
+      }
       return {
         archiveUrl: url,
         archiveUrlIsDefault: isDefault,
-        repositoryUri: repositoryUri(url, scope, workspace),
+        repositoryUri: uri,
+        archiveProblem: 'problem' in probe ? probe.problem : null,
         keyState: key.state,
+        suiteHasPackages,
         keyFingerprints: key.fingerprints,
         sources:
           key.armored === null
@@ -706,22 +718,58 @@ export function repositoryHandlers(deps: RepositoryDeps): Handlers {
   };
 }
 
+/** What the archive host answered a request for a repository's root, or why it did not. */
+export type ArchiveProbe = { status: number } | { problem: string };
+
+/** How long the archive host has to answer: apt's own default waits longer, a page should not. */
+const PROBE_MS = 5_000;
+
 /**
- * Whether the archive serves the repository's root to anyone: 200 yes, 404 no (a private
- * workspace is "not found" to strangers); anything else, or no answer, unknown. Nothing of
- * the user's goes with it: the archive host is another origin than the API.
+ * Asks the archive host for a repository's root, as a stranger: 200 means anyone may read
+ * it, 404 that it is private (a private workspace is "not found" to strangers). Nothing of the
+ * user's goes with it, and a redirect is not followed: the archive host is another origin than
+ * the API. When no answer comes, says why in words the user can act on.
  */
-export async function answersAnonymously(uri: string): Promise<boolean | null> {
+export async function probeArchive(uri: string): Promise<ArchiveProbe> {
   try {
     const response = await fetch(`${uri}/`, {
       method: 'HEAD',
       redirect: 'manual',
-      signal: AbortSignal.timeout(5_000),
+      signal: AbortSignal.timeout(PROBE_MS),
     });
-    if (response.status === 200) return true;
-    if (response.status === 404) return false;
-    return null;
-  } catch {
-    return null;
+    return { status: response.status };
+  } catch (error) {
+    return { problem: archiveFailure(error, uri) };
   }
+}
+
+function archiveFailure(error: unknown, uri: string): string {
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return `no answer within ${String(PROBE_MS / 1000)} s`;
+  }
+  const code = errorCauseCode(error);
+  if (code === 'ECONNREFUSED') return 'connection refused: nothing listens there';
+  if (code === 'ENOTFOUND') return 'no such host name';
+  if (code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|TLS/.test(code)) {
+    // Node checks against its own list of authorities, apt against the system's: a local
+    // authority the system trusts may still let apt in.
+    return `its certificate is not one this app trusts (${code}); apt may still accept it if your system trusts its authority`;
+  }
+  const known = code === undefined ? undefined : NETWORK_REASONS[code];
+  if (known !== undefined) return known;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof Error && cause.message === 'bad port') {
+    // fetch refuses the ports of other protocols (the Fetch standard's "bad ports"); apt
+    // does not, so the host is not to blame.
+    return `this app may not ask port ${new URL(uri).port} (a port of another protocol); apt may still reach it`;
+  }
+  return cause instanceof Error ? cause.message : 'the request failed';
+}
+
+/** Whether a probe says the archive serves the repository to anyone; null when it cannot tell. */
+export function servedToAnyone(probe: ArchiveProbe): boolean | null {
+  if (!('status' in probe)) return null;
+  if (probe.status === 200) return true;
+  if (probe.status === 404) return false;
+  return null;
 }

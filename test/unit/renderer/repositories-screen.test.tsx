@@ -10,6 +10,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveText } from '@renderer/components/save-text-button';
 import type { AptSetup, RepositoryEntry } from '@shared/contract';
+import { KEY_WAIT_MS } from '@renderer/queries/repositories';
 import { RepositoriesArea } from '@renderer/screens/repositories/repositories-screen';
 import type { FakeHandlers } from './support/fake-bridge';
 import { WithServer } from './support/with-server';
@@ -34,7 +35,9 @@ function apt(overrides: Partial<AptSetup> = {}): AptSetup {
     archiveUrl: 'https://deb.example',
     archiveUrlIsDefault: true,
     repositoryUri: 'https://deb.example/debian/developers-alice-tools',
+    archiveProblem: null,
     keyState: 'present',
+    suiteHasPackages: true,
     keyFingerprints: ['F027EFE0831DB70C2ABAA89F35B71008D7E7810F'],
     sources: SOURCES,
     fileName: 'developers-alice-tools-sid.sources',
@@ -158,10 +161,17 @@ describe('the Repositories area', () => {
   });
 
   it('offers nothing to trust before the first publication, nor when the key is not the archive’s', async () => {
-    let answer = apt({ keyState: 'not-yet', sources: null, keyFingerprints: [] });
+    let answer = apt({
+      keyState: 'not-yet',
+      sources: null,
+      keyFingerprints: [],
+      suiteHasPackages: false,
+    });
     renderArea(handlers({ 'repositories.aptSetup': () => answer }));
     fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
-    await screen.findByText(/no signing key until something is first published/);
+    expect((await screen.findByRole('status', { name: 'Signing key' })).textContent).toMatch(
+      /Nothing is published to sid yet/,
+    );
     expect(screen.queryByLabelText('APT source')).toBeNull();
     cleanup();
     answer = apt({ keyState: 'mismatch', sources: null, keyFingerprints: [] });
@@ -169,6 +179,62 @@ describe('the Repositories area', () => {
     fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
     await screen.findByText(/did not hand over the key it says the archive signs with/);
     expect(screen.queryByLabelText('APT source')).toBeNull();
+  });
+
+  it('says whether a missing key is not due yet or late, and stops asking after a while', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let hasPackages = false;
+      const calls = renderArea(
+        handlers({
+          'repositories.aptSetup': () =>
+            apt({
+              keyState: 'not-yet',
+              sources: null,
+              keyFingerprints: [],
+              suiteHasPackages: hasPackages,
+            }),
+        }),
+      );
+      fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+      const wait = await screen.findByRole('status', { name: 'Signing key' });
+      expect(wait.textContent).toMatch(/Nothing is published to sid yet/);
+      const asked = () => calls.filter((c) => c.channel === 'repositories.aptSetup').length;
+      // Read again while it waits: the publication may be on its way.
+      hasPackages = true;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(asked()).toBeGreaterThanOrEqual(4);
+      await vi.waitFor(() => {
+        expect(wait.textContent).toMatch(/sid holds packages, yet the archive has no signing key/);
+      });
+      // Then it stops, says so, and asks nothing more until told.
+      await vi.advanceTimersByTimeAsync(KEY_WAIT_MS);
+      await within(wait).findByText(/Stopped checking after 15 minutes/);
+      const before = asked();
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(asked()).toBe(before);
+      fireEvent.click(within(wait).getByRole('button', { name: 'Check again' }));
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(asked()).toBeGreaterThan(before + 1);
+      expect(within(wait).queryByText(/Stopped checking/)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('names the archive host that does not answer, and why', async () => {
+    renderArea(
+      handlers({
+        'repositories.aptSetup': () =>
+          apt({ archiveProblem: 'connection refused: nothing listens there' }),
+      }),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: /^developers-alice-tools added/ }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The archive does not answer');
+    expect(alert.textContent).toContain('deb.example: connection refused: nothing listens there');
+    // What apt needs is still there: the address may be what the user changes next.
+    expect(screen.getByLabelText('APT source').textContent).toBe(SOURCES);
   });
 
   it('removes a package only once the removal is confirmed', async () => {

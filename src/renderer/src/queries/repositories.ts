@@ -46,6 +46,11 @@ export const repositoryKeys = {
 const CREATING_POLL_MS = 3_000;
 /** A suite with no key yet is read again: the key comes with its first publication. */
 const KEY_POLL_MS = 10_000;
+/**
+ * How long a page waits for a key before it stops asking and says so: a first publication
+ * (build, QA, indexes, signing) takes minutes on a quiet server, not tens of minutes.
+ */
+export const KEY_WAIT_MS = 15 * 60_000;
 
 export const repositoryQueries = {
   list: (scope: Scope) =>
@@ -71,16 +76,15 @@ export const repositoryQueries = {
       (bridge) => bridge.repositories.packages({ workspace, suite, search }),
       { retry: false },
     ),
-  apt: (scope: Scope, workspace: string, suite: string, withSources: boolean) =>
+  /** `poll`: whether to read it again while it has no key (the page bounds the wait). */
+  apt: (scope: Scope, workspace: string, suite: string, withSources: boolean, poll: boolean) =>
     defineQuery(
       [...repositoryKeys.apt(scope, workspace, suite), withSources],
       (bridge) => bridge.repositories.aptSetup({ workspace, suite, withSources }),
       {
         retry: false,
         refetchInterval: (query) =>
-          (query.state.data as { keyState?: string } | undefined)?.keyState === 'not-yet'
-            ? KEY_POLL_MS
-            : false,
+          poll && query.state.data?.keyState === 'not-yet' ? KEY_POLL_MS : false,
       },
     ),
   targets: (scope: Scope) =>

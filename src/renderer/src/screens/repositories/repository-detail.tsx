@@ -4,7 +4,7 @@
  * viewer tokens of the repository.
  */
 import { ArrowRightLeft, KeyRound, Package, Plus, Search, Terminal, Trash2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { CheckField } from '@renderer/components/check-field';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { CopyButton } from '@renderer/components/copy-button';
@@ -16,7 +16,11 @@ import { TabPanel, Tabs } from '@renderer/components/tabs';
 import { problemOf } from '@renderer/kit/errors/problem';
 import { ProblemBanner } from '@renderer/kit/errors/problem-banner';
 import { useMutationOf, useServerQuery } from '@renderer/queries/hooks';
-import { repositoryMutations, repositoryQueries } from '@renderer/queries/repositories';
+import {
+  KEY_WAIT_MS,
+  repositoryMutations,
+  repositoryQueries,
+} from '@renderer/queries/repositories';
 import type {
   GrantedViewerToken,
   RepositoryEntry,
@@ -289,8 +293,23 @@ function NewSuite(props: {
 
 function AptSetupView(props: { workspace: string; suite: string }): React.JSX.Element {
   const [withSources, setWithSources] = useState(false);
+  // The wait for a key is bounded: past it the page stops asking and says so, until the
+  // user asks again (a key that never comes would otherwise be read forever).
+  const [waitingSince, setWaitingSince] = useState(() => Date.now());
+  const [gaveUp, setGaveUp] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(
+      () => {
+        setGaveUp(true);
+      },
+      Math.max(0, waitingSince + KEY_WAIT_MS - Date.now()),
+    );
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [waitingSince]);
   const setup = useServerQuery((scope) =>
-    repositoryQueries.apt(scope, props.workspace, props.suite, withSources),
+    repositoryQueries.apt(scope, props.workspace, props.suite, withSources, !gaveUp),
   );
   if (setup.isPending) return <LoadingState label="Reading the archive’s key…" />;
   if (setup.isError) {
@@ -310,11 +329,30 @@ function AptSetupView(props: { workspace: string; suite: string }): React.JSX.El
   return (
     <div className="stack apt-setup">
       <ArchiveAddress url={s.archiveUrl} isDefault={s.archiveUrlIsDefault} />
+      {s.archiveProblem !== null ? (
+        <ProblemBanner
+          keep={false}
+          heading="The archive does not answer"
+          problem={{
+            code: 'network',
+            title: `${hostOf(s.archiveUrl)}: ${s.archiveProblem}. apt on this computer would meet the same; if the archive is served elsewhere, change its address above.`,
+            detail: null,
+            fields: {},
+          }}
+        />
+      ) : null}
       {s.keyState === 'not-yet' ? (
-        <p className="info-banner" role="status">
-          The archive has no signing key until something is first published to it: this reads it
-          again every few seconds.
-        </p>
+        <KeyWait
+          suite={props.suite}
+          hasPackages={s.suiteHasPackages}
+          gaveUp={gaveUp}
+          checking={setup.isFetching}
+          onCheckAgain={() => {
+            setGaveUp(false);
+            setWaitingSince(Date.now());
+            void setup.refetch();
+          }}
+        />
       ) : s.keyState === 'mismatch' ? (
         <ProblemBanner
           keep={false}
@@ -370,6 +408,61 @@ function AptSetupView(props: { workspace: string; suite: string }): React.JSX.El
       </pre>
       <div className="pane-actions">
         <CopyButton text={s.debuginfod} label="Copy" />
+      </div>
+    </div>
+  );
+}
+
+/** The host of an archive address, for saying which host did not answer. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A suite whose archive has no key yet. Before anything is published none is due: the first
+ * publication makes it. After, it is late, which only the server's admins can mend (its
+ * signing worker makes the key and signs the indexes).
+ */
+function KeyWait(props: {
+  suite: string;
+  hasPackages: boolean;
+  gaveUp: boolean;
+  checking: boolean;
+  onCheckAgain: () => void;
+}): React.JSX.Element {
+  const minutes = String(KEY_WAIT_MS / 60_000);
+  return (
+    <div className="info-banner" role="status" aria-label="Signing key">
+      <div className="stack">
+        {props.hasPackages ? (
+          <p>
+            <strong>{props.suite}</strong> holds packages, yet the archive has no signing key: the
+            server’s signing worker makes it when the suite is first published. If a publication
+            ended minutes ago, that worker may be stopped: tell the server’s admins.
+          </p>
+        ) : (
+          <p>
+            Nothing is published to <strong>{props.suite}</strong> yet: the archive gets its signing
+            key with its first publication (drop a <code>.changes</code> on Upload and choose it
+            under Publish to).
+          </p>
+        )}
+        <p className="muted">
+          {props.gaveUp
+            ? `Stopped checking after ${minutes} minutes.`
+            : props.checking
+              ? 'Checking…'
+              : 'Checked again every few seconds.'}{' '}
+          {props.gaveUp ? (
+            <button type="button" className="link-button" onClick={props.onCheckAgain}>
+              Check again
+            </button>
+          ) : null}
+        </p>
       </div>
     </div>
   );
