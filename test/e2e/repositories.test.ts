@@ -6,15 +6,32 @@
  * inline; then grant a viewer token. Screenshots light and dark.
  */
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openPage } from '../support/app';
 import { ownerClient, unique } from '../support/clients';
-import { deleteWorkspace, publishAsTheyAre } from '../support/repositories';
+import { deleteWorkspace, publishAsTheyAre, setArchiveAddress } from '../support/repositories';
 import { hasServer, testServer } from '../support/sandbox';
-import { appSession, closePage, goTo, screenshotAndCheckA11y } from '../support/e2e';
+import {
+  appSession,
+  closePage,
+  goTo,
+  screenshotAndCheckA11y,
+  screenshotsInBothThemes,
+} from '../support/e2e';
 
 const server = hasServer('current') ? testServer('current') : null;
 const repo = server?.sandbox && server.developers ? server.repositories : null;
+
+/** A port nothing listens on: one just taken and given back. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
 
 describe.runIf(repo !== null)('repositories (current server)', () => {
   const client = ownerClient('current');
@@ -50,11 +67,11 @@ describe.runIf(repo !== null)('repositories (current server)', () => {
     await page.getByRole('table', { name: 'Suites' }).getByText('publish-to-sid').waitFor();
 
     // The archive host of the sandbox (the API does not say it).
-    await page.getByRole('button', { name: 'Change' }).click();
-    const address = page.getByRole('form', { name: 'Archive address' });
-    await address.getByRole('textbox').fill(repo.archiveUrl);
-    await address.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(/no signing key until something is first published/).waitFor();
+    await setArchiveAddress(page, repo.archiveUrl);
+    const keyWait = page.getByRole('status', { name: 'Signing key' });
+    await keyWait.getByText(/is published to/).waitFor();
+    expect(await keyWait.textContent()).toMatch(/Nothing is published to sid yet/);
+    await screenshotsInBothThemes(page, 'repository-key-wait');
 
     // Its first publication: the indexes made and signed, the key made for the archive.
     await publishAsTheyAre(client, workspace);
@@ -92,6 +109,20 @@ describe.runIf(repo !== null)('repositories (current server)', () => {
     await page.getByRole('button', { name: new RegExp(`^${workspace}`) }).click();
     await page.getByLabel('APT source').waitFor();
     await screenshotAndCheckA11y(page, 'repositories-dark');
+
+    // The archive's address set where nothing listens: the page names the host and why.
+    const port = await freePort();
+    await setArchiveAddress(page, `http://127.0.0.1:${String(port)}`);
+    try {
+      const alert = page.getByRole('alert').filter({ hasText: 'The archive does not answer' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(
+        `127.0.0.1:${String(port)}: connection refused: nothing listens there`,
+      );
+      await screenshotsInBothThemes(page, 'repository-archive-silent');
+    } finally {
+      await setArchiveAddress(page, repo.archiveUrl);
+    }
     await closePage(page);
   });
 });

@@ -28,9 +28,9 @@ import { aptRoot, type AptRoot } from '../support/apt-root';
 import { ownerClient, unique, waitForCompletion } from '../support/clients';
 import { missingDebianTools } from '../support/debian-fixtures';
 import { dropFiles } from '../support/drop-files';
-import { appSession, goTo, goToTab, screenshotAndCheckA11y } from '../support/e2e';
+import { appSession, goTo, goToTab, screenshotsInBothThemes } from '../support/e2e';
 import { realPackages } from '../support/real-packages';
-import { deleteWorkspace } from '../support/repositories';
+import { deleteWorkspace, setArchiveAddress } from '../support/repositories';
 import { hasServer, testServer } from '../support/sandbox';
 
 const server = hasServer('current') ? testServer('current') : null;
@@ -61,14 +61,6 @@ async function openRepository(page: Page, workspace: string): Promise<void> {
   await goTo(page, 'Repositories');
   await page.getByRole('button', { name: new RegExp(`^${workspace}`) }).click();
   await page.getByRole('heading', { name: workspace }).waitFor();
-}
-
-/** Sets the server's archive address in the app (the API does not say it). */
-async function setArchiveAddress(page: Page, url: string): Promise<void> {
-  await page.getByRole('button', { name: 'Change' }).click();
-  const address = page.getByRole('form', { name: 'Archive address' });
-  await address.getByRole('textbox').fill(url);
-  await address.getByRole('button', { name: 'Save' }).click();
 }
 
 /**
@@ -188,7 +180,7 @@ describe.runIf(canRun)('a repository of the user’s, installed from with apt', 
         .selectOption({ label: `sid in ${publicWs}` });
       const start = draft.getByTestId('upload-start');
       await expect(start.textContent()).resolves.toBe('Upload and publish to sid');
-      await screenshotAndCheckA11y(page, 'upload-publish-to-light');
+      await screenshotsInBothThemes(page, 'upload-publish-to');
       await start.click();
       // The workflow the upload started, among the newest roots (other tests start theirs on
       // the same server meanwhile): aborted at the end if it still runs.
@@ -209,7 +201,7 @@ describe.runIf(canRun)('a repository of the user’s, installed from with apt', 
       );
       expect(told).toContain(publicWs);
       // Told at the suite's update, not at the workflow's end: the update has succeeded.
-      await screenshotAndCheckA11y(page, 'repository-published-notification-light');
+      await screenshotsInBothThemes(page, 'repository-published-notification');
 
       // The suite lists the package, source and binary.
       await openRepository(page, publicWs);
@@ -250,7 +242,7 @@ describe.runIf(canRun)('a repository of the user’s, installed from with apt', 
       await form
         .getByRole('combobox', { name: 'To' })
         .selectOption({ label: `sid in ${privateWs}` });
-      await screenshotAndCheckA11y(page, 'repository-copy-light');
+      await screenshotsInBothThemes(page, 'repository-copy');
       await form.getByRole('button', { name: 'Copy', exact: true }).click();
       await form.getByRole('status').waitFor({ timeout: 60_000 });
       const status = (await form.getByRole('status').textContent()) ?? '';

@@ -1,9 +1,10 @@
 /**
  * What the repository tests share: the sandbox's repository set-up (or a blank one where
  * there is none, for the tests that are then skipped), a suite's first publication with
- * nothing in it, and the removal of what they made.
+ * nothing in it, the removal of what they made, and the archive address set in the app.
  */
 import { spawnSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
 import { waitForCompletion } from './clients';
@@ -56,4 +57,16 @@ export function deleteWorkspace(server: TestServer, workspace: string): void {
   if (removed.status !== 0) {
     throw new Error(`${workspace} was not deleted: ${removed.stdout}${removed.stderr}`);
   }
+}
+
+/**
+ * Sets the server's archive address on the open repository's apt tab (the API does not say
+ * it), and waits until the page shows it.
+ */
+export async function setArchiveAddress(page: Page, url: string): Promise<void> {
+  await page.getByRole('button', { name: 'Change' }).click();
+  const address = page.getByRole('form', { name: 'Archive address' });
+  await address.getByRole('textbox').fill(url);
+  await address.getByRole('button', { name: 'Save' }).click();
+  await page.getByText(`Served at ${url}`).waitFor();
 }
