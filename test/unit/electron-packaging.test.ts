@@ -62,11 +62,92 @@ function helper() {
   });
 }
 
+/** A Depends or Recommends clause's alternatives: `a | b` is either. */
+function alternatives(clause: string): string[] {
+  return clause.split('|').map((name) => name.trim());
+}
+
+/*
+ * The names each release has, of the packages the lists above name (apt-cache policy on
+ * each): Debian 13 and Ubuntu 24.04 renamed the libraries whose ABI the 64-bit time_t
+ * change touched, with a t64 suffix; Debian 12 and Ubuntu 22.04 have the old names. None of
+ * the four has libappindicator3-1 except Ubuntu 22.04.
+ */
+const unchanged = [
+  'libnotify4',
+  'libnss3',
+  'libnspr4',
+  'libxss1',
+  'libxtst6',
+  'xdg-utils',
+  'libuuid1',
+  'libsecret-1-0',
+  'libgbm1',
+  'libdrm2',
+  'libcairo2',
+  'libpango-1.0-0',
+  'libdbus-1-3',
+  'libexpat1',
+  'libudev1',
+  'libx11-6',
+  'libxcb1',
+  'libxcomposite1',
+  'libxdamage1',
+  'libxext6',
+  'libxfixes3',
+  'libxkbcommon0',
+  'libxrandr2',
+  'gnome-keyring',
+  'kwalletmanager',
+  'devscripts',
+  'gnupg',
+];
+const renamed = [
+  'libgtk-3-0',
+  'libatspi2.0-0',
+  'libasound2',
+  'libatk1.0-0',
+  'libatk-bridge2.0-0',
+  'libcups2',
+  'libglib2.0-0',
+];
+const before64BitTime = new Set([...unchanged, ...renamed]);
+const after64BitTime = new Set([...unchanged, ...renamed.map((name) => `${name}t64`)]);
+const releases: Record<string, ReadonlySet<string>> = {
+  'Debian 12': before64BitTime,
+  'Debian 13': after64BitTime,
+  'Ubuntu 22.04': new Set([...before64BitTime, 'libappindicator3-1']),
+  'Ubuntu 24.04': after64BitTime,
+};
+
 describe('the .deb', () => {
-  it('keeps electron-builder’s default dependencies', () => {
+  it('keeps electron-builder’s default dependencies, each under its old or new name', () => {
     const defaults = FpmTarget.prototype.getDefaultDepends('deb');
     expect(defaults).toContain('xdg-utils');
-    for (const dependency of defaults) expect(config.deb.depends).toContain(dependency);
+    const offered = config.deb.depends.flatMap(alternatives);
+    for (const dependency of defaults) expect(offered).toContain(dependency);
+  });
+
+  it('depends on the libraries Electron links that electron-builder leaves out', () => {
+    const offered = config.deb.depends.flatMap(alternatives);
+    for (const library of ['libgbm1', 'libasound2', 'libasound2t64', 'libdrm2', 'libxkbcommon0'])
+      expect(offered).toContain(library);
+  });
+
+  it.each(Object.entries(releases))('installs on %s: each clause has a package there', (_, has) => {
+    for (const clause of [...config.deb.depends, ...(config.deb.recommends ?? [])]) {
+      expect(
+        alternatives(clause).filter((name) => has.has(name)),
+        clause,
+      ).not.toEqual([]);
+    }
+  });
+
+  it('names a renamed library by its new name first, which apt then prefers', () => {
+    for (const clause of config.deb.depends) {
+      const [first, ...rest] = alternatives(clause);
+      if (rest.length > 0) expect(rest).toEqual([first?.replace(/t64$/, '')]);
+    }
   });
 });
 
