@@ -1,8 +1,9 @@
 /**
  * The packaging against electron-builder 26's own code (node_modules/app-builder-lib): the
- * .deb keeps FpmTarget's default dependencies, and the .desktop entry's name, its
- * StartupWMClass, Electron's desktopName (the windows' class) and the entry an AppImage
- * writes for itself all agree.
+ * configuration is one its schema accepts, the .deb keeps FpmTarget's default dependencies
+ * and installs on the Debian and Ubuntu releases the README names, the AppImage is built on
+ * the static runtime, and the .desktop entry's name, its StartupWMClass, Electron's
+ * desktopName (the windows' class) and the entry an AppImage writes for itself all agree.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,6 +25,7 @@ interface BuilderConfig {
     description?: string;
   };
   deb: { depends: string[]; recommends?: string[] };
+  toolsets?: { appimage?: string | null };
 }
 
 const root = new URL('../../', import.meta.url);
@@ -46,6 +48,28 @@ const { LinuxTargetHelper } = require('app-builder-lib/out/targets/LinuxTargetHe
   };
 };
 
+const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+  validateConfiguration(config: object, debugLogger: object): Promise<void>;
+};
+const { DebugLogger } = require('builder-util') as {
+  DebugLogger: new (enabled: boolean) => object;
+};
+const { appimageChecksums } = require('app-builder-lib/out/toolsets/linux') as {
+  appimageChecksums: Record<string, Record<string, string>>;
+};
+const { default: AppImageTarget } =
+  require('app-builder-lib/out/targets/appimage/AppImageTarget') as {
+    default: new (
+      ignored: null,
+      packager: object,
+      helper: object,
+      outDir: string,
+    ) => { desktopEntry: { value: Promise<string> } };
+  };
+const { generateAppRunScript } = require('app-builder-lib/out/targets/appimage/appImageUtil') as {
+  generateAppRunScript(config: Record<string, string>): string;
+};
+
 /** electron-builder's LinuxTargetHelper, as it runs for this configuration. */
 function helper() {
   const instance = Object.create(LinuxTargetHelper.prototype) as typeof LinuxTargetHelper.prototype;
@@ -61,6 +85,15 @@ function helper() {
     getDescription: () => config.linux.description ?? '',
   });
 }
+
+describe('the configuration', () => {
+  it('is one electron-builder’s schema accepts', async () => {
+    // A copy: the validator coerces values in place.
+    await expect(
+      validateConfiguration(structuredClone(config), new DebugLogger(false)),
+    ).resolves.toBeUndefined();
+  });
+});
 
 /** A Depends or Recommends clause's alternatives: `a | b` is either. */
 function alternatives(clause: string): string[] {
@@ -177,5 +210,46 @@ describe('the AppImage’s entry', () => {
       'Exec="/home/u/My Apps/a\\\\"b\\\\$c.AppImage" %U\n',
     );
     expect(appImageEntry('/home/u/a\nExec=evil', 'debusine-desktop')).toBeNull();
+  });
+});
+
+describe('the AppImage', () => {
+  it('is built on the static runtime, which needs no libfuse2', () => {
+    // AppImageTarget.build takes null and 0.0.0 for buildLegacyFuse2AppImage, any other
+    // version for buildStaticRuntimeAppImage; the version must be one it can check.
+    const version = config.toolsets?.appimage;
+    expect(version).toBeTypeOf('string');
+    expect(version).not.toBe('0.0.0');
+    expect(Object.keys(appimageChecksums[version ?? ''] ?? {})).not.toEqual([]);
+  });
+
+  it('is started through AppRun without --no-sandbox written into its entry', async () => {
+    // AppImageTarget writes --no-sandbox into the entry's Exec for the legacy runtime only:
+    // this is its own computation, for this configuration.
+    const h = helper();
+    const packager = {
+      ...h.packager,
+      appInfo: { ...h.packager.appInfo, buildVersion: '0.1.0' },
+      config: { ...h.packager.config, toolsets: config.toolsets },
+    };
+    const target = new AppImageTarget(null, packager, Object.assign(h, { packager }), '/tmp');
+    const entry = await target.desktopEntry.value;
+    expect(entry).toContain('Exec=AppRun %U\n');
+    expect(entry).not.toContain('--no-sandbox');
+  });
+
+  it('has an AppRun that adds --no-sandbox where user namespaces are refused', () => {
+    // electron-builder's AppRun for the static runtime probes with `unshare -Ur true` and, when that fails (Ubuntu 24.04's AppArmor
+    // refuses unprivileged user namespaces), starts the app with --no-sandbox.
+    const appRun = generateAppRunScript({
+      DesktopFileName: 'debusine-desktop.desktop',
+      ExecutableName: 'debusine-desktop',
+      ProductName: 'Debusine Desktop',
+      ProductFilename: 'Debusine Desktop',
+      ResourceName: 'appimagekit-debusine-desktop',
+    });
+    expect(appRun).toContain('! unshare -Ur true');
+    expect(appRun).toContain('NO_SANDBOX=(--no-sandbox)');
+    expect(appRun).toContain('exec "$BIN" "${NO_SANDBOX[@]}"');
   });
 });
