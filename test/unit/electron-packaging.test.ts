@@ -194,7 +194,7 @@ describe('the desktop entry', () => {
     expect(entry).toContain(`StartupWMClass=${wmClass}\n`);
     expect(entry).toContain('MimeType=x-scheme-handler/debusine-desktop;');
     // The one an AppImage writes for itself says the same class.
-    expect(appImageEntry('/home/u/Debusine.AppImage', 'debusine-desktop')).toContain(
+    expect(appImageEntry('/home/u/Debusine.AppImage', 'debusine-desktop', null)).toContain(
       `StartupWMClass=${wmClass}\n`,
     );
   });
@@ -206,10 +206,10 @@ describe('the desktop entry', () => {
 
 describe('the AppImage’s entry', () => {
   it('quotes the AppImage’s path as the Exec key wants it', () => {
-    expect(appImageEntry('/home/u/My Apps/a"b$c.AppImage', 'debusine-desktop')).toContain(
+    expect(appImageEntry('/home/u/My Apps/a"b$c.AppImage', 'debusine-desktop', null)).toContain(
       'Exec="/home/u/My Apps/a\\\\"b\\\\$c.AppImage" %U\n',
     );
-    expect(appImageEntry('/home/u/a\nExec=evil', 'debusine-desktop')).toBeNull();
+    expect(appImageEntry('/home/u/a\nExec=evil', 'debusine-desktop', null)).toBeNull();
   });
 });
 

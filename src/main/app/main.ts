@@ -338,7 +338,11 @@ async function start(): Promise<void> {
  */
 async function registerScheme(): Promise<void> {
   if (process.platform === 'linux') {
-    const outcome = await installAppImageEntry(process.env, PROTOCOL).catch((error: unknown) => {
+    const outcome = await installAppImageEntry(
+      process.env,
+      PROTOCOL,
+      join(resources, 'icon.png'),
+    ).catch((error: unknown) => {
       console.warn(`Could not write the AppImage's desktop entry: ${String(error)}`);
       return 'failed';
     });
