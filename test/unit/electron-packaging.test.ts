@@ -26,6 +26,8 @@ interface BuilderConfig {
   };
   deb: { depends: string[]; recommends?: string[] };
   toolsets?: { appimage?: string | null };
+  asar?: boolean;
+  electronFuses?: Record<string, boolean>;
 }
 
 const root = new URL('../../', import.meta.url);
@@ -68,6 +70,12 @@ const { default: AppImageTarget } =
   };
 const { generateAppRunScript } = require('app-builder-lib/out/targets/appimage/appImageUtil') as {
   generateAppRunScript(config: Record<string, string>): string;
+};
+
+const { PlatformPackager } = require('app-builder-lib/out/platformPackager') as {
+  PlatformPackager: {
+    prototype: { generateFuseConfig(fuses: Record<string, boolean>): Promise<object> };
+  };
 };
 
 /** electron-builder's LinuxTargetHelper, as it runs for this configuration. */
@@ -251,5 +259,26 @@ describe('the AppImage', () => {
     expect(appRun).toContain('! unshare -Ur true');
     expect(appRun).toContain('NO_SANDBOX=(--no-sandbox)');
     expect(appRun).toContain('exec "$BIN" "${NO_SANDBOX[@]}"');
+  });
+});
+
+describe('the fuses', () => {
+  it('are the ones electron-builder flips: no running as Node, no inspector, app.asar only', async () => {
+    const { FuseV1Options, FuseVersion } = await import('@electron/fuses');
+    const fuses = config.electronFuses;
+    expect(fuses).toBeDefined();
+    // electron-builder's own translation of the configuration for @electron/fuses.
+    const flipped = await PlatformPackager.prototype.generateFuseConfig.call({}, fuses ?? {});
+    expect(flipped).toEqual({
+      version: FuseVersion.V1,
+      resetAdHocDarwinSignature: undefined,
+      [FuseV1Options.RunAsNode]: false,
+      [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: false,
+      [FuseV1Options.EnableNodeCliInspectArguments]: false,
+      [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
+      [FuseV1Options.OnlyLoadAppFromAsar]: true,
+    });
+    // The app's code is in app.asar for OnlyLoadAppFromAsar to find it.
+    expect(config.asar).toBe(true);
   });
 });
