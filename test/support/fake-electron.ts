@@ -355,6 +355,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
   };
   let headersListener: Listener | null = null;
   const appScheme = fakeProtocol(() => ready);
+  Object.defineProperty(app, 'commandLine', { value: fakeCommandLine() });
   const defaultSession = {
     protocol: appScheme.sessionProtocol,
     webRequest: {
@@ -556,9 +557,26 @@ function senderEvent(win: FakeBrowserWindow) {
   };
 }
 
-// ---- Custom schemes: protocol.registerSchemesAsPrivileged and session.protocol.handle ----
-// Kept in one block (with the few lines that plug it into createFakeElectron, marked
+// ---- Custom schemes (protocol.registerSchemesAsPrivileged, session.protocol.handle) and
+// app.commandLine ----
+// Kept in one block (with the few lines that plug it into createFakeElectron, next to
 // `appScheme`), apart from the rest of the fake.
+
+/**
+ * app.commandLine: "A `CommandLine` object that allows you to read and manipulate the
+ * command line arguments that Chromium uses." Chromium builds it from the process's
+ * arguments, and reads a switch written `--name` or `-name`, with or without `=value`, up
+ * to a lone `--` (base/command_line.cc).
+ */
+function fakeCommandLine() {
+  return {
+    hasSwitch(name: string): boolean {
+      const end = process.argv.indexOf('--');
+      const switches = end === -1 ? process.argv : process.argv.slice(0, end);
+      return switches.some((arg) => new RegExp(`^--?${name}(=|$)`).test(arg));
+    },
+  };
+}
 
 /** A scheme as registerSchemesAsPrivileged takes it. */
 interface FakeCustomScheme {

@@ -1,7 +1,8 @@
 /**
  * main.ts serves the window's page from app:// (app-protocol.ts): the scheme is registered
  * before `ready`, as Electron requires, handled on the window's session, and the window
- * loads its page from it and trusts that page.
+ * loads its page from it and trusts that page. And it does not run without Chromium's
+ * sandbox unless told to (sandbox-check.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,14 @@ vi.mock('electron', async () => {
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const ENV_KEYS = ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'DEBUSINE_DESKTOP_DPUT_DIRS'];
+const ENV_KEYS = [
+  'HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'DEBUSINE_DESKTOP_DPUT_DIRS',
+  'DEBUSINE_DESKTOP_ALLOW_NO_SANDBOX',
+];
+const savedArgv = process.argv;
 const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 let dir: string;
 
@@ -35,8 +43,10 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   if (!fake.current.recorded.exited) fake.current.module.app.quit();
   await until(() => fake.current.recorded.exited !== null);
+  process.argv = savedArgv;
   for (const key of ENV_KEYS) {
     const value = savedEnv[key];
     if (value === undefined) Reflect.deleteProperty(process.env, key);
@@ -53,9 +63,10 @@ async function until(condition: () => boolean, timeout = 10_000): Promise<void> 
   }
 }
 
-async function launch(): Promise<FakeElectron> {
+async function launch(argv: string[] = []): Promise<FakeElectron> {
   const e = createFakeElectron({ userData: join(dir, 'data') });
   fake.current = e;
+  process.argv = ['/opt/Debusine Desktop/debusine-desktop', ...argv];
   vi.resetModules();
   await import('../../src/main/app/main');
   return e;
@@ -87,5 +98,30 @@ describe('the window’s page', () => {
       ok: false,
       error: { code: 'forbidden' },
     });
+  });
+});
+
+describe('a start without the sandbox', () => {
+  it('shows why it stops and ends, with no window and no lock', async () => {
+    const e = await launch(['--no-sandbox']);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    e.ready();
+    await until(() => e.recorded.exited !== null);
+    expect(e.recorded.exited).toEqual({ code: 1, via: 'exit' });
+    expect(e.recorded.errorBoxes.map((box) => box.title)).toEqual([
+      'Debusine Desktop will not run without its sandbox',
+    ]);
+    expect(e.windows).toEqual([]);
+    expect(e.recorded.lockHeld).toBe(false);
+  });
+
+  it('goes on when the user allows it', async () => {
+    process.env.DEBUSINE_DESKTOP_ALLOW_NO_SANDBOX = '1';
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const e = await launch(['--no-sandbox']);
+    e.ready();
+    await until(() => e.windows.length > 0 || e.recorded.exited !== null);
+    expect(e.recorded.errorBoxes).toEqual([]);
+    expect(e.windows[0]?.loaded).toBe(APP_INDEX_URL);
   });
 });

@@ -247,7 +247,8 @@ describe('the AppImage', () => {
   });
 
   it('has an AppRun that adds --no-sandbox where user namespaces are refused', () => {
-    // electron-builder's AppRun for the static runtime probes with `unshare -Ur true` and, when that fails (Ubuntu 24.04's AppArmor
+    // What src/main/app/sandbox-check.ts answers: electron-builder's AppRun for the static
+    // runtime probes with `unshare -Ur true` and, when that fails (Ubuntu 24.04's AppArmor
     // refuses unprivileged user namespaces), starts the app with --no-sandbox.
     const appRun = generateAppRunScript({
       DesktopFileName: 'debusine-desktop.desktop',

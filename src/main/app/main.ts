@@ -25,6 +25,7 @@ import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
 import { APP_INDEX_URL, registerAppScheme, serveApp } from './app-protocol';
+import { refuseUnsandboxed } from './sandbox-check';
 import { createTray, installMenu, type TrayHandle } from './shell-integration';
 import { acknowledge, INITIAL_TRAY, trayView, updateTray } from './tray-state';
 import { TRAY_EVENTS, trayRefresher, type TrayRefresher } from './tray-refresh';
@@ -77,6 +78,7 @@ function failedToStart(error: unknown): void {
 }
 
 async function start(): Promise<void> {
+  if (refuseUnsandboxed(app, dialog)) return;
   const windowIds = new Set<number>();
   hardenSession(session.defaultSession, {
     windowIds,
