@@ -354,7 +354,10 @@ export function createFakeElectron(options: FakeElectronOptions) {
     check: null as ((...args: unknown[]) => boolean) | null,
   };
   let headersListener: Listener | null = null;
+  const appScheme = fakeProtocol(() => ready);
+  Object.defineProperty(app, 'commandLine', { value: fakeCommandLine() });
   const defaultSession = {
+    protocol: appScheme.sessionProtocol,
     webRequest: {
       onHeadersReceived(listener: Listener): void {
         headersListener = listener;
@@ -429,6 +432,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
 
   const module = {
     app,
+    protocol: appScheme.protocol,
     BrowserWindow,
     session: { defaultSession },
     ipcMain,
@@ -488,8 +492,13 @@ export function createFakeElectron(options: FakeElectronOptions) {
     readyToShow(win: FakeBrowserWindow): void {
       win.emit('ready-to-show', new FakeEvent());
     },
-    /** The response headers main's session gives a response from `url`. */
+    /**
+     * The response headers main's session gives a response from `url`. None for a file://
+     * page: Electron's security guide says of the header, "it is not possible to use this
+     * method when loading a resource using the `file://` protocol".
+     */
     headersFor(url: string, responseHeaders: Record<string, string[]> = {}) {
+      if (url.startsWith('file:')) return responseHeaders;
       let answer: Record<string, string[]> | undefined;
       headersListener?.({ url, responseHeaders }, (r: { responseHeaders?: typeof answer }) => {
         answer = r.responseHeaders;
@@ -524,6 +533,10 @@ export function createFakeElectron(options: FakeElectronOptions) {
     clipboardWrite(contents: FakeWebContents, frameUrl: string, isMainFrame = true) {
       return this.askPermission(contents, 'clipboard-sanitized-write', frameUrl, isMainFrame);
     },
+    /** What a page's request for `url` gets from the scheme's handler on the session. */
+    request: appScheme.request,
+    /** The schemes main registered as privileged, with their privileges. */
+    privilegedSchemes: appScheme.privileged,
     /** A request from a window's page through ipcRenderer.invoke. */
     invoke(win: FakeBrowserWindow, channel: string, ...args: unknown[]): Promise<unknown> {
       const handler = ipcHandlers.get(channel);
@@ -544,10 +557,83 @@ function senderEvent(win: FakeBrowserWindow) {
   };
 }
 
+// ---- Custom schemes (protocol.registerSchemesAsPrivileged, session.protocol.handle) and
+// app.commandLine ----
+// Kept in one block (with the few lines that plug it into createFakeElectron, next to
+// `appScheme`), apart from the rest of the fake.
+
+/**
+ * app.commandLine: "A `CommandLine` object that allows you to read and manipulate the
+ * command line arguments that Chromium uses." Chromium builds it from the process's
+ * arguments, and reads a switch written `--name` or `-name`, with or without `=value`, up
+ * to a lone `--` (base/command_line.cc).
+ */
+function fakeCommandLine() {
+  return {
+    hasSwitch(name: string): boolean {
+      const end = process.argv.indexOf('--');
+      const switches = end === -1 ? process.argv : process.argv.slice(0, end);
+      return switches.some((arg) => new RegExp(`^--?${name}(=|$)`).test(arg));
+    },
+  };
+}
+
+/** A scheme as registerSchemesAsPrivileged takes it. */
+interface FakeCustomScheme {
+  scheme: string;
+  privileges?: Record<string, boolean>;
+}
+type FakeHandler = (request: Request) => Response | Promise<Response>;
+
+function fakeProtocol(isReady: () => boolean) {
+  const privileged = new Map<string, Record<string, boolean>>();
+  const handlers = new Map<string, FakeHandler>();
+  let registered = false;
+  const protocol = {
+    // "This method can only be used before the `ready` event of the `app` module gets
+    // emitted and can be called only once." After ready, Electron throws
+    // (electron_api_protocol.cc, RegisterSchemesAsPrivileged); a second call throws here.
+    registerSchemesAsPrivileged(schemes: FakeCustomScheme[]): void {
+      if (isReady()) {
+        throw new Error(
+          'protocol.registerSchemesAsPrivileged should be called before app is ready',
+        );
+      }
+      if (registered) throw new Error('registerSchemesAsPrivileged can be called only once');
+      registered = true;
+      for (const { scheme, privileges = {} } of schemes) privileged.set(scheme, privileges);
+    },
+  };
+  const sessionProtocol = {
+    // "All methods unless specified can only be used after the `ready` event of the `app`
+    // module gets emitted." Electron's handle throws for a scheme handled already
+    // (lib/browser/api/protocol.ts: "Failed to register protocol").
+    handle(scheme: string, handler: FakeHandler): void {
+      if (!isReady()) throw new Error('protocol.handle can only be used after ready');
+      if (handlers.has(scheme)) throw new Error(`Failed to register protocol: ${scheme}`);
+      handlers.set(scheme, handler);
+    },
+  };
+  /**
+   * A page's request: the handler gets `new Request(url, { method })`, as Electron's
+   * handle() makes one (lib/browser/api/protocol.ts), and what it throws fails the request.
+   * A scheme no handler serves fails, as Chromium fails an unknown scheme.
+   */
+  async function request(url: string, method = 'GET'): Promise<Response> {
+    const scheme = url.slice(0, Math.max(0, url.indexOf(':')));
+    const handler = handlers.get(scheme);
+    if (!handler) throw new Error(`net::ERR_UNKNOWN_URL_SCHEME: ${url}`);
+    return handler(new Request(url, { method }));
+  }
+  return { protocol, sessionProtocol, request, privileged };
+}
+// ---- end of custom schemes ----
+
 export type FakeElectron = ReturnType<typeof createFakeElectron>;
 
 const MODULE_KEYS = [
   'app',
+  'protocol',
   'BrowserWindow',
   'session',
   'ipcMain',

@@ -53,6 +53,7 @@ const ENV_KEYS = [
   'DEBUSINE_DESKTOP_SCOPE',
   'DEBUSINE_DESKTOP_WORKSPACE',
   'DEBUSINE_DESKTOP_DPUT_DIRS',
+  'DEBUSINE_DESKTOP_ALLOW_NO_SANDBOX',
 ] as const;
 const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
 const savedArgv = process.argv;
@@ -236,6 +237,8 @@ describe('links', () => {
   it('reach the app from its command line, from a launch while it starts, and from macOS before ready', async () => {
     process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
     process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    // A switch among the arguments is not a link; this one the app runs with only if allowed.
+    process.env.DEBUSINE_DESKTOP_ALLOW_NO_SANDBOX = '1';
     const keyring = deferred();
     const e = await launch({ keyringReady: keyring.promise }, [
       '--no-sandbox',

@@ -61,7 +61,7 @@ const { registerIpc } = await import('../../src/main/app/ipc');
 const { appUrlMatcher, isTrustedSender } = await import('../../src/main/app/sender');
 const { StagedFiles, expandDropped } = await import('../../src/main/service/staged-files');
 
-const APP = 'file:///opt/debusine-desktop/out/renderer/index.html';
+const APP = 'app://renderer/index.html';
 const isAppUrl = appUrlMatcher(APP);
 
 describe('the main window', () => {

@@ -12,7 +12,7 @@ vi.mock('electron', async () => (await import('../support/fake-electron')).mocke
 const { createMainWindow, hardenSession, WINDOW_CSP } = await import('../../src/main/app/window');
 const { appUrlMatcher } = await import('../../src/main/app/sender');
 
-const APP = 'file:///opt/debusine-desktop/out/renderer/index.html';
+const APP = 'app://renderer/index.html';
 const isAppUrl = appUrlMatcher(APP);
 
 function session(e: FakeElectron) {

@@ -3,10 +3,9 @@
  * the same service the web host uses onto IPC; everything else is plain Node code.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { mkdir, rm } from 'node:fs/promises';
 import type { BrowserWindow } from 'electron';
-import { app, dialog, ipcMain, net, screen, session } from 'electron';
+import { app, dialog, ipcMain, net, protocol, screen, session } from 'electron';
 import { createDispatcher } from '../bridge/dispatch';
 import { CallerScope } from '../bridge/caller';
 import { EventHub, EventOutbox, type EventMessage } from '../bridge/event-outbox';
@@ -25,6 +24,8 @@ import { LaunchLinks } from './launch-links';
 import { electronHost } from './electron-host';
 import { registerIpc } from './ipc';
 import { appUrlMatcher } from './sender';
+import { APP_INDEX_URL, registerAppScheme, serveApp } from './app-protocol';
+import { refuseUnsandboxed } from './sandbox-check';
 import { createTray, installMenu, type TrayHandle } from './shell-integration';
 import { acknowledge, INITIAL_TRAY, trayView, updateTray } from './tray-state';
 import { TRAY_EVENTS, trayRefresher, type TrayRefresher } from './tray-refresh';
@@ -32,12 +33,14 @@ import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
 
-const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
+const rendererDir = join(import.meta.dirname, '../renderer');
 const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
 const resources = app.isPackaged
   ? join(process.resourcesPath, 'resources')
   : join(import.meta.dirname, '../../resources');
-const isAppUrl = appUrlMatcher(pathToFileURL(rendererIndex).href, devUrl);
+const isAppUrl = appUrlMatcher(APP_INDEX_URL, devUrl);
+// The page's scheme (app-protocol.ts), which Electron takes only before `ready`.
+registerAppScheme(protocol);
 
 logUnhandledRejections();
 
@@ -75,12 +78,14 @@ function failedToStart(error: unknown): void {
 }
 
 async function start(): Promise<void> {
+  if (refuseUnsandboxed(app, dialog)) return;
   const windowIds = new Set<number>();
   hardenSession(session.defaultSession, {
     windowIds,
     isAppUrl,
     devOrigin: devUrl === undefined ? undefined : new URL(devUrl).origin,
   });
+  serveApp(session.defaultSession.protocol, rendererDir);
   const hub = new EventHub();
   const files = new StagedFiles((path) => rm(path, { force: true }));
   const dataDir = app.getPath('userData');
@@ -251,7 +256,7 @@ async function start(): Promise<void> {
       windowIds.delete(id);
     });
     if (devUrl) void win.loadURL(devUrl);
-    else void win.loadFile(rendererIndex);
+    else void win.loadURL(APP_INDEX_URL);
     return win;
   }
 
@@ -338,7 +343,11 @@ async function start(): Promise<void> {
  */
 async function registerScheme(): Promise<void> {
   if (process.platform === 'linux') {
-    const outcome = await installAppImageEntry(process.env, PROTOCOL).catch((error: unknown) => {
+    const outcome = await installAppImageEntry(
+      process.env,
+      PROTOCOL,
+      join(resources, 'icon.png'),
+    ).catch((error: unknown) => {
       console.warn(`Could not write the AppImage's desktop entry: ${String(error)}`);
       return 'failed';
     });

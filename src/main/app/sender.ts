@@ -15,7 +15,7 @@ export interface SenderEventLike {
 export interface TrustPolicy {
   /** webContents ids of the app's windows. */
   windowIds: ReadonlySet<number>;
-  /** Whether a URL is the app's own page (file:// renderer, or the dev server). */
+  /** Whether a URL is the app's own page (app://renderer/index.html, or the dev server). */
   isAppUrl(url: string): boolean;
 }
 
@@ -27,7 +27,7 @@ export function isTrustedSender(event: SenderEventLike, policy: TrustPolicy): bo
   return policy.isAppUrl(frame.url);
 }
 
-/** The app's page: the built renderer's index.html, or the dev server's origin. */
+/** The app's page: the built renderer's index.html (app-protocol.ts), or the dev server's origin. */
 export function appUrlMatcher(rendererIndexUrl: string, devUrl?: string): (url: string) => boolean {
   const dev = devUrl ? new URL(devUrl).origin : null;
   return (url) => {

@@ -15,6 +15,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
 };
 
+/** The Content-Type of a file the renderer's build holds, by its extension. */
+export function contentTypeOf(path: string): string {
+  return CONTENT_TYPES[extname(path)] ?? 'application/octet-stream';
+}
+
 /** Resolves a URL path inside `root`, or null when it would leave it. */
 export function resolveInside(root: string, urlPath: string): string | null {
   let decoded: string;
@@ -33,13 +38,13 @@ function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-type Opened = { handle: FileHandle; size: number; path: string } | 'missing' | 'outside';
+export type Opened = { handle: FileHandle; size: number; path: string } | 'missing' | 'outside';
 
 /**
  * Opens a regular file only if, once every link is resolved, it is still inside `root`: a
  * link in the build folder must not serve what lies outside it.
  */
-async function openInside(realRoot: string, file: string): Promise<Opened> {
+export async function openInside(realRoot: string, file: string): Promise<Opened> {
   const real = await realpath(file).catch(() => null);
   if (real === null) return 'missing';
   if (!isInside(realRoot, real)) return 'outside';
@@ -85,7 +90,7 @@ export async function serveStatic(
   }
   res.writeHead(200, {
     ...headers,
-    'Content-Type': CONTENT_TYPES[extname(opened.path)] ?? 'application/octet-stream',
+    'Content-Type': contentTypeOf(opened.path),
     'Content-Length': String(opened.size),
     'Cache-Control': 'no-cache',
   });
