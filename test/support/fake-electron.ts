@@ -46,6 +46,11 @@ export interface FakeElectronOptions {
   applicationDirs?: string[];
   /** Another instance holds the single-instance lock. */
   lockHeldElsewhere?: boolean;
+  /**
+   * The keyring answers but is locked: decrypting what its key made fails as "temporarily
+   * unavailable" until a test sets `keyring.locked` to false.
+   */
+  keyringLocked?: boolean;
 }
 
 export class FakeWebContents extends EventEmitter {
@@ -385,6 +390,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
   };
 
+  const keyringState = { locked: options.keyringLocked ?? false, decryptAttempts: 0 };
   const cipher = (prefix: string, text: string) =>
     Buffer.concat([Buffer.from(prefix), Buffer.from(text).reverse()]);
   const safeStorage = {
@@ -414,6 +420,15 @@ export function createFakeElectron(options: FakeElectronOptions) {
       if (!ready) throw new Error('safeStorage cannot be used before app is ready');
       await options.keyringReady;
       const tag = data.subarray(0, 3).toString();
+      keyringState.decryptAttempts++;
+      // A key provider that cannot give its key now (a locked Secret Service collection)
+      // sets `temporarily_unavailable`, and electron_api_safe_storage.cc rejects with
+      // "safeStorage.decryptStringAsync is temporarily unavailable. Please try again."
+      if (tag === 'v11' && keyring && keyringState.locked) {
+        throw new Error(
+          'safeStorage.decryptStringAsync is temporarily unavailable. Please try again.',
+        );
+      }
       if (tag === 'v11' && !keyring) {
         throw new Error(
           'Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.',
@@ -466,6 +481,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
     recorded,
     windows,
     trays,
+    /** The keyring: lock or unlock it, and how many decryptions were asked of it. */
+    keyring: keyringState,
     set onExit(hook: () => void) {
       onExit = hook;
     },
