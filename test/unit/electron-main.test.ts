@@ -22,6 +22,8 @@ import {
   BRIDGE_READY_CHANNEL,
 } from '../../src/shared/contract-names';
 import { MAX_UNACKED_EVENTS } from '../../src/main/bridge/unacked-events';
+import { QUIT_WAIT_MS } from '../../src/main/app/quit';
+import type * as CompositionRoot from '../../src/main/composition-root';
 import {
   createFakeElectron,
   deferred,
@@ -38,6 +40,28 @@ const fake = await vi.hoisted(async () => {
 vi.mock('electron', async () => {
   const { electronModule } = await import('../support/fake-electron');
   return electronModule(() => fake.current);
+});
+
+/**
+ * The service is the app's own; a case may hold its close back, as a call in flight that
+ * never ends holds it (closing waits for each one).
+ */
+const closing = vi.hoisted(() => ({ hold: undefined as Promise<void> | undefined, calls: 0 }));
+vi.mock('../../src/main/composition-root', async (importOriginal) => {
+  const actual = await importOriginal<typeof CompositionRoot>();
+  return {
+    ...actual,
+    createService: (deps: Parameters<typeof actual.createService>[0]) => {
+      const service = actual.createService(deps);
+      const close = service.close.bind(service);
+      service.close = async () => {
+        closing.calls++;
+        await closing.hold;
+        await close();
+      };
+      return service;
+    },
+  };
 });
 
 // Each case loads main.ts and the service behind it afresh.
@@ -69,11 +93,14 @@ beforeEach(async () => {
   process.env.DEBUSINE_DESKTOP_DPUT_DIRS = join(dir, 'dput');
 });
 afterEach(async () => {
+  vi.useRealTimers();
+  closing.hold = undefined;
   // Whatever a case left running ends with its app.
   if (!fake.current.recorded.exited) {
     fake.current.module.app.quit();
     await until(() => fake.current.recorded.exited !== null);
   }
+  closing.calls = 0;
   process.argv = savedArgv;
   for (const key of ENV_KEYS) {
     const value = savedEnv[key];
@@ -387,6 +414,48 @@ describe('quitting during an upload', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('quitting', () => {
+  const startedApp = async () => {
+    process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
+    process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    return e;
+  };
+
+  it('ends after QUIT_WAIT_MS when closing never ends', async () => {
+    const e = await startedApp();
+    closing.hold = new Promise<void>(() => undefined);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    e.module.app.quit();
+    // The window's place is written first (real files, in real time), then the service
+    // is closed: the case is where closing waits.
+    // (setImmediate, which the fake clock leaves alone: vi.waitFor would move the clock.)
+    while (closing.calls === 0) await new Promise((r) => setImmediate(r));
+    await vi.advanceTimersByTimeAsync(QUIT_WAIT_MS - 1);
+    expect(e.recorded.exited).toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(e.recorded.exited).toEqual({ code: 0, via: 'quit' });
+    expect(e.windows).toEqual([]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('quitting without waiting'));
+    warn.mockRestore();
+  });
+
+  it('ends as soon as closing ends, without waiting for the bound', async () => {
+    const e = await startedApp();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    e.module.app.quit();
+    expect(e.recorded.exited).toBeNull();
+    // Real time passes for the files closing writes; the fake clock does not move.
+    vi.useRealTimers();
+    await until(() => e.recorded.exited !== null, 2_000);
+    expect(closing.calls).toBe(1);
+    expect(e.recorded.exited).toEqual({ code: 0, via: 'quit' });
   });
 });
 

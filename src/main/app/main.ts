@@ -32,6 +32,7 @@ import { TRAY_EVENTS, trayRefresher, type TrayRefresher } from './tray-refresh';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
+import { closeWithin } from './quit';
 
 const rendererDir = join(import.meta.dirname, '../renderer');
 const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
@@ -124,7 +125,8 @@ async function start(): Promise<void> {
   // Electron does not wait for a promise a `before-quit` listener returns: quitting goes
   // on, and the process ends with uploads mid-request and files mid-write. So the first
   // quit is held back until the service has closed (uploads paused where the server can
-  // resume them, every file written), and then asked again.
+  // resume them, every file written), or for at most QUIT_WAIT_MS (quit.ts), and then asked
+  // again.
   app.on('before-quit', (event) => {
     if (life.closed) return;
     event.preventDefault();
@@ -134,18 +136,14 @@ async function start(): Promise<void> {
     tray?.destroy();
     tray = null;
     clearInterval(timers.onlinePoll);
-    void (async () => {
+    void closeWithin(async () => {
       if (mainWindow && !mainWindow.isDestroyed()) saveState(mainWindow);
       await savingState;
       await service.close();
-    })()
-      .catch((error: unknown) => {
-        console.error('Closing down failed:', error);
-      })
-      .finally(() => {
-        life.closed = true;
-        app.quit();
-      });
+    }).then(() => {
+      life.closed = true;
+      app.quit();
+    });
   });
 
   const stateFile = join(app.getPath('userData'), 'window-state.json');

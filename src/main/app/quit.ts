@@ -1,0 +1,32 @@
+/**
+ * How long quitting waits for the service to close. Closing waits for every call in flight
+ * (a read may take its 30 s and its retries), and while it waits the window is gone and a
+ * new launch hands its arguments to this process, which does nothing with them. So the wait
+ * is bounded: what has not ended by then ends with the process. Uploads are paused at their
+ * first await and files are written whole before that, well within the bound.
+ */
+export const QUIT_WAIT_MS = 3_000;
+
+/**
+ * Runs `close` and resolves when it ends or `boundMs` have passed, whichever is first; it
+ * never rejects, since quitting goes on either way. What failed or did not end is logged.
+ */
+export function closeWithin(close: () => Promise<void>, boundMs = QUIT_WAIT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.warn(
+        `Closing down took more than ${String(boundMs / 1000)} s: quitting without waiting for the rest.`,
+      );
+      resolve();
+    }, boundMs);
+  });
+  const closing = Promise.resolve()
+    .then(close)
+    .catch((error: unknown) => {
+      console.error('Closing down failed:', error);
+    });
+  return Promise.race([closing, bound]).finally(() => {
+    clearTimeout(timer);
+  });
+}
