@@ -13,6 +13,17 @@ import { join } from 'node:path';
 
 type Listener = (...args: unknown[]) => void;
 
+/** RenderProcessGoneDetails.reason, as electron.d.ts lists it. */
+export type RenderProcessGoneReason =
+  | 'clean-exit'
+  | 'abnormal-exit'
+  | 'killed'
+  | 'crashed'
+  | 'oom'
+  | 'launch-failed'
+  | 'integrity-failure'
+  | 'memory-eviction';
+
 export class FakeEvent {
   defaultPrevented = false;
   preventDefault(): void {
@@ -71,13 +82,56 @@ export class FakeWebContents extends EventEmitter {
   getURL(): string {
     return this.url;
   }
+  /** The page's renderer process is gone (until a reload starts a new one). */
+  crashed = false;
+  /** How many times forcefullyCrashRenderer() was called. */
+  forcedCrashes = 0;
+  isCrashed(): boolean {
+    return this.crashed;
+  }
+  /**
+   * The renderer process ends. electron_api_web_contents.cc emits `render-process-gone`
+   * from a posted task, not while Chromium is still telling its observers ("Emit
+   * asynchronously so app code (e.g. a synchronous reload() in the handler) can't
+   * re-launch the renderer from inside that loop"), with `details.reason` and
+   * `details.exitCode`. Resolves once the event was emitted.
+   */
+  processGone(reason: RenderProcessGoneReason, exitCode = reason === 'clean-exit' ? 0 : 1) {
+    this.crashed = true;
+    return new Promise<void>((resolve) => {
+      setImmediate(() => {
+        this.emit('render-process-gone', new FakeEvent(), { reason, exitCode });
+        resolve();
+      });
+    });
+  }
+  /**
+   * "Forcefully terminates the renderer process that is currently hosting this
+   * `webContents`. This will cause the `render-process-gone` event to be emitted with the
+   * `reason=killed || reason=crashed`." On Linux it asks the renderer to crash
+   * (`rph->ForceCrash()`): `crashed`.
+   */
+  forcefullyCrashRenderer(): void {
+    this.forcedCrashes++;
+    void this.processGone('crashed');
+  }
+  /** "Emitted when the web page becomes unresponsive." */
+  becomeUnresponsive(): void {
+    this.emit('unresponsive', new FakeEvent());
+  }
+  /** "Emitted when the unresponsive web page becomes responsive again." */
+  becomeResponsive(): void {
+    this.emit('responsive', new FakeEvent());
+  }
   /**
    * "Reloads the current web page." The new document's navigation starts in the main
    * frame ("Emitted when any frame (including main) starts navigating"), and its page has
    * not run its script yet: it says it is ready when the test sends BRIDGE_READY_CHANNEL.
+   * A reload of a page whose renderer is gone starts a new renderer.
    */
   reload(): void {
     this.reloads++;
+    this.crashed = false;
     this.emit('did-start-navigation', {
       url: this.url,
       isSameDocument: false,
@@ -445,6 +499,11 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
   };
 
+  const dialogs = {
+    /** How the user answers a message box: the index of a button, at once or later. */
+    answer: (_options: MessageBoxOptions): number | Promise<number> => 0,
+  };
+
   const module = {
     app,
     protocol: appScheme.protocol,
@@ -458,8 +517,9 @@ export function createFakeElectron(options: FakeElectronOptions) {
         recorded.errorBoxes.push({ title, content });
       },
       showMessageBox(...args: unknown[]) {
-        recorded.messageBoxes.push(args.at(-1) as Record<string, unknown>);
-        return Promise.resolve({ response: 0, checkboxChecked: false });
+        const options = args.at(-1) as MessageBoxOptions;
+        recorded.messageBoxes.push(options);
+        return answerMessageBox(options, dialogs.answer);
       },
       showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
       showSaveDialog: () => Promise.resolve({ canceled: true, filePath: '' }),
@@ -481,6 +541,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
     recorded,
     windows,
     trays,
+    /** How the user answers message boxes. */
+    dialogs,
     /** The keyring: lock or unlock it, and how many decryptions were asked of it. */
     keyring: keyringState,
     set onExit(hook: () => void) {
@@ -505,6 +567,19 @@ export function createFakeElectron(options: FakeElectronOptions) {
     secondInstance(argv: string[]): void {
       if (!ready) throw new Error('second-instance comes only after ready');
       app.emit('second-instance', new FakeEvent(), argv, process.cwd(), {});
+    },
+    /**
+     * "Emitted when the child process unexpectedly disappears. This is normally because it
+     * was crashed or killed, or because it failed to launch. It does not include renderer
+     * processes."
+     */
+    childProcessGone(details: {
+      type: 'Utility' | 'Zygote' | 'Sandbox helper' | 'GPU' | 'Unknown';
+      reason: RenderProcessGoneReason;
+      exitCode: number;
+      name?: string;
+    }): void {
+      app.emit('child-process-gone', new FakeEvent(), details);
     },
     readyToShow(win: FakeBrowserWindow): void {
       win.emit('ready-to-show', new FakeEvent());
@@ -565,6 +640,43 @@ export function createFakeElectron(options: FakeElectronOptions) {
       ipcListeners.get(channel)?.(senderEvent(win), ...args);
     },
   };
+}
+
+/** What the fake reads of dialog.showMessageBox's options. */
+interface MessageBoxOptions extends Record<string, unknown> {
+  buttons?: string[];
+  cancelId?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The user's answer, or the cancel button's if the app's `signal` aborts first: "Pass an
+ * instance of AbortSignal to optionally close the message box, the message box will behave
+ * as if it was cancelled by the user." And `cancelId`: "By default this is assigned to the
+ * first button with "cancel" or "no" as the label. If no such labeled buttons exist and
+ * this option is not set, `0` will be used as the return value."
+ */
+function answerMessageBox(
+  options: MessageBoxOptions,
+  answer: (options: MessageBoxOptions) => number | Promise<number>,
+): Promise<{ response: number; checkboxChecked: boolean }> {
+  const labelled = (options.buttons ?? []).findIndex((b) => /^(cancel|no)$/i.test(b));
+  const cancelId = options.cancelId ?? (labelled === -1 ? 0 : labelled);
+  const signal = options.signal;
+  const cancelled = new Promise<number>((resolve) => {
+    if (signal?.aborted) resolve(cancelId);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        resolve(cancelId);
+      },
+      { once: true },
+    );
+  });
+  return Promise.race([Promise.resolve(answer(options)), cancelled]).then((response) => ({
+    response,
+    checkboxChecked: false,
+  }));
 }
 
 function senderEvent(win: FakeBrowserWindow) {

@@ -258,6 +258,18 @@ describe('the window', () => {
     keyring.resolve();
     await until(started(e));
   });
+
+  it('whose page crashes before its first paint is shown and reloaded, not left hidden', async () => {
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    const win = mainWindow(e);
+    expect(win.isVisible()).toBe(false);
+    await win.webContents.processGone('crashed');
+    expect(win.isVisible()).toBe(true);
+    expect(win.webContents.reloads).toBe(1);
+    expect(e.recorded.messageBoxes.map((box) => box.message)).toEqual(['The window was reloaded']);
+  });
 });
 
 describe('links', () => {

@@ -33,6 +33,7 @@ import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
 import { closeWithin } from './quit';
+import { logChildProcessesGone, recoverWindow } from './window-recovery';
 
 const rendererDir = join(import.meta.dirname, '../renderer');
 const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
@@ -205,6 +206,7 @@ async function start(): Promise<void> {
       state: fitToDisplays(savedState, displays),
       isAppUrl,
     });
+    recoverWindow(win);
     const id = win.webContents.id;
     windowIds.add(id);
     // A page that stops taking its events is reloaded rather than sent more: what it missed
@@ -367,6 +369,8 @@ app.on('web-contents-created', (_event, contents) => {
     if (!isAppUrl(url)) event.preventDefault();
   });
 });
+
+logChildProcessesGone();
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
