@@ -620,10 +620,23 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
     /**
      * What a frame's `navigator.clipboard.writeText` gets: the permission it asks for is
-     * "`clipboard-sanitized-write` - Request access to write to the clipboard."
+     * "`clipboard-sanitized-write` - Request access to write to the clipboard." The request
+     * handler alone decides it, whatever the check handler says: Electron's own
+     * spec/chromium-spec.ts ('navigator.clipboard.write') grants and denies writeText with
+     * setPermissionRequestHandler only, and with none set "returns clipboard contents
+     * when a PermissionRequestHandler is not defined".
      */
-    clipboardWrite(contents: FakeWebContents, frameUrl: string, isMainFrame = true) {
-      return this.askPermission(contents, 'clipboard-sanitized-write', frameUrl, isMainFrame);
+    clipboardWrite(
+      contents: FakeWebContents,
+      frameUrl: string,
+      isMainFrame = true,
+    ): Promise<boolean> {
+      const request = permissions.request;
+      if (!request) return Promise.resolve(true);
+      const details = { requestingUrl: frameUrl, isMainFrame };
+      return new Promise<boolean>((resolve) => {
+        request(contents, 'clipboard-sanitized-write', resolve, details);
+      });
     },
     /** What a page's request for `url` gets from the scheme's handler on the session. */
     request: appScheme.request,

@@ -80,7 +80,9 @@ export function hardenSession(session: Session, policy: SessionPolicy): void {
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [WINDOW_CSP] },
     });
   });
-  // Chromium checks first and asks only when the check says no; both answer alike.
+  // The request handler decides what a page asks for, the clipboard write among them
+  // (Electron's spec grants and denies writeText with it alone); the check handler answers
+  // the checks other APIs make first (navigator.permissions.query), alike.
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
     callback(mayUsePermission(policy, contents, permission, details));
   });
