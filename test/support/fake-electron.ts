@@ -10,6 +10,8 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 type Listener = (...args: unknown[]) => void;
 
@@ -62,6 +64,8 @@ export interface FakeElectronOptions {
    * unavailable" until a test sets `keyring.locked` to false.
    */
   keyringLocked?: boolean;
+  /** Whether a notification server answers (Notification.isSupported()); true by default. */
+  notificationsSupported?: boolean;
 }
 
 export class FakeWebContents extends EventEmitter {
@@ -255,14 +259,100 @@ export class FakeTray extends EventEmitter {
   }
 }
 
+/**
+ * A notification on the desktop, as the notification server holds it: what it shows, and a
+ * weak reference to the JavaScript object the app made. Electron's native notification
+ * does not keep that object alive: once nothing in the app references it, the garbage
+ * collector takes it with its listeners, and a click on the notification still on screen
+ * reaches nobody.
+ */
+export class DesktopNotificationEntry {
+  closed = false;
+  readonly #object: WeakRef<FakeNotification>;
+  constructor(
+    readonly options: Record<string, unknown>,
+    object: FakeNotification,
+  ) {
+    this.#object = new WeakRef(object);
+  }
+  /** Whether the app's object is still there to hear about a click. */
+  get alive(): boolean {
+    return this.#object.deref() !== undefined;
+  }
+  /**
+   * The user clicks it: "Emitted when the notification is clicked by the user." Returns
+   * whether the app's object was there to hear it. The server takes a clicked
+   * notification away.
+   */
+  click(): boolean {
+    const object = this.#object.deref();
+    if (this.closed) return false;
+    this.closed = true;
+    if (!object) return false;
+    object.emit('click', new FakeEvent());
+    return true;
+  }
+  /**
+   * The user dismisses it: `close`, "Emitted when the notification is closed by manual
+   * intervention from the user."
+   */
+  dismiss(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#object.deref()?.emit('close', new FakeEvent());
+  }
+}
+
+/** What a fake's Notification class reports to its fake. */
+interface NotificationSide {
+  supported: boolean;
+  desktop: DesktopNotificationEntry[];
+}
+
 export class FakeNotification extends EventEmitter {
-  static isSupported = (): boolean => true;
+  /** Set by each fake's subclass. */
+  static side: NotificationSide = { supported: true, desktop: [] };
+  #entry: DesktopNotificationEntry | undefined;
+  constructor(readonly options: Record<string, unknown> = {}) {
+    super();
+  }
+  // "Returns `boolean` - Whether or not desktop notifications are supported on the current
+  // system": on Linux, whether a notification server answers on the session bus.
+  static isSupported(): boolean {
+    return this.side.supported;
+  }
+  #side(): NotificationSide {
+    return (this.constructor as typeof FakeNotification).side;
+  }
+  // "Immediately shows the notification to the user." Where none are supported, nothing
+  // shows.
   show(): void {
-    return undefined;
+    const side = this.#side();
+    if (!side.supported || this.#entry) return;
+    this.#entry = new DesktopNotificationEntry(this.options, this);
+    side.desktop.push(this.#entry);
   }
+  // "Dismisses the notification." The fake says so with `close`, as libnotify's "closed"
+  // signal does on Linux (and Windows: "programmatic dismissal with
+  // `notification.close()`"), though "This event is not guaranteed to be emitted in all
+  // cases where the notification is closed."
   close(): void {
-    this.emit('close');
+    if (!this.#entry || this.#entry.closed) return;
+    this.#entry.closed = true;
+    this.emit('close', new FakeEvent());
   }
+}
+
+/**
+ * A full garbage collection, as V8 makes one when memory is needed: what nothing
+ * references is gone after it (and its WeakRefs empty). V8's `gc` is exposed for it;
+ * WeakRefs made in the current job stay until it ends, so it waits for the next one.
+ */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
 }
 
 export interface Recorded {
@@ -408,6 +498,15 @@ export function createFakeElectron(options: FakeElectronOptions) {
     }
   };
 
+  const notifications: NotificationSide = {
+    supported: options.notificationsSupported ?? true,
+    desktop: [],
+  };
+  // Typed as the named class: the type of an anonymous subclass cannot be written out.
+  const Notification: typeof FakeNotification = class extends FakeNotification {
+    static override side = notifications;
+  };
+
   const permissions = {
     request: null as Listener | null,
     check: null as ((...args: unknown[]) => boolean) | null,
@@ -533,7 +632,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
     nativeImage: { createFromPath: (path: string) => ({ path }) },
     Tray,
-    Notification: FakeNotification,
+    Notification,
   };
 
   return {
@@ -543,6 +642,16 @@ export function createFakeElectron(options: FakeElectronOptions) {
     trays,
     /** How the user answers message boxes. */
     dialogs,
+    /**
+     * The notifications shown, as the desktop has them; `supported` is what
+     * Notification.isSupported() answers.
+     */
+    notifications,
+    /**
+     * Time passes and the garbage collector runs: a notification the app no longer
+     * references loses its listeners (`alive` turns false), as in Electron.
+     */
+    collect: collectGarbage,
     /** The keyring: lock or unlock it, and how many decryptions were asked of it. */
     keyring: keyringState,
     set onExit(hook: () => void) {
