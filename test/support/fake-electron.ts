@@ -86,6 +86,16 @@ export class FakeWebContents extends EventEmitter {
   getURL(): string {
     return this.url;
   }
+  /**
+   * The page asks to go to `url` (a link, `location.href`): `will-navigate`, "Emitted when
+   * a user or the page wants to start navigation on the main frame." Returns whether the
+   * app prevented it.
+   */
+  tryNavigate(url: string): boolean {
+    const event = Object.assign(new FakeEvent(), { url, isMainFrame: true });
+    this.emit('will-navigate', event, url);
+    return event.defaultPrevented;
+  }
   /** The page's renderer process is gone (until a reload starts a new one). */
   crashed = false;
   /** How many times forcefullyCrashRenderer() was called. */
@@ -152,6 +162,8 @@ interface Context {
   quitting: boolean;
   exited(): boolean;
   allClosed(): void;
+  /** A webContents was made (the app's `web-contents-created`). */
+  contentsCreated(contents: FakeWebContents): void;
 }
 
 export class FakeBrowserWindow extends EventEmitter {
@@ -174,6 +186,7 @@ export class FakeBrowserWindow extends EventEmitter {
     this.webContents = new FakeWebContents(this.id);
     this.visible = options.show !== false;
     context.windows.push(this);
+    context.contentsCreated(this.webContents);
   }
   show(): void {
     if (!this.visible) this.shownBy ??= 'show';
@@ -362,6 +375,8 @@ export interface Recorded {
   appUserModelIds: string[];
   exited: { code: number; via: 'quit' | 'exit' } | null;
   lockHeld: boolean;
+  /** The URLs given to shell.openExternal, the system browser. */
+  openedExternally: string[];
 }
 
 export class FakeApp extends EventEmitter {
@@ -452,6 +467,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
     appUserModelIds: [],
     exited: null,
     lockHeld: false,
+    openedExternally: [],
   };
   /** Called the moment the process would end, for a test to see what it leaves behind. */
   let onExit: () => void = () => undefined;
@@ -463,6 +479,15 @@ export function createFakeElectron(options: FakeElectronOptions) {
     quitting: false,
     exited: () => recorded.exited !== null,
     allClosed: () => app.emit('window-all-closed'),
+    // "Emitted when a new webContents is created", every one, the main window's too:
+    // lib/browser/api/web-contents.ts emits it from WebContents' _init, while the window
+    // that owns it is being constructed, before its constructor returns.
+    contentsCreated: (contents) =>
+      app.emit(
+        'web-contents-created',
+        { sender: contents, preventDefault: () => undefined, defaultPrevented: false },
+        contents,
+      ),
   };
   const windows = context.windows;
   const app: FakeApp = new FakeApp({
@@ -623,7 +648,12 @@ export function createFakeElectron(options: FakeElectronOptions) {
       showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
       showSaveDialog: () => Promise.resolve({ canceled: true, filePath: '' }),
     },
-    shell: { openExternal: () => Promise.resolve() },
+    shell: {
+      openExternal: (url: string) => {
+        recorded.openedExternally.push(url);
+        return Promise.resolve();
+      },
+    },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     net: { isOnline: () => true },
     Menu: {

@@ -272,6 +272,34 @@ describe('the window', () => {
   });
 });
 
+describe('every webContents', () => {
+  it('is hardened by main, the window’s own links going to the system browser', async () => {
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    const win = mainWindow(e);
+    const app = win.webContents.url;
+    // The window's own handlers, set after web-contents-created's, decide for its page.
+    expect(win.webContents.openHandler?.({ url: 'https://debusine.debian.net/' })).toEqual({
+      action: 'deny',
+    });
+    expect(win.webContents.tryNavigate('https://evil.example/')).toBe(true);
+    expect(win.webContents.tryNavigate(`${app}#/work-requests`)).toBe(false);
+    expect(e.recorded.openedExternally).toEqual([
+      'https://debusine.debian.net/',
+      'https://evil.example/',
+    ]);
+    // Any other webContents (one a bug might make) opens nothing, here or outside.
+    const other = new e.module.BrowserWindow({ show: false });
+    expect(other.webContents.openHandler?.({ url: 'https://debusine.debian.net/' })).toEqual({
+      action: 'deny',
+    });
+    expect(other.webContents.tryNavigate('https://evil.example/')).toBe(true);
+    expect(e.recorded.openedExternally).toHaveLength(2);
+    other.destroy();
+  });
+});
+
 describe('links', () => {
   it('reach the app from its command line, from a launch while it starts, and from macOS before ready', async () => {
     process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
