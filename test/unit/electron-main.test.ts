@@ -259,6 +259,17 @@ describe('the window', () => {
     await until(started(e));
   });
 
+  it('has the app’s icon, which an AppImage has no desktop entry to give it', async () => {
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    const icon = mainWindow(e).options.icon;
+    expect(typeof icon).toBe('string');
+    // Beside the tray's icons, in the resources the package ships (electron-builder.yml).
+    expect(String(icon)).toMatch(/\/resources\/icon\.png$/);
+    expect(statSync(join(import.meta.dirname, '../../resources/icon.png')).isFile()).toBe(true);
+  });
+
   it('whose page crashes before its first paint is shown and reloaded, not left hidden', async () => {
     const e = await launch();
     e.ready();

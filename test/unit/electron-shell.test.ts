@@ -88,6 +88,7 @@ describe('the main window', () => {
   it('is isolated and sandboxed, with no Node and no webviews', () => {
     createMainWindow({
       preload: '/p.cjs',
+      icon: '/opt/debusine-desktop/resources/icon.png',
       state: { width: 900, height: 600, maximized: false },
       isAppUrl,
     });
@@ -102,12 +103,17 @@ describe('the main window', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
-    expect(options).toMatchObject({ width: 900, height: 600 });
+    expect(options).toMatchObject({
+      width: 900,
+      height: 600,
+      icon: '/opt/debusine-desktop/resources/icon.png',
+    });
   });
 
   it('opens no windows, and sends http(s) links to the system browser', () => {
     createMainWindow({
       preload: '/p.cjs',
+      icon: '/opt/debusine-desktop/resources/icon.png',
       state: { width: 900, height: 600, maximized: false },
       isAppUrl,
     });
@@ -120,6 +126,7 @@ describe('the main window', () => {
   it('never navigates away from the app', () => {
     createMainWindow({
       preload: '/p.cjs',
+      icon: '/opt/debusine-desktop/resources/icon.png',
       state: { width: 900, height: 600, maximized: false },
       isAppUrl,
     });

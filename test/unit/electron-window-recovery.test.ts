@@ -45,6 +45,7 @@ afterEach(() => {
 function openWindow(shown = true): FakeBrowserWindow {
   const created = createMainWindow({
     preload: '/p.cjs',
+    icon: '/opt/debusine-desktop/resources/icon.png',
     state: { width: 900, height: 600, maximized: false },
     isAppUrl: (url) => url.startsWith(APP),
   });

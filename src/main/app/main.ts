@@ -204,6 +204,7 @@ async function start(): Promise<void> {
     const win = createMainWindow({
       preload: join(import.meta.dirname, '../preload/index.cjs'),
       state: fitToDisplays(savedState, displays),
+      icon: join(resources, 'icon.png'),
       isAppUrl,
     });
     recoverWindow(win);

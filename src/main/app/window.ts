@@ -13,6 +13,11 @@ export const WINDOW_CSP =
 export interface WindowOptions {
   preload: string;
   state: WindowState;
+  /**
+   * The app's icon (resources/icon.png). An installed .deb's desktop entry names one, but
+   * an AppImage runs with no entry installed, and its window would show a generic icon.
+   */
+  icon: string;
   /** Whether a URL is the app's own page. */
   isAppUrl(url: string): boolean;
 }
@@ -100,6 +105,7 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     minWidth: 800,
     minHeight: 500,
     title: 'Debusine Desktop',
+    icon: options.icon,
     show: false,
     webPreferences: {
       preload: options.preload,
