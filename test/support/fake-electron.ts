@@ -623,6 +623,10 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
   };
 
+  // "Emitted when the system is suspending." / "Emitted when system is resuming." On Linux
+  // both come from logind's PrepareForSleep signal.
+  const powerMonitor = new EventEmitter();
+
   const dialogs = {
     /** How the user answers a message box: the index of a button, at once or later. */
     answer: (_options: MessageBoxOptions): number | Promise<number> => 0,
@@ -663,6 +667,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
     nativeImage: { createFromPath: (path: string) => ({ path }) },
     Tray,
     Notification,
+    powerMonitor,
   };
 
   return {
@@ -672,6 +677,11 @@ export function createFakeElectron(options: FakeElectronOptions) {
     trays,
     /** How the user answers message boxes. */
     dialogs,
+    /** The computer sleeps and wakes up: powerMonitor's `suspend`, then `resume`. */
+    sleepAndWake(): void {
+      powerMonitor.emit('suspend');
+      powerMonitor.emit('resume');
+    },
     /**
      * The notifications shown, as the desktop has them; `supported` is what
      * Notification.isSupported() answers.
@@ -927,6 +937,7 @@ const MODULE_KEYS = [
   'nativeImage',
   'Tray',
   'Notification',
+  'powerMonitor',
 ] as const satisfies readonly (keyof FakeElectron['module'])[];
 
 /**

@@ -43,10 +43,16 @@ vi.mock('electron', async () => {
 });
 
 /**
- * The service is the app's own; a case may hold its close back, as a call in flight that
- * never ends holds it (closing waits for each one).
+ * The service is the app's own, its calls counted; a case may hold its close back, as a
+ * call in flight that never ends holds it (closing waits for each one).
  */
-const closing = vi.hoisted(() => ({ hold: undefined as Promise<void> | undefined, calls: 0 }));
+const serviceCalls = vi.hoisted(() => ({
+  closeHold: undefined as Promise<void> | undefined,
+  /** How many times the service was closed. */
+  closes: 0,
+  /** How many times the service was told to connect again. */
+  reconnects: 0,
+}));
 vi.mock('../../src/main/composition-root', async (importOriginal) => {
   const actual = await importOriginal<typeof CompositionRoot>();
   return {
@@ -54,9 +60,14 @@ vi.mock('../../src/main/composition-root', async (importOriginal) => {
     createService: (deps: Parameters<typeof actual.createService>[0]) => {
       const service = actual.createService(deps);
       const close = service.close.bind(service);
+      const reconnect = service.reconnect.bind(service);
+      service.reconnect = () => {
+        serviceCalls.reconnects++;
+        reconnect();
+      };
       service.close = async () => {
-        closing.calls++;
-        await closing.hold;
+        serviceCalls.closes++;
+        await serviceCalls.closeHold;
         await close();
       };
       return service;
@@ -94,13 +105,14 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.useRealTimers();
-  closing.hold = undefined;
+  serviceCalls.closeHold = undefined;
   // Whatever a case left running ends with its app.
   if (!fake.current.recorded.exited) {
     fake.current.module.app.quit();
     await until(() => fake.current.recorded.exited !== null);
   }
-  closing.calls = 0;
+  serviceCalls.closes = 0;
+  serviceCalls.reconnects = 0;
   process.argv = savedArgv;
   for (const key of ENV_KEYS) {
     const value = savedEnv[key];
@@ -311,6 +323,19 @@ describe('every webContents', () => {
   });
 });
 
+describe('waking from sleep', () => {
+  it('connects the service again', async () => {
+    process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
+    process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    expect(serviceCalls.reconnects).toBe(0);
+    e.sleepAndWake();
+    expect(serviceCalls.reconnects).toBe(1);
+  });
+});
+
 describe('links', () => {
   it('reach the app from its command line, from a launch while it starts, and from macOS before ready', async () => {
     process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
@@ -480,14 +505,14 @@ describe('quitting', () => {
 
   it('ends after QUIT_WAIT_MS when closing never ends', async () => {
     const e = await startedApp();
-    closing.hold = new Promise<void>(() => undefined);
+    serviceCalls.closeHold = new Promise<void>(() => undefined);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     e.module.app.quit();
     // The window's place is written first (real files, in real time), then the service
     // is closed: the case is where closing waits.
     // (setImmediate, which the fake clock leaves alone: vi.waitFor would move the clock.)
-    while (closing.calls === 0) await new Promise((r) => setImmediate(r));
+    while (serviceCalls.closes === 0) await new Promise((r) => setImmediate(r));
     await vi.advanceTimersByTimeAsync(QUIT_WAIT_MS - 1);
     expect(e.recorded.exited).toBeNull();
     await vi.advanceTimersByTimeAsync(1);
@@ -505,7 +530,7 @@ describe('quitting', () => {
     // Real time passes for the files closing writes; the fake clock does not move.
     vi.useRealTimers();
     await until(() => e.recorded.exited !== null, 2_000);
-    expect(closing.calls).toBe(1);
+    expect(serviceCalls.closes).toBe(1);
     expect(e.recorded.exited).toEqual({ code: 0, via: 'quit' });
   });
 });

@@ -33,6 +33,7 @@ import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
 import { closeWithin } from './quit';
+import { reconnectOnResume } from './resume';
 import { logChildProcessesGone, recoverWindow } from './window-recovery';
 
 const rendererDir = join(import.meta.dirname, '../renderer');
@@ -286,6 +287,9 @@ async function start(): Promise<void> {
     }
   }, 5_000);
   service.setNetworkAvailable(online);
+  reconnectOnResume(() => {
+    service.reconnect();
+  });
 
   // Native notifications come from the service (CompletionRouter → ElectronNotifier). The
   // tray shows a snapshot (watch list, steps waiting for the user, connection) that is
