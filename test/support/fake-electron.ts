@@ -129,7 +129,11 @@ export class FakeWebContents extends EventEmitter {
     this.forcedCrashes++;
     void this.processGone('crashed');
   }
-  /** "Emitted when the web page becomes unresponsive." */
+  /**
+   * "Emitted when the web page becomes unresponsive." Electron emits it only for a page
+   * that is visible and whose renderer has started (lib/browser/api/web-contents.ts:
+   * `event.visible && event.rendererInitialized`): a test calls this for such a page.
+   */
   becomeUnresponsive(): void {
     this.emit('unresponsive', new FakeEvent());
   }
