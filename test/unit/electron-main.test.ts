@@ -53,27 +53,34 @@ const serviceCalls = vi.hoisted(() => ({
   /** How many times the service was told to connect again. */
   reconnects: 0,
 }));
-vi.mock('../../src/main/composition-root', async (importOriginal) => {
-  const actual = await importOriginal<typeof CompositionRoot>();
-  return {
-    ...actual,
-    createService: (deps: Parameters<typeof actual.createService>[0]) => {
-      const service = actual.createService(deps);
-      const close = service.close.bind(service);
-      const reconnect = service.reconnect.bind(service);
-      service.reconnect = () => {
-        serviceCalls.reconnects++;
-        reconnect();
-      };
-      service.close = async () => {
-        serviceCalls.closes++;
-        await serviceCalls.closeHold;
-        await close();
-      };
-      return service;
-    },
-  };
-});
+/**
+ * The service as the app makes it, its close and reconnect counted. Registered anew for each
+ * launch (vi.doMock after vi.resetModules): vi.mock's module would be made once and kept
+ * across resets, and a later launch would get the first launch's service modules.
+ */
+function countServiceCalls(): void {
+  vi.doMock('../../src/main/composition-root', async (importOriginal) => {
+    const actual = await importOriginal<typeof CompositionRoot>();
+    return {
+      ...actual,
+      createService: (deps: Parameters<typeof actual.createService>[0]) => {
+        const service = actual.createService(deps);
+        const close = service.close.bind(service);
+        const reconnect = service.reconnect.bind(service);
+        service.reconnect = () => {
+          serviceCalls.reconnects++;
+          reconnect();
+        };
+        service.close = async () => {
+          serviceCalls.closes++;
+          await serviceCalls.closeHold;
+          await close();
+        };
+        return service;
+      },
+    };
+  });
+}
 
 // Each case loads main.ts and the service behind it afresh.
 vi.setConfig({ testTimeout: 30_000 });
@@ -139,6 +146,7 @@ async function launch(
   fake.current = e;
   process.argv = ['/opt/Debusine Desktop/debusine-desktop', ...argv];
   vi.resetModules();
+  countServiceCalls();
   await import('../../src/main/app/main');
   return e;
 }
