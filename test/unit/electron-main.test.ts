@@ -331,6 +331,61 @@ describe('every webContents', () => {
   });
 });
 
+describe('a locked keyring', () => {
+  it('is said to be locked, never taken for no sign-in, and the token read once it is unlocked', async () => {
+    // A server that answers every request with 404: reachable, with nothing in it.
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"Not found"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      // A first launch stores the token in the keyring…
+      process.env.DEBUSINE_DESKTOP_API_URL = `http://127.0.0.1:${String(address.port)}/api`;
+      process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+      const first = await launch();
+      first.ready();
+      await until(started(first));
+      first.module.app.quit();
+      await until(() => first.recorded.exited !== null);
+      Reflect.deleteProperty(process.env, 'DEBUSINE_DESKTOP_API_URL');
+      Reflect.deleteProperty(process.env, 'DEBUSINE_DESKTOP_TOKEN');
+      const keyFile = join(dir, 'data', 'tokens.keyring.json');
+      const stored = await readFile(keyFile, 'utf8');
+
+      // …the next starts with it locked.
+      const e = await launch({ keyringLocked: true });
+      e.ready();
+      await until(started(e));
+      const win = mainWindow(e);
+      const ask = async () =>
+        (await e.invoke(win, 'workRequests.get', { id: 1 })) as {
+          ok: boolean;
+          error?: { code: string; message: string };
+        };
+      const locked = await ask();
+      expect(locked.ok).toBe(false);
+      expect(locked.error?.code).not.toBe('auth');
+      expect(locked.error?.message).toContain('keyring is locked');
+      expect(await readFile(keyFile, 'utf8')).toBe(stored);
+
+      // Unlocked: a retry reads the token, and the request reaches the server.
+      e.keyring.locked = false;
+      const answers: { ok: boolean; error?: { code: string; message: string } }[] = [];
+      await until(() => {
+        void ask().then((answer) => answers.push(answer));
+        return answers.at(-1)?.error?.code === 'not-found';
+      });
+      expect(answers.every((a) => a.error?.code !== 'auth')).toBe(true);
+      expect(await readFile(keyFile, 'utf8')).toBe(stored);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
 describe('waking from sleep', () => {
   it('connects the service again', async () => {
     process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
