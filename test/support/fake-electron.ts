@@ -381,6 +381,8 @@ export interface Recorded {
   lockHeld: boolean;
   /** The URLs given to shell.openExternal, the system browser. */
   openedExternally: string[];
+  /** What app.relaunch() was asked to start once the process ends. */
+  relaunches: { args?: string[]; execPath?: string }[];
 }
 
 export class FakeApp extends EventEmitter {
@@ -444,6 +446,11 @@ export class FakeApp extends EventEmitter {
     this.emit('quit', new FakeEvent(), 0);
     this.#fake.end(0, 'quit');
   }
+  // "Relaunches the app when the current instance exits." "When `app.relaunch` is called
+  // multiple times, multiple instances will be started after the current instance exits."
+  relaunch(options: { args?: string[]; execPath?: string } = {}): void {
+    this.#fake.recorded.relaunches.push(options);
+  }
   // "All windows will be closed immediately without asking the user, and the
   // `before-quit` and `will-quit` events will not be emitted."
   exit(code = 0): void {
@@ -472,6 +479,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
     exited: null,
     lockHeld: false,
     openedExternally: [],
+    relaunches: [],
   };
   /** Called the moment the process would end, for a test to see what it leaves behind. */
   let onExit: () => void = () => undefined;

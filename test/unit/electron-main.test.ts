@@ -112,6 +112,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
   serviceCalls.closeHold = undefined;
   // Whatever a case left running ends with its app.
   if (!fake.current.recorded.exited) {
@@ -583,6 +584,36 @@ describe('quitting', () => {
     expect(e.windows).toEqual([]);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('quitting without waiting'));
     warn.mockRestore();
+  });
+
+  it('starts again after it ended when launched meanwhile, with that launch’s arguments', async () => {
+    const e = await startedApp();
+    serviceCalls.closeHold = new Promise<void>(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    e.module.app.quit();
+    const program = '/opt/Debusine Desktop/debusine-desktop';
+    e.secondInstance([program, 'debusine-desktop://work-request/5']);
+    e.secondInstance([program, 'debusine-desktop://work-request/6']);
+    // Once: each call starts one more instance.
+    expect(e.recorded.relaunches).toEqual([
+      { args: ['debusine-desktop://work-request/5'], execPath: process.execPath },
+    ]);
+    await until(() => e.recorded.exited !== null, QUIT_WAIT_MS + 2_000);
+    // Before quitting, a launch's link is the running app's to open.
+    const again = await startedApp();
+    again.secondInstance([program, 'debusine-desktop://work-request/7']);
+    expect(again.recorded.relaunches).toEqual([]);
+  });
+
+  it('is started again from the AppImage file, not from its mount', async () => {
+    const appImage = join(dir, 'Debusine Desktop-0.1.0-x86_64.AppImage');
+    process.env.APPIMAGE = appImage;
+    const e = await startedApp();
+    serviceCalls.closeHold = new Promise<void>(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    e.module.app.quit();
+    e.secondInstance(['/tmp/.mount_Debusi/debusine-desktop']);
+    expect(e.recorded.relaunches).toEqual([{ args: [], execPath: appImage }]);
   });
 
   it('ends as soon as closing ends, without waiting for the bound', async () => {

@@ -32,7 +32,7 @@ import { TRAY_EVENTS, trayRefresher, type TrayRefresher } from './tray-refresh';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
-import { closeWithin } from './quit';
+import { closeWithin, RelaunchWhileQuitting } from './quit';
 import { reconnectOnResume } from './resume';
 import { logChildProcessesGone, recoverWindow } from './window-recovery';
 
@@ -57,8 +57,9 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  const relaunch = new RelaunchWhileQuitting(app);
   app.on('second-instance', (_event, argv) => {
-    links.fromArgv(argv.slice(1), true);
+    if (!relaunch.take(argv)) links.fromArgv(argv.slice(1), true);
   });
   app.on('open-url', (event, url) => {
     event.preventDefault();

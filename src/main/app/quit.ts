@@ -1,3 +1,5 @@
+import type { App } from 'electron';
+
 /**
  * How long quitting waits for the service to close. Closing waits for every call in flight
  * (a read may take its 30 s and its retries), and while it waits the window is gone and a
@@ -29,4 +31,39 @@ export function closeWithin(close: () => Promise<void>, boundMs = QUIT_WAIT_MS):
   return Promise.race([closing, bound]).finally(() => {
     clearTimeout(timer);
   });
+}
+
+/**
+ * A launch while the app quits: the new process hands its arguments to this one (which
+ * holds the single-instance lock until it ends) and exits, and this one, its window gone,
+ * does nothing with them. So the app is started again once this process has ended, with
+ * those arguments. Electron starts one instance per relaunch() call: only the first launch
+ * meanwhile is started again.
+ */
+export class RelaunchWhileQuitting {
+  readonly #app: Pick<App, 'on' | 'relaunch'>;
+  #quitting = false;
+  #relaunching = false;
+
+  constructor(app: Pick<App, 'on' | 'relaunch'>) {
+    this.#app = app;
+    app.on('before-quit', () => {
+      this.#quitting = true;
+    });
+  }
+
+  /**
+   * Takes a second instance's `argv` (its program first): true when the app is quitting
+   * and it will be launched again, false when the running app is to take it.
+   */
+  take(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
+    if (!this.#quitting) return false;
+    if (!this.#relaunching) {
+      this.#relaunching = true;
+      // An AppImage's program is inside its mount, gone once it has ended: the AppImage
+      // file itself is what starts it again.
+      this.#app.relaunch({ args: argv.slice(1), execPath: env.APPIMAGE ?? process.execPath });
+    }
+    return true;
+  }
 }
