@@ -97,6 +97,11 @@ export interface AppService {
   /** Seeds from the environment, loads settings, starts watching, resumes uploads. */
   start(): Promise<void>;
   setNetworkAvailable(online: boolean): void;
+  /**
+   * The computer woke from sleep: what is connected may be dead without knowing it, so it
+   * connects again and reads what it missed.
+   */
+  reconnect(): void;
   close(): Promise<void>;
 }
 
@@ -262,6 +267,9 @@ export function createService(deps: ServiceDeps): AppService {
     },
     setNetworkAvailable(online) {
       watch.setNetworkAvailable(online);
+    },
+    reconnect() {
+      watch.reconnect();
     },
     async close() {
       await own.close();

@@ -10,8 +10,21 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 type Listener = (...args: unknown[]) => void;
+
+/** RenderProcessGoneDetails.reason, as electron.d.ts lists it. */
+export type RenderProcessGoneReason =
+  | 'clean-exit'
+  | 'abnormal-exit'
+  | 'killed'
+  | 'crashed'
+  | 'oom'
+  | 'launch-failed'
+  | 'integrity-failure'
+  | 'memory-eviction';
 
 export class FakeEvent {
   defaultPrevented = false;
@@ -46,6 +59,13 @@ export interface FakeElectronOptions {
   applicationDirs?: string[];
   /** Another instance holds the single-instance lock. */
   lockHeldElsewhere?: boolean;
+  /**
+   * The keyring answers but is locked: decrypting what its key made fails as "temporarily
+   * unavailable" until a test sets `keyring.locked` to false.
+   */
+  keyringLocked?: boolean;
+  /** Whether a notification server answers (Notification.isSupported()); true by default. */
+  notificationsSupported?: boolean;
 }
 
 export class FakeWebContents extends EventEmitter {
@@ -67,12 +87,69 @@ export class FakeWebContents extends EventEmitter {
     return this.url;
   }
   /**
+   * The page asks to go to `url` (a link, `location.href`): `will-navigate`, "Emitted when
+   * a user or the page wants to start navigation on the main frame." Returns whether the
+   * app prevented it.
+   */
+  tryNavigate(url: string): boolean {
+    const event = Object.assign(new FakeEvent(), { url, isMainFrame: true });
+    this.emit('will-navigate', event, url);
+    return event.defaultPrevented;
+  }
+  /** The page's renderer process is gone (until a reload starts a new one). */
+  crashed = false;
+  /** How many times forcefullyCrashRenderer() was called. */
+  forcedCrashes = 0;
+  isCrashed(): boolean {
+    return this.crashed;
+  }
+  /**
+   * The renderer process ends. electron_api_web_contents.cc emits `render-process-gone`
+   * from a posted task, not while Chromium is still telling its observers ("Emit
+   * asynchronously so app code (e.g. a synchronous reload() in the handler) can't
+   * re-launch the renderer from inside that loop"), with `details.reason` and
+   * `details.exitCode`. Resolves once the event was emitted.
+   */
+  processGone(reason: RenderProcessGoneReason, exitCode = reason === 'clean-exit' ? 0 : 1) {
+    this.crashed = true;
+    return new Promise<void>((resolve) => {
+      setImmediate(() => {
+        this.emit('render-process-gone', new FakeEvent(), { reason, exitCode });
+        resolve();
+      });
+    });
+  }
+  /**
+   * "Forcefully terminates the renderer process that is currently hosting this
+   * `webContents`. This will cause the `render-process-gone` event to be emitted with the
+   * `reason=killed || reason=crashed`." On Linux it asks the renderer to crash
+   * (`rph->ForceCrash()`): `crashed`.
+   */
+  forcefullyCrashRenderer(): void {
+    this.forcedCrashes++;
+    void this.processGone('crashed');
+  }
+  /**
+   * "Emitted when the web page becomes unresponsive." Electron emits it only for a page
+   * that is visible and whose renderer has started (lib/browser/api/web-contents.ts:
+   * `event.visible && event.rendererInitialized`): a test calls this for such a page.
+   */
+  becomeUnresponsive(): void {
+    this.emit('unresponsive', new FakeEvent());
+  }
+  /** "Emitted when the unresponsive web page becomes responsive again." */
+  becomeResponsive(): void {
+    this.emit('responsive', new FakeEvent());
+  }
+  /**
    * "Reloads the current web page." The new document's navigation starts in the main
    * frame ("Emitted when any frame (including main) starts navigating"), and its page has
    * not run its script yet: it says it is ready when the test sends BRIDGE_READY_CHANNEL.
+   * A reload of a page whose renderer is gone starts a new renderer.
    */
   reload(): void {
     this.reloads++;
+    this.crashed = false;
     this.emit('did-start-navigation', {
       url: this.url,
       isSameDocument: false,
@@ -89,6 +166,8 @@ interface Context {
   quitting: boolean;
   exited(): boolean;
   allClosed(): void;
+  /** A webContents was made (the app's `web-contents-created`). */
+  contentsCreated(contents: FakeWebContents): void;
 }
 
 export class FakeBrowserWindow extends EventEmitter {
@@ -111,6 +190,7 @@ export class FakeBrowserWindow extends EventEmitter {
     this.webContents = new FakeWebContents(this.id);
     this.visible = options.show !== false;
     context.windows.push(this);
+    context.contentsCreated(this.webContents);
   }
   show(): void {
     if (!this.visible) this.shownBy ??= 'show';
@@ -196,14 +276,100 @@ export class FakeTray extends EventEmitter {
   }
 }
 
+/**
+ * A notification on the desktop, as the notification server holds it: what it shows, and a
+ * weak reference to the JavaScript object the app made. Electron's native notification
+ * does not keep that object alive: once nothing in the app references it, the garbage
+ * collector takes it with its listeners, and a click on the notification still on screen
+ * reaches nobody.
+ */
+export class DesktopNotificationEntry {
+  closed = false;
+  readonly #object: WeakRef<FakeNotification>;
+  constructor(
+    readonly options: Record<string, unknown>,
+    object: FakeNotification,
+  ) {
+    this.#object = new WeakRef(object);
+  }
+  /** Whether the app's object is still there to hear about a click. */
+  get alive(): boolean {
+    return this.#object.deref() !== undefined;
+  }
+  /**
+   * The user clicks it: "Emitted when the notification is clicked by the user." Returns
+   * whether the app's object was there to hear it. The server takes a clicked
+   * notification away.
+   */
+  click(): boolean {
+    const object = this.#object.deref();
+    if (this.closed) return false;
+    this.closed = true;
+    if (!object) return false;
+    object.emit('click', new FakeEvent());
+    return true;
+  }
+  /**
+   * The user dismisses it: `close`, "Emitted when the notification is closed by manual
+   * intervention from the user."
+   */
+  dismiss(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#object.deref()?.emit('close', new FakeEvent());
+  }
+}
+
+/** What a fake's Notification class reports to its fake. */
+interface NotificationSide {
+  supported: boolean;
+  desktop: DesktopNotificationEntry[];
+}
+
 export class FakeNotification extends EventEmitter {
-  static isSupported = (): boolean => true;
+  /** Set by each fake's subclass. */
+  static side: NotificationSide = { supported: true, desktop: [] };
+  #entry: DesktopNotificationEntry | undefined;
+  constructor(readonly options: Record<string, unknown> = {}) {
+    super();
+  }
+  // "Returns `boolean` - Whether or not desktop notifications are supported on the current
+  // system": on Linux, whether a notification server answers on the session bus.
+  static isSupported(): boolean {
+    return this.side.supported;
+  }
+  #side(): NotificationSide {
+    return (this.constructor as typeof FakeNotification).side;
+  }
+  // "Immediately shows the notification to the user." Where none are supported, nothing
+  // shows.
   show(): void {
-    return undefined;
+    const side = this.#side();
+    if (!side.supported || this.#entry) return;
+    this.#entry = new DesktopNotificationEntry(this.options, this);
+    side.desktop.push(this.#entry);
   }
+  // "Dismisses the notification." The fake says so with `close`, as libnotify's "closed"
+  // signal does on Linux (and Windows: "programmatic dismissal with
+  // `notification.close()`"), though "This event is not guaranteed to be emitted in all
+  // cases where the notification is closed."
   close(): void {
-    this.emit('close');
+    if (!this.#entry || this.#entry.closed) return;
+    this.#entry.closed = true;
+    this.emit('close', new FakeEvent());
   }
+}
+
+/**
+ * A full garbage collection, as V8 makes one when memory is needed: what nothing
+ * references is gone after it (and its WeakRefs empty). V8's `gc` is exposed for it;
+ * WeakRefs made in the current job stay until it ends, so it waits for the next one.
+ */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
 }
 
 export interface Recorded {
@@ -213,6 +379,10 @@ export interface Recorded {
   appUserModelIds: string[];
   exited: { code: number; via: 'quit' | 'exit' } | null;
   lockHeld: boolean;
+  /** The URLs given to shell.openExternal, the system browser. */
+  openedExternally: string[];
+  /** What app.relaunch() was asked to start once the process ends. */
+  relaunches: { args?: string[]; execPath?: string }[];
 }
 
 export class FakeApp extends EventEmitter {
@@ -276,6 +446,11 @@ export class FakeApp extends EventEmitter {
     this.emit('quit', new FakeEvent(), 0);
     this.#fake.end(0, 'quit');
   }
+  // "Relaunches the app when the current instance exits." "When `app.relaunch` is called
+  // multiple times, multiple instances will be started after the current instance exits."
+  relaunch(options: { args?: string[]; execPath?: string } = {}): void {
+    this.#fake.recorded.relaunches.push(options);
+  }
   // "All windows will be closed immediately without asking the user, and the
   // `before-quit` and `will-quit` events will not be emitted."
   exit(code = 0): void {
@@ -303,6 +478,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
     appUserModelIds: [],
     exited: null,
     lockHeld: false,
+    openedExternally: [],
+    relaunches: [],
   };
   /** Called the moment the process would end, for a test to see what it leaves behind. */
   let onExit: () => void = () => undefined;
@@ -314,6 +491,15 @@ export function createFakeElectron(options: FakeElectronOptions) {
     quitting: false,
     exited: () => recorded.exited !== null,
     allClosed: () => app.emit('window-all-closed'),
+    // "Emitted when a new webContents is created", every one, the main window's too:
+    // lib/browser/api/web-contents.ts emits it from WebContents' _init, while the window
+    // that owns it is being constructed, before its constructor returns.
+    contentsCreated: (contents) =>
+      app.emit(
+        'web-contents-created',
+        { sender: contents, preventDefault: () => undefined, defaultPrevented: false },
+        contents,
+      ),
   };
   const windows = context.windows;
   const app: FakeApp = new FakeApp({
@@ -347,6 +533,15 @@ export function createFakeElectron(options: FakeElectronOptions) {
       super();
       trays.push(this);
     }
+  };
+
+  const notifications: NotificationSide = {
+    supported: options.notificationsSupported ?? true,
+    desktop: [],
+  };
+  // Typed as the named class: the type of an anonymous subclass cannot be written out.
+  const Notification: typeof FakeNotification = class extends FakeNotification {
+    static override side = notifications;
   };
 
   const permissions = {
@@ -385,6 +580,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
   };
 
+  const keyringState = { locked: options.keyringLocked ?? false, decryptAttempts: 0 };
   const cipher = (prefix: string, text: string) =>
     Buffer.concat([Buffer.from(prefix), Buffer.from(text).reverse()]);
   const safeStorage = {
@@ -414,6 +610,15 @@ export function createFakeElectron(options: FakeElectronOptions) {
       if (!ready) throw new Error('safeStorage cannot be used before app is ready');
       await options.keyringReady;
       const tag = data.subarray(0, 3).toString();
+      keyringState.decryptAttempts++;
+      // A key provider that cannot give its key now (a locked Secret Service collection)
+      // sets `temporarily_unavailable`, and electron_api_safe_storage.cc rejects with
+      // "safeStorage.decryptStringAsync is temporarily unavailable. Please try again."
+      if (tag === 'v11' && keyring && keyringState.locked) {
+        throw new Error(
+          'safeStorage.decryptStringAsync is temporarily unavailable. Please try again.',
+        );
+      }
       if (tag === 'v11' && !keyring) {
         throw new Error(
           'Error while decrypting the ciphertext provided to safeStorage.decryptStringAsync.',
@@ -430,6 +635,15 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
   };
 
+  // "Emitted when the system is suspending." / "Emitted when system is resuming." On Linux
+  // both come from logind's PrepareForSleep signal.
+  const powerMonitor = new EventEmitter();
+
+  const dialogs = {
+    /** How the user answers a message box: the index of a button, at once or later. */
+    answer: (_options: MessageBoxOptions): number | Promise<number> => 0,
+  };
+
   const module = {
     app,
     protocol: appScheme.protocol,
@@ -443,13 +657,19 @@ export function createFakeElectron(options: FakeElectronOptions) {
         recorded.errorBoxes.push({ title, content });
       },
       showMessageBox(...args: unknown[]) {
-        recorded.messageBoxes.push(args.at(-1) as Record<string, unknown>);
-        return Promise.resolve({ response: 0, checkboxChecked: false });
+        const options = args.at(-1) as MessageBoxOptions;
+        recorded.messageBoxes.push(options);
+        return answerMessageBox(options, dialogs.answer);
       },
       showOpenDialog: () => Promise.resolve({ canceled: true, filePaths: [] }),
       showSaveDialog: () => Promise.resolve({ canceled: true, filePath: '' }),
     },
-    shell: { openExternal: () => Promise.resolve() },
+    shell: {
+      openExternal: (url: string) => {
+        recorded.openedExternally.push(url);
+        return Promise.resolve();
+      },
+    },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     net: { isOnline: () => true },
     Menu: {
@@ -458,7 +678,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
     nativeImage: { createFromPath: (path: string) => ({ path }) },
     Tray,
-    Notification: FakeNotification,
+    Notification,
+    powerMonitor,
   };
 
   return {
@@ -466,6 +687,25 @@ export function createFakeElectron(options: FakeElectronOptions) {
     recorded,
     windows,
     trays,
+    /** How the user answers message boxes. */
+    dialogs,
+    /** The computer sleeps and wakes up: powerMonitor's `suspend`, then `resume`. */
+    sleepAndWake(): void {
+      powerMonitor.emit('suspend');
+      powerMonitor.emit('resume');
+    },
+    /**
+     * The notifications shown, as the desktop has them; `supported` is what
+     * Notification.isSupported() answers.
+     */
+    notifications,
+    /**
+     * Time passes and the garbage collector runs: a notification the app no longer
+     * references loses its listeners (`alive` turns false), as in Electron.
+     */
+    collect: collectGarbage,
+    /** The keyring: lock or unlock it, and how many decryptions were asked of it. */
+    keyring: keyringState,
     set onExit(hook: () => void) {
       onExit = hook;
     },
@@ -488,6 +728,19 @@ export function createFakeElectron(options: FakeElectronOptions) {
     secondInstance(argv: string[]): void {
       if (!ready) throw new Error('second-instance comes only after ready');
       app.emit('second-instance', new FakeEvent(), argv, process.cwd(), {});
+    },
+    /**
+     * "Emitted when the child process unexpectedly disappears. This is normally because it
+     * was crashed or killed, or because it failed to launch. It does not include renderer
+     * processes."
+     */
+    childProcessGone(details: {
+      type: 'Utility' | 'Zygote' | 'Sandbox helper' | 'GPU' | 'Unknown';
+      reason: RenderProcessGoneReason;
+      exitCode: number;
+      name?: string;
+    }): void {
+      app.emit('child-process-gone', new FakeEvent(), details);
     },
     readyToShow(win: FakeBrowserWindow): void {
       win.emit('ready-to-show', new FakeEvent());
@@ -528,10 +781,23 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
     /**
      * What a frame's `navigator.clipboard.writeText` gets: the permission it asks for is
-     * "`clipboard-sanitized-write` - Request access to write to the clipboard."
+     * "`clipboard-sanitized-write` - Request access to write to the clipboard." The request
+     * handler alone decides it, whatever the check handler says: Electron's own
+     * spec/chromium-spec.ts ('navigator.clipboard.write') grants and denies writeText with
+     * setPermissionRequestHandler only, and with none set "returns clipboard contents
+     * when a PermissionRequestHandler is not defined".
      */
-    clipboardWrite(contents: FakeWebContents, frameUrl: string, isMainFrame = true) {
-      return this.askPermission(contents, 'clipboard-sanitized-write', frameUrl, isMainFrame);
+    clipboardWrite(
+      contents: FakeWebContents,
+      frameUrl: string,
+      isMainFrame = true,
+    ): Promise<boolean> {
+      const request = permissions.request;
+      if (!request) return Promise.resolve(true);
+      const details = { requestingUrl: frameUrl, isMainFrame };
+      return new Promise<boolean>((resolve) => {
+        request(contents, 'clipboard-sanitized-write', resolve, details);
+      });
     },
     /** What a page's request for `url` gets from the scheme's handler on the session. */
     request: appScheme.request,
@@ -548,6 +814,43 @@ export function createFakeElectron(options: FakeElectronOptions) {
       ipcListeners.get(channel)?.(senderEvent(win), ...args);
     },
   };
+}
+
+/** What the fake reads of dialog.showMessageBox's options. */
+interface MessageBoxOptions extends Record<string, unknown> {
+  buttons?: string[];
+  cancelId?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The user's answer, or the cancel button's if the app's `signal` aborts first: "Pass an
+ * instance of AbortSignal to optionally close the message box, the message box will behave
+ * as if it was cancelled by the user." And `cancelId`: "By default this is assigned to the
+ * first button with "cancel" or "no" as the label. If no such labeled buttons exist and
+ * this option is not set, `0` will be used as the return value."
+ */
+function answerMessageBox(
+  options: MessageBoxOptions,
+  answer: (options: MessageBoxOptions) => number | Promise<number>,
+): Promise<{ response: number; checkboxChecked: boolean }> {
+  const labelled = (options.buttons ?? []).findIndex((b) => /^(cancel|no)$/i.test(b));
+  const cancelId = options.cancelId ?? (labelled === -1 ? 0 : labelled);
+  const signal = options.signal;
+  const cancelled = new Promise<number>((resolve) => {
+    if (signal?.aborted) resolve(cancelId);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        resolve(cancelId);
+      },
+      { once: true },
+    );
+  });
+  return Promise.race([Promise.resolve(answer(options)), cancelled]).then((response) => ({
+    response,
+    checkboxChecked: false,
+  }));
 }
 
 function senderEvent(win: FakeBrowserWindow) {
@@ -646,6 +949,7 @@ const MODULE_KEYS = [
   'nativeImage',
   'Tray',
   'Notification',
+  'powerMonitor',
 ] as const satisfies readonly (keyof FakeElectron['module'])[];
 
 /**

@@ -22,6 +22,8 @@ import {
   BRIDGE_READY_CHANNEL,
 } from '../../src/shared/contract-names';
 import { MAX_UNACKED_EVENTS } from '../../src/main/bridge/unacked-events';
+import { QUIT_WAIT_MS } from '../../src/main/app/quit';
+import type * as CompositionRoot from '../../src/main/composition-root';
 import {
   createFakeElectron,
   deferred,
@@ -39,6 +41,46 @@ vi.mock('electron', async () => {
   const { electronModule } = await import('../support/fake-electron');
   return electronModule(() => fake.current);
 });
+
+/**
+ * The service is the app's own, its calls counted; a case may hold its close back, as a
+ * call in flight that never ends holds it (closing waits for each one).
+ */
+const serviceCalls = vi.hoisted(() => ({
+  closeHold: undefined as Promise<void> | undefined,
+  /** How many times the service was closed. */
+  closes: 0,
+  /** How many times the service was told to connect again. */
+  reconnects: 0,
+}));
+/**
+ * The service as the app makes it, its close and reconnect counted. Registered anew for each
+ * launch (vi.doMock after vi.resetModules): vi.mock's module would be made once and kept
+ * across resets, and a later launch would get the first launch's service modules.
+ */
+function countServiceCalls(): void {
+  vi.doMock('../../src/main/composition-root', async (importOriginal) => {
+    const actual = await importOriginal<typeof CompositionRoot>();
+    return {
+      ...actual,
+      createService: (deps: Parameters<typeof actual.createService>[0]) => {
+        const service = actual.createService(deps);
+        const close = service.close.bind(service);
+        const reconnect = service.reconnect.bind(service);
+        service.reconnect = () => {
+          serviceCalls.reconnects++;
+          reconnect();
+        };
+        service.close = async () => {
+          serviceCalls.closes++;
+          await serviceCalls.closeHold;
+          await close();
+        };
+        return service;
+      },
+    };
+  });
+}
 
 // Each case loads main.ts and the service behind it afresh.
 vi.setConfig({ testTimeout: 30_000 });
@@ -69,11 +111,16 @@ beforeEach(async () => {
   process.env.DEBUSINE_DESKTOP_DPUT_DIRS = join(dir, 'dput');
 });
 afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  serviceCalls.closeHold = undefined;
   // Whatever a case left running ends with its app.
   if (!fake.current.recorded.exited) {
     fake.current.module.app.quit();
     await until(() => fake.current.recorded.exited !== null);
   }
+  serviceCalls.closes = 0;
+  serviceCalls.reconnects = 0;
   process.argv = savedArgv;
   for (const key of ENV_KEYS) {
     const value = savedEnv[key];
@@ -100,6 +147,7 @@ async function launch(
   fake.current = e;
   process.argv = ['/opt/Debusine Desktop/debusine-desktop', ...argv];
   vi.resetModules();
+  countServiceCalls();
   await import('../../src/main/app/main');
   return e;
 }
@@ -230,6 +278,125 @@ describe('the window', () => {
     expect(started(e)()).toBe(false);
     keyring.resolve();
     await until(started(e));
+  });
+
+  it('has the app’s icon, which an AppImage has no desktop entry to give it', async () => {
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    const icon = mainWindow(e).options.icon;
+    expect(typeof icon).toBe('string');
+    // Beside the tray's icons, in the resources the package ships (electron-builder.yml).
+    expect(String(icon)).toMatch(/\/resources\/icon\.png$/);
+    expect(statSync(join(import.meta.dirname, '../../resources/icon.png')).isFile()).toBe(true);
+  });
+
+  it('whose page crashes before its first paint is shown and reloaded, not left hidden', async () => {
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    const win = mainWindow(e);
+    expect(win.isVisible()).toBe(false);
+    await win.webContents.processGone('crashed');
+    expect(win.isVisible()).toBe(true);
+    expect(win.webContents.reloads).toBe(1);
+    expect(e.recorded.messageBoxes.map((box) => box.message)).toEqual(['The window was reloaded']);
+  });
+});
+
+describe('every webContents', () => {
+  it('is hardened by main, the window’s own links going to the system browser', async () => {
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    const win = mainWindow(e);
+    const app = win.webContents.url;
+    // The window's own handlers, set after web-contents-created's, decide for its page.
+    expect(win.webContents.openHandler?.({ url: 'https://debusine.debian.net/' })).toEqual({
+      action: 'deny',
+    });
+    expect(win.webContents.tryNavigate('https://evil.example/')).toBe(true);
+    expect(win.webContents.tryNavigate(`${app}#/work-requests`)).toBe(false);
+    expect(e.recorded.openedExternally).toEqual([
+      'https://debusine.debian.net/',
+      'https://evil.example/',
+    ]);
+    // Any other webContents (one a bug might make) opens nothing, here or outside.
+    const other = new e.module.BrowserWindow({ show: false });
+    expect(other.webContents.openHandler?.({ url: 'https://debusine.debian.net/' })).toEqual({
+      action: 'deny',
+    });
+    expect(other.webContents.tryNavigate('https://evil.example/')).toBe(true);
+    expect(e.recorded.openedExternally).toHaveLength(2);
+    other.destroy();
+  });
+});
+
+describe('a locked keyring', () => {
+  it('is said to be locked, never taken for no sign-in, and the token read once it is unlocked', async () => {
+    // A server that answers every request with 404: reachable, with nothing in it.
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"Not found"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      // A first launch stores the token in the keyring…
+      process.env.DEBUSINE_DESKTOP_API_URL = `http://127.0.0.1:${String(address.port)}/api`;
+      process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+      const first = await launch();
+      first.ready();
+      await until(started(first));
+      first.module.app.quit();
+      await until(() => first.recorded.exited !== null);
+      Reflect.deleteProperty(process.env, 'DEBUSINE_DESKTOP_API_URL');
+      Reflect.deleteProperty(process.env, 'DEBUSINE_DESKTOP_TOKEN');
+      const keyFile = join(dir, 'data', 'tokens.keyring.json');
+      const stored = await readFile(keyFile, 'utf8');
+
+      // …the next starts with it locked.
+      const e = await launch({ keyringLocked: true });
+      e.ready();
+      await until(started(e));
+      const win = mainWindow(e);
+      const ask = async () =>
+        (await e.invoke(win, 'workRequests.get', { id: 1 })) as {
+          ok: boolean;
+          error?: { code: string; message: string };
+        };
+      const locked = await ask();
+      expect(locked.ok).toBe(false);
+      expect(locked.error?.code).not.toBe('auth');
+      expect(locked.error?.message).toContain('keyring is locked');
+      expect(await readFile(keyFile, 'utf8')).toBe(stored);
+
+      // Unlocked: a retry reads the token, and the request reaches the server.
+      e.keyring.locked = false;
+      const answers: { ok: boolean; error?: { code: string; message: string } }[] = [];
+      await until(() => {
+        void ask().then((answer) => answers.push(answer));
+        return answers.at(-1)?.error?.code === 'not-found';
+      });
+      expect(answers.every((a) => a.error?.code !== 'auth')).toBe(true);
+      expect(await readFile(keyFile, 'utf8')).toBe(stored);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('waking from sleep', () => {
+  it('connects the service again', async () => {
+    process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
+    process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    expect(serviceCalls.reconnects).toBe(0);
+    e.sleepAndWake();
+    expect(serviceCalls.reconnects).toBe(1);
   });
 });
 
@@ -387,6 +554,78 @@ describe('quitting during an upload', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('quitting', () => {
+  const startedApp = async () => {
+    process.env.DEBUSINE_DESKTOP_API_URL = 'http://127.0.0.1:9/api';
+    process.env.DEBUSINE_DESKTOP_TOKEN = 'token-for-the-test';
+    const e = await launch();
+    e.ready();
+    await until(started(e));
+    return e;
+  };
+
+  it('ends after QUIT_WAIT_MS when closing never ends', async () => {
+    const e = await startedApp();
+    serviceCalls.closeHold = new Promise<void>(() => undefined);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    e.module.app.quit();
+    // The window's place is written first (real files, in real time), then the service
+    // is closed: the case is where closing waits.
+    // (setImmediate, which the fake clock leaves alone: vi.waitFor would move the clock.)
+    while (serviceCalls.closes === 0) await new Promise((r) => setImmediate(r));
+    await vi.advanceTimersByTimeAsync(QUIT_WAIT_MS - 1);
+    expect(e.recorded.exited).toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(e.recorded.exited).toEqual({ code: 0, via: 'quit' });
+    expect(e.windows).toEqual([]);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('quitting without waiting'));
+    warn.mockRestore();
+  });
+
+  it('starts again after it ended when launched meanwhile, with that launch’s arguments', async () => {
+    const e = await startedApp();
+    serviceCalls.closeHold = new Promise<void>(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    e.module.app.quit();
+    const program = '/opt/Debusine Desktop/debusine-desktop';
+    e.secondInstance([program, 'debusine-desktop://work-request/5']);
+    e.secondInstance([program, 'debusine-desktop://work-request/6']);
+    // Once: each call starts one more instance.
+    expect(e.recorded.relaunches).toEqual([
+      { args: ['debusine-desktop://work-request/5'], execPath: process.execPath },
+    ]);
+    await until(() => e.recorded.exited !== null, QUIT_WAIT_MS + 2_000);
+    // Before quitting, a launch's link is the running app's to open.
+    const again = await startedApp();
+    again.secondInstance([program, 'debusine-desktop://work-request/7']);
+    expect(again.recorded.relaunches).toEqual([]);
+  });
+
+  it('is started again from the AppImage file, not from its mount', async () => {
+    const appImage = join(dir, 'Debusine Desktop-0.1.0-x86_64.AppImage');
+    process.env.APPIMAGE = appImage;
+    const e = await startedApp();
+    serviceCalls.closeHold = new Promise<void>(() => undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    e.module.app.quit();
+    e.secondInstance(['/tmp/.mount_Debusi/debusine-desktop']);
+    expect(e.recorded.relaunches).toEqual([{ args: [], execPath: appImage }]);
+  });
+
+  it('ends as soon as closing ends, without waiting for the bound', async () => {
+    const e = await startedApp();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    e.module.app.quit();
+    expect(e.recorded.exited).toBeNull();
+    // Real time passes for the files closing writes; the fake clock does not move.
+    vi.useRealTimers();
+    await until(() => e.recorded.exited !== null, 2_000);
+    expect(serviceCalls.closes).toBe(1);
+    expect(e.recorded.exited).toEqual({ code: 0, via: 'quit' });
   });
 });
 

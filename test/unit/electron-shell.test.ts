@@ -8,6 +8,7 @@ import { testCaller } from '../support/caller';
 // A fake `electron`: records what the shell asks of it.
 const fake = vi.hoisted(() => {
   type Handler = (...args: unknown[]) => unknown;
+  const diskFiles = new WeakMap<Blob, string>();
   const windows: {
     options: Record<string, unknown>;
     handlers: Map<string, Handler>;
@@ -42,7 +43,21 @@ const fake = vi.hoisted(() => {
     shell: { openExternal: vi.fn(() => Promise.resolve()) },
     exposed: new Map<string, unknown>(),
     ipcRenderer: { invoke: vi.fn(), send: vi.fn(), on: vi.fn() },
-    webUtils: { getPathForFile: vi.fn((f: { path?: string }) => f.path ?? '') },
+    /** Files the user dropped from the disk, with the path Chromium keeps for each. */
+    diskFiles,
+    webUtils: {
+      // shell/renderer/api/electron_api_web_utils.cc: anything not a Blob throws
+      // "getPathForFile expected to receive a File object but one was not provided";
+      // otherwise it returns `blob.Path()`, empty for a Blob or File the page made itself.
+      getPathForFile: vi.fn((file: unknown) => {
+        if (!(file instanceof Blob)) {
+          throw new TypeError(
+            'getPathForFile expected to receive a File object but one was not provided',
+          );
+        }
+        return diskFiles.get(file) ?? '';
+      }),
+    },
   };
 });
 
@@ -73,6 +88,7 @@ describe('the main window', () => {
   it('is isolated and sandboxed, with no Node and no webviews', () => {
     createMainWindow({
       preload: '/p.cjs',
+      icon: '/opt/debusine-desktop/resources/icon.png',
       state: { width: 900, height: 600, maximized: false },
       isAppUrl,
     });
@@ -87,12 +103,17 @@ describe('the main window', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
-    expect(options).toMatchObject({ width: 900, height: 600 });
+    expect(options).toMatchObject({
+      width: 900,
+      height: 600,
+      icon: '/opt/debusine-desktop/resources/icon.png',
+    });
   });
 
   it('opens no windows, and sends http(s) links to the system browser', () => {
     createMainWindow({
       preload: '/p.cjs',
+      icon: '/opt/debusine-desktop/resources/icon.png',
       state: { width: 900, height: 600, maximized: false },
       isAppUrl,
     });
@@ -105,6 +126,7 @@ describe('the main window', () => {
   it('never navigates away from the app', () => {
     createMainWindow({
       preload: '/p.cjs',
+      icon: '/opt/debusine-desktop/resources/icon.png',
       state: { width: 900, height: 600, maximized: false },
       isAppUrl,
     });
@@ -260,11 +282,24 @@ describe('the preload', () => {
     expect(typeof off).toBe('function');
     await Promise.resolve();
     expect(fake.ipcRenderer.send).toHaveBeenCalledWith('debusine:ready');
-    await expect(api.files.stageDropped([{ name: 'made-up', size: 1 }])).resolves.toMatchObject({
-      ok: false,
-      error: { code: 'validation' },
-    });
-    await api.files.stageDropped([{ name: 'a.dsc', size: 1, path: '/home/u/a.dsc' }]);
+    // What the page makes up is refused: an object that says it has a path, a File of its
+    // own (which has none), and a drop with one of them among real files.
+    const dropped = new File(['x'], 'a.dsc');
+    fake.diskFiles.set(dropped, '/home/u/a.dsc');
+    const madeUp = [
+      [{ name: 'made-up', size: 1, path: '/etc/passwd' }],
+      [new File(['x'], 'page-made.dsc')],
+      [dropped, { name: 'made-up', size: 1, path: '/etc/passwd' }],
+    ];
+    for (const files of madeUp) {
+      fake.ipcRenderer.invoke.mockClear();
+      await expect(api.files.stageDropped(files)).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'validation' },
+      });
+      expect(fake.ipcRenderer.invoke).not.toHaveBeenCalled();
+    }
+    await api.files.stageDropped([dropped]);
     expect(fake.ipcRenderer.invoke).toHaveBeenLastCalledWith('debusine:stage-paths', [
       '/home/u/a.dsc',
     ]);

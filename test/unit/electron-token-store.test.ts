@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeElectron, mockedElectron, type FakeElectron } from '../support/fake-electron';
+import { DebusineError } from '../../src/shared/errors';
 
 const fake = mockedElectron;
 vi.mock('electron', async () => (await import('../support/fake-electron')).mockedElectronModule());
@@ -90,5 +91,73 @@ describe.runIf(onLinux)('the safeStorage token store, on Linux', () => {
     expect(await store.get('p')).toEqual({ token: 'secrettoken123', origin: 'https://d.example' });
     expect(tagOf((await stored()).p?.secret)).toBe('v11');
     expect(await store.get('p')).toEqual({ token: 'secrettoken123', origin: 'https://d.example' });
+  });
+
+  describe('with the keyring locked', () => {
+    const delays = [5, 5, 5];
+    const storeToken = async (): Promise<string | undefined> => {
+      electron({ keyring: true });
+      await new SafeStorageTokenStore(dir, delays).set(
+        'p',
+        'secrettoken123',
+        'https://d.example/api',
+      );
+      return (await stored()).p?.secret;
+    };
+
+    it('reads the token once the keyring is unlocked while it tries again', async () => {
+      await storeToken();
+      const e = electron({ keyring: true, keyringLocked: true });
+      // Delays long enough for the test to unlock it after the first refusal.
+      const store = new SafeStorageTokenStore(dir, [300, 300, 300]);
+      const reading = store.get('p');
+      await vi.waitFor(
+        () => {
+          expect(e.keyring.decryptAttempts).toBe(1);
+        },
+        { interval: 1 },
+      );
+      e.keyring.locked = false;
+      expect(await reading).toEqual({ token: 'secrettoken123', origin: 'https://d.example' });
+      expect(e.keyring.decryptAttempts).toBeGreaterThanOrEqual(2);
+    });
+
+    it('says the keyring is locked when it stays so, and keeps the token', async () => {
+      const secret = await storeToken();
+      const e = electron({ keyring: true, keyringLocked: true });
+      const store = new SafeStorageTokenStore(dir, delays);
+      const error = await store.get('p').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(DebusineError);
+      const failure = error as DebusineError;
+      // Not 'auth': the page offers to sign in for that, and the token is good.
+      expect(failure.code).not.toBe('auth');
+      expect(failure.message).toContain('keyring is locked');
+      expect(failure.message).toContain('Unlock the keyring');
+      expect(failure.message).not.toContain('sign in');
+      // One attempt and one after each delay.
+      expect(e.keyring.decryptAttempts).toBe(delays.length + 1);
+      expect(await store.has('p')).toBe(true);
+      expect((await stored()).p?.secret).toBe(secret);
+      // Unlocked, the same store reads it.
+      e.keyring.locked = false;
+      expect(await store.get('p')).toEqual({
+        token: 'secrettoken123',
+        origin: 'https://d.example',
+      });
+    });
+
+    it('still asks to sign in again when the key is gone, without trying again', async () => {
+      await storeToken();
+      const e = electron({ keyring: false });
+      const error = await new SafeStorageTokenStore(dir, delays).get('p').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'auth' });
+      expect(e.keyring.decryptAttempts).toBe(1);
+    });
   });
 });

@@ -23,6 +23,7 @@ function session(e: FakeElectron) {
 function openWindow(e: FakeElectron, maximized = false) {
   createMainWindow({
     preload: '/p.cjs',
+    icon: '/opt/debusine-desktop/resources/icon.png',
     state: { width: 900, height: 600, maximized },
     isAppUrl,
   });

@@ -32,6 +32,9 @@ import { TRAY_EVENTS, trayRefresher, type TrayRefresher } from './tray-refresh';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
+import { closeWithin, RelaunchWhileQuitting } from './quit';
+import { reconnectOnResume } from './resume';
+import { logChildProcessesGone, recoverWindow } from './window-recovery';
 
 const rendererDir = join(import.meta.dirname, '../renderer');
 const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
@@ -54,8 +57,9 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  const relaunch = new RelaunchWhileQuitting(app);
   app.on('second-instance', (_event, argv) => {
-    links.fromArgv(argv.slice(1), true);
+    if (!relaunch.take(argv)) links.fromArgv(argv.slice(1), true);
   });
   app.on('open-url', (event, url) => {
     event.preventDefault();
@@ -124,7 +128,8 @@ async function start(): Promise<void> {
   // Electron does not wait for a promise a `before-quit` listener returns: quitting goes
   // on, and the process ends with uploads mid-request and files mid-write. So the first
   // quit is held back until the service has closed (uploads paused where the server can
-  // resume them, every file written), and then asked again.
+  // resume them, every file written), or for at most QUIT_WAIT_MS (quit.ts), and then asked
+  // again.
   app.on('before-quit', (event) => {
     if (life.closed) return;
     event.preventDefault();
@@ -134,18 +139,14 @@ async function start(): Promise<void> {
     tray?.destroy();
     tray = null;
     clearInterval(timers.onlinePoll);
-    void (async () => {
+    void closeWithin(async () => {
       if (mainWindow && !mainWindow.isDestroyed()) saveState(mainWindow);
       await savingState;
       await service.close();
-    })()
-      .catch((error: unknown) => {
-        console.error('Closing down failed:', error);
-      })
-      .finally(() => {
-        life.closed = true;
-        app.quit();
-      });
+    }).then(() => {
+      life.closed = true;
+      app.quit();
+    });
   });
 
   const stateFile = join(app.getPath('userData'), 'window-state.json');
@@ -205,8 +206,10 @@ async function start(): Promise<void> {
     const win = createMainWindow({
       preload: join(import.meta.dirname, '../preload/index.cjs'),
       state: fitToDisplays(savedState, displays),
+      icon: join(resources, 'icon.png'),
       isAppUrl,
     });
+    recoverWindow(win);
     const id = win.webContents.id;
     windowIds.add(id);
     // A page that stops taking its events is reloaded rather than sent more: what it missed
@@ -285,6 +288,9 @@ async function start(): Promise<void> {
     }
   }, 5_000);
   service.setNetworkAvailable(online);
+  reconnectOnResume(() => {
+    service.reconnect();
+  });
 
   // Native notifications come from the service (CompletionRouter → ElectronNotifier). The
   // tray shows a snapshot (watch list, steps waiting for the user, connection) that is
@@ -369,6 +375,8 @@ app.on('web-contents-created', (_event, contents) => {
     if (!isAppUrl(url)) event.preventDefault();
   });
 });
+
+logChildProcessesGone();
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();

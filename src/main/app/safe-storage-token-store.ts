@@ -98,12 +98,21 @@ interface Decision {
   info: TokenStoreInfo;
 }
 
+/**
+ * How long to wait before each new attempt at a decryption the keyring could not do yet:
+ * about a second and a half in all, long enough for a keyring that is being unlocked, short
+ * enough for the page that waits on the token.
+ */
+export const LOCKED_RETRY_DELAYS_MS: readonly number[] = [100, 300, 1_000];
+
 export class SafeStorageTokenStore implements TokenStore {
   readonly #dataDir: string;
+  readonly #retryDelaysMs: readonly number[];
   #decision: Promise<Decision> | undefined;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, retryDelaysMs: readonly number[] = LOCKED_RETRY_DELAYS_MS) {
     this.#dataDir = dataDir;
+    this.#retryDelaysMs = retryDelaysMs;
   }
 
   /** Probes on first use, once; later uses share the answer. */
@@ -114,7 +123,10 @@ export class SafeStorageTokenStore implements TokenStore {
         return { store, info: describeProtection(protection, store.path) };
       }
       const path = join(this.#dataDir, 'tokens.keyring.json');
-      return { store: encryptedStore(path), info: describeProtection(protection, path) };
+      return {
+        store: encryptedStore(path, this.#retryDelaysMs),
+        info: describeProtection(protection, path),
+      };
     });
     return this.#decision;
   }
@@ -144,26 +156,63 @@ export class SafeStorageTokenStore implements TokenStore {
   }
 }
 
-/** The ciphertexts of safeStorage's asynchronous API in one SecretFileStore. */
-function encryptedStore(path: string): TokenFile {
-  return new SecretFileStore(path, {
-    encode: async (token) => (await safeStorage.encryptStringAsync(token)).toString('base64'),
-    decode: async (stored) => {
-      try {
-        const { result, shouldReEncrypt } = await safeStorage.decryptStringAsync(
-          Buffer.from(stored, 'base64'),
-        );
-        // True when the data "should be re-encrypted, as the key has been rotated or a new
-        // key is available that provides a different security level" (a keyring answers
-        // now where the fixed key was used): the file store writes it anew.
-        return { token: result, reEncode: shouldReEncrypt };
-      } catch (error) {
+/**
+ * What safeStorage rejects with when the key the ciphertext needs cannot be had now but may
+ * be later, a locked keyring (electron_api_safe_storage.cc, where the decryptor sets
+ * `temporarily_unavailable`): "safeStorage.decryptStringAsync is temporarily unavailable.
+ * Please try again."
+ */
+function isTemporarilyUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('is temporarily unavailable');
+}
+
+/**
+ * Decrypts, trying again after each delay while the keyring says it cannot now. A keyring
+ * that stays locked is said to be so: the token is still there and still good, so neither
+ * signing in again nor deleting it is the remedy.
+ */
+async function decryptRetrying(
+  ciphertext: Buffer,
+  retryDelaysMs: readonly number[],
+): Promise<Electron.DecryptStringAsyncReturnValue> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await safeStorage.decryptStringAsync(ciphertext);
+    } catch (error) {
+      const delay = retryDelaysMs[attempt];
+      if (!isTemporarilyUnavailable(error)) {
         throw new DebusineError(
           'auth',
           'The token cannot be decrypted: the key it was stored with is not available now (was the keyring it was kept in stopped?). Start the keyring and restart Debusine Desktop, or sign in again.',
           { cause: String(error) },
         );
       }
+      if (delay === undefined) {
+        // Not 'auth': the page would offer to sign in, which is not what is needed.
+        throw new DebusineError(
+          'internal',
+          'Your keyring is locked, so the token kept in it cannot be read. Unlock the keyring (GNOME Keyring, KWallet or the one your desktop uses), then retry.',
+          { cause: String(error) },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** The ciphertexts of safeStorage's asynchronous API in one SecretFileStore. */
+function encryptedStore(path: string, retryDelaysMs: readonly number[]): TokenFile {
+  return new SecretFileStore(path, {
+    encode: async (token) => (await safeStorage.encryptStringAsync(token)).toString('base64'),
+    decode: async (stored) => {
+      const { result, shouldReEncrypt } = await decryptRetrying(
+        Buffer.from(stored, 'base64'),
+        retryDelaysMs,
+      );
+      // True when the data "should be re-encrypted, as the key has been rotated or a new
+      // key is available that provides a different security level" (a keyring answers
+      // now where the fixed key was used): the file store writes it anew.
+      return { token: result, reEncode: shouldReEncrypt };
     },
   });
 }

@@ -1,17 +1,10 @@
 /**
- * OS integration around the window: the application menu, the tray icon (optional: GNOME
- * on Wayland has none, so nothing depends on it), and native notifications.
+ * OS integration around the window: the application menu and the tray icon (optional: GNOME
+ * on Wayland has none, so nothing depends on it). Native notifications are
+ * electron-notifier.ts's.
  */
 import { join } from 'node:path';
-import {
-  Menu,
-  Notification,
-  Tray,
-  nativeImage,
-  shell,
-  type MenuItemConstructorOptions,
-} from 'electron';
-import type { EventMessage } from '../bridge/event-outbox';
+import { Menu, Tray, nativeImage, shell, type MenuItemConstructorOptions } from 'electron';
 import { trayMenuTemplate, type TrayState, type TrayView } from './tray-state';
 
 export interface ShellActions {
@@ -92,19 +85,4 @@ export function createTray(resources: string, actions: ShellActions): TrayHandle
       tray.destroy();
     },
   };
-}
-
-/** A native notification per completed work request, where the system has them. */
-export function notifyCompletion(
-  message: EventMessage<'workRequest.completed'>,
-  onClick: () => void,
-): void {
-  if (!Notification.isSupported()) return;
-  const { workRequestId, result } = message.payload;
-  const notification = new Notification({
-    title: `Work request #${String(workRequestId)}: ${result || 'completed'}`,
-    body: 'Click to show it in Debusine Desktop.',
-  });
-  notification.on('click', onClick);
-  notification.show();
 }

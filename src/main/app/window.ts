@@ -13,6 +13,11 @@ export const WINDOW_CSP =
 export interface WindowOptions {
   preload: string;
   state: WindowState;
+  /**
+   * The app's icon (resources/icon.png). An installed .deb's desktop entry names one, but
+   * an AppImage runs with no entry installed, and its window would show a generic icon.
+   */
+  icon: string;
   /** Whether a URL is the app's own page. */
   isAppUrl(url: string): boolean;
 }
@@ -80,7 +85,9 @@ export function hardenSession(session: Session, policy: SessionPolicy): void {
       responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [WINDOW_CSP] },
     });
   });
-  // Chromium checks first and asks only when the check says no; both answer alike.
+  // The request handler decides what a page asks for, the clipboard write among them
+  // (Electron's spec grants and denies writeText with it alone); the check handler answers
+  // the checks other APIs make first (navigator.permissions.query), alike.
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
     callback(mayUsePermission(policy, contents, permission, details));
   });
@@ -98,6 +105,7 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     minWidth: 800,
     minHeight: 500,
     title: 'Debusine Desktop',
+    icon: options.icon,
     show: false,
     webPreferences: {
       preload: options.preload,

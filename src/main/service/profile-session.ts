@@ -38,6 +38,9 @@ export class ProfileSession extends EventEmitter<ProfileSessionEvents> implement
   #client: DebusineClient | undefined;
   #clientKey = '';
   #refreshing: Promise<void> = Promise.resolve();
+  /** Why the active profile's stored token could not be read at the last refresh. */
+  #unreadable: DebusineError | undefined;
+  #rereading = false;
 
   constructor(
     profiles: ProfileStore,
@@ -67,7 +70,23 @@ export class ProfileSession extends EventEmitter<ProfileSessionEvents> implement
     this.#activeId = file.active;
     this.#withToken = withToken;
     const active = this.activeProfile();
-    const token = active ? await this.#tokenOf(active) : undefined;
+    let token: BoundToken | undefined;
+    try {
+      token = active ? await this.#tokenOf(active) : undefined;
+      this.#unreadable = undefined;
+    } catch (error) {
+      // The token is stored but cannot be read now (a locked keyring): no client, neither
+      // the last profile's nor one without the token; requests say why (client()).
+      this.#unreadable =
+        error instanceof DebusineError
+          ? error
+          : new DebusineError('internal', 'The token cannot be read', {}, error);
+      const old = this.#client;
+      this.#client = undefined;
+      this.#clientKey = '';
+      void old?.close();
+      throw error;
+    }
     const key = active
       ? `${active.id}|${active.apiUrl}|${active.scope}|${token?.origin ?? ''}|${token?.token ?? ''}`
       : '';
@@ -172,9 +191,24 @@ export class ProfileSession extends EventEmitter<ProfileSessionEvents> implement
 
   client(): DebusineClient {
     if (this.#client === undefined) {
+      if (this.#unreadable) {
+        // Not "no server": why the token could not be read (the keyring is locked: unlock
+        // it, then retry). It is read again meanwhile, so that the retry finds it.
+        this.#readAgain();
+        throw this.#unreadable;
+      }
       throw new DebusineError('auth', 'No Debusine server is configured yet.');
     }
     return this.#client;
+  }
+
+  /** One re-read at a time, however many requests ask for the client meanwhile. */
+  #readAgain(): void {
+    if (this.#rereading) return;
+    this.#rereading = true;
+    void this.refresh().finally(() => {
+      this.#rereading = false;
+    });
   }
 
   /** A short-lived client for another profile (servers.check); the caller closes it. */

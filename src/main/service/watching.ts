@@ -542,6 +542,11 @@ export class WatchService {
     this.#stack?.watcher.setNetworkAvailable(online);
   }
 
+  /** Connects the watcher again now (after a sleep), and catches up once connected. */
+  reconnect(): void {
+    this.#stack?.watcher.reconnect();
+  }
+
   /** Watches what the app just started (never fails the request that started it). */
   async started(workRequest: WorkRequestResponse): Promise<void> {
     try {

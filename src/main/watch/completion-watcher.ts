@@ -182,6 +182,21 @@ export class CompletionWatcher extends EventEmitter<CompletionWatcherEvents> {
     }
   }
 
+  /**
+   * Drops the socket and connects again now, resuming from the resume point. For when the
+   * host knows the socket may be dead without anything having said so: after the computer
+   * slept, a socket can stay open on this side while the server forgot it long ago, and
+   * only the heartbeat (up to two periods) would notice. The router catches up on the
+   * `connected` that follows, as after any reconnection.
+   */
+  reconnect(): void {
+    if (!this.#running || !this.#online) return;
+    clearTimeout(this.#retryTimer);
+    this.#closeSocket();
+    this.#attempt = 0;
+    this.#connect();
+  }
+
   /** Resolves once `connected` has arrived: fetch state only after this, so nothing slips. */
   whenConnected(signal?: AbortSignal): Promise<void> {
     if (this.#state.state === 'connected') return Promise.resolve();
