@@ -34,6 +34,7 @@ import { fitToDisplays, loadWindowState, saveWindowState } from './window-state'
 import { logUnhandledRejections } from '../unhandled';
 import { closeWithin, RelaunchWhileQuitting } from './quit';
 import { reconnectOnResume } from './resume';
+import { addressSignature, watchNetwork } from './network-watch';
 import { logChildProcessesGone, recoverWindow } from './window-recovery';
 
 const rendererDir = join(import.meta.dirname, '../renderer');
@@ -278,16 +279,17 @@ async function start(): Promise<void> {
   await starting;
   if (life.quitting) return;
 
-  // Electron's main process has no online/offline event: poll, and tell the watcher.
-  let online = net.isOnline();
-  timers.onlinePoll = setInterval(() => {
-    const now = net.isOnline();
-    if (now !== online) {
-      online = now;
-      service.setNetworkAvailable(now);
-    }
-  }, 5_000);
-  service.setNetworkAvailable(online);
+  timers.onlinePoll = watchNetwork({
+    isOnline: () => net.isOnline(),
+    addresses: () => addressSignature(),
+    availability: (online) => {
+      service.setNetworkAvailable(online);
+    },
+    moved: () => {
+      console.log('The network changed: reconnecting.');
+      service.reconnect();
+    },
+  });
   reconnectOnResume(() => {
     service.reconnect();
   });

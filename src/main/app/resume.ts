@@ -4,10 +4,7 @@
  * the heartbeat noticed. powerMonitor's `resume` ("Emitted when system is resuming.") is
  * the moment to connect again and catch up.
  *
- * Electron's main process has no event for a change of network (powerMonitor has none,
- * and `online`/`offline` are the renderer's `navigator` events); main.ts polls
- * `net.isOnline()` for the network coming and going, and a change from one network to
- * another is left to the heartbeat.
+ * A move to another network does the same to the socket; network-watch.ts notices that.
  */
 import { powerMonitor } from 'electron';
 
