@@ -29,6 +29,7 @@ import { seedFromEnv } from './service/env-seed';
 import type { PresetSources } from './service/presets';
 import { ProfileSession, type ClientFactory } from './service/profile-session';
 import { resourceHandlers } from './service/resources';
+import { queueHandlers } from './service/queue';
 import { serverHandlers } from './service/servers';
 import type { StagedFiles } from './service/staged-files';
 import { UploadManager } from './service/uploads';
@@ -215,6 +216,7 @@ export function createService(deps: ServiceDeps): AppService {
     ...notificationHandlers(watch, host.chooseProgram, host.activateNotification),
     ...workRequestHandlers({ session, emit, users, starts }),
     ...resourceHandlers(session),
+    ...queueHandlers(session),
     ...fileHandlers(files, host),
     ...drafts.handlers(),
     ...uploads.handlers(),

@@ -43,6 +43,8 @@ export const REQUEST_CHANNELS = [
   'workRequests.create',
   'workRequests.retry',
   'workRequests.explainFailure',
+  'queue.estimate',
+  'queue.status',
   'results.lintianTags',
   'workRequests.abort',
   'workRequests.setPriority',

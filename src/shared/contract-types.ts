@@ -746,3 +746,49 @@ export interface EventPayloads {
   /** A log open in the viewer read more of its file, finished, or failed. */
   'logs.progress': LogState;
 }
+
+/**
+ * Where a step stands in the server's queue, and how long such steps usually take: the
+ * server's own numbers (service-status, its start-latency metrics, its task history), never
+ * a guess. What the server could not tell is said in `missing`.
+ */
+export interface QueueEstimate {
+  workRequestId: number;
+  /** For a pending step a worker must take: its place in the scheduler's order. */
+  position: {
+    architecture: string | null;
+    /** Pending work the user can see that a worker takes first. */
+    ahead: number;
+    /** Pending work of that architecture the user cannot see (any may be ahead); null: not counted. */
+    hidden: number | null;
+    /** Only the newest pending work requests were read: `ahead` is then a lower bound. */
+    truncated: boolean;
+    workers: { registered: number; connected: number; idle: number; busy: number } | null;
+  } | null;
+  /** How long its task usually waits to start (a bucket bound of the server's histogram). */
+  usualStart:
+    | { kind: 'within' | 'longer'; seconds: number; samples: number }
+    | { kind: 'unknown'; reason: 'no-metrics' | 'too-few'; samples: number }
+    | null;
+  /** The last successful run like it (same task, subject and context), once the server says them. */
+  usualRun: { seconds: number; endedAt: string | null; workRequestId: number | null } | null;
+  /**
+   * Whether the task history was asked: a step's package and architectures are known only
+   * once it starts, so a pending step's usual run is mostly not asked, rather than none.
+   */
+  historyAsked: boolean;
+  /** What could not be read, in words ("the queue's counts: …"). */
+  missing: string[];
+}
+
+/** The server's queue, per architecture, as `service-status/` counts it for anyone. */
+export interface QueueStatus {
+  architectures: {
+    name: string;
+    workers: { registered: number; connected: number; idle: number; busy: number };
+    pending: number;
+    running: number;
+  }[];
+  /** Why there are no numbers (an older server has no `service-status/`), or null. */
+  unavailable: string | null;
+}

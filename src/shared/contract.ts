@@ -244,6 +244,10 @@ export const requests = {
    * workflow, its first failed step's. Null when its kind says nothing more than its result.
    */
   'workRequests.explainFailure': request<T.FailureReason | null>()(byId),
+  /** Where a step stands in the server's queue and how long such steps usually take. */
+  'queue.estimate': request<T.QueueEstimate>()(byId),
+  /** The server's queue per architecture: its workers, and the work pending and running. */
+  'queue.status': request<T.QueueStatus>()(noArgs),
   'workRequests.abort': request<T.WorkRequestResponse>()(byId),
   'workRequests.setPriority': request<T.WorkRequestResponse>()(
     z.strictObject({ id, priorityAdjustment: z.number().int() }),

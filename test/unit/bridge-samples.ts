@@ -43,6 +43,8 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'workRequests.create': { task_name: 'noop', task_data: {}, event_reactions: {} },
   'workRequests.retry': { id: 1 },
   'workRequests.explainFailure': { id: 1 },
+  'queue.estimate': { id: 1 },
+  'queue.status': undefined,
   'results.lintianTags': { artifactId: 1 },
   'workRequests.abort': { id: 1 },
   'workRequests.setPriority': { id: 1, priorityAdjustment: -5 },

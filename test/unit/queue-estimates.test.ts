@@ -18,7 +18,13 @@ import {
   queuedWork,
   type QueuedWork,
 } from '../../src/main/queue/position';
-import { lastSuccessLookup, runProgress, usualRunOf } from '../../src/main/queue/usual-run';
+import { lastSuccessLookup, usualRunOf } from '../../src/main/queue/usual-run';
+import {
+  positionText,
+  runProgress,
+  spokenDuration,
+  usualStartText,
+} from '../../src/shared/results/queue';
 import type { WorkRequestResponse } from '../../src/shared/models';
 
 function wr(
@@ -253,5 +259,43 @@ describe('how long a task usually runs', () => {
       kind: 'unknown',
       elapsed: 0,
     });
+  });
+});
+
+describe('what the page says', () => {
+  const workers = { registered: 2, connected: 2, idle: 0, busy: 2 };
+  const position = {
+    architecture: 'amd64',
+    ahead: 3,
+    hidden: 0,
+    truncated: false,
+    workers,
+  };
+
+  it('says the place, as a lower bound when work is hidden or unread', () => {
+    expect(positionText(position)).toBe('3 ahead of you on amd64 (2 of 2 workers busy)');
+    expect(positionText({ ...position, ahead: 0 })).toBe('Next on amd64 (2 of 2 workers busy)');
+    expect(positionText({ ...position, hidden: 4 })).toBe(
+      'At least 3 ahead of you on amd64, and 4 more pending that you cannot see (2 of 2 workers busy)',
+    );
+    expect(positionText({ ...position, truncated: true, workers: null })).toBe(
+      'At least 3 ahead of you on amd64',
+    );
+    expect(positionText({ ...position, workers: { ...workers, connected: 0, busy: 0 } })).toBe(
+      'No worker on amd64 is connected: it cannot start until one is',
+    );
+    expect(positionText(null)).toBeNull();
+  });
+
+  it('says the usual wait from the histogram, and why it cannot when it cannot', () => {
+    expect(usualStartText({ kind: 'within', seconds: 300, samples: 6 }, 'sbuild')).toBe(
+      'Usually starts within 5 min (half of the last 6 sbuild starts)',
+    );
+    expect(usualStartText({ kind: 'unknown', reason: 'too-few', samples: 1 }, 'sbuild')).toBe(
+      'Too few sbuild starts on this server to say when it usually starts',
+    );
+    expect(spokenDuration(340)).toBe('5 min 40 s');
+    expect(spokenDuration(4800)).toBe('1 h 20 min');
+    expect(spokenDuration(40.4)).toBe('40 s');
   });
 });

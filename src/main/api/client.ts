@@ -18,6 +18,7 @@ import { HttpTransport, type HttpOptions } from './http';
 import * as lookups from './lookups';
 import { userName } from './users';
 import { ApiContext, type ServerRevision } from './revision';
+import * as queue from './service-status';
 import * as wr from './work-requests';
 import * as workflows from './workflows';
 import * as workspaces from './workspaces';
@@ -131,6 +132,11 @@ export class DebusineClient {
   readonly collectionTokenRevoke = this.#op(archives.collectionTokenRevoke);
   /** A workflow with no template (the workspace's owners only). */
   readonly workflowCreateByTask = this.#op(archives.workflowCreateByTask);
+
+  // The queue: counts per architecture, and the metrics text (both anonymous) -------------
+
+  readonly serviceStatus = this.#op(queue.serviceStatus);
+  readonly openMetrics = this.#op(queue.openMetrics);
 
   // Lookups --------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@
 import type { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import { whoamiSchema } from '../../shared/models';
+import { formatLimit, readTextUpTo } from './body-limits';
 import { exchange } from './exchange';
 import type { HttpTransport, Parsed, RawResponse, RequestSpec } from './http';
 import { errorFromResponse, isPageNotFound } from './http-errors';
@@ -157,6 +158,26 @@ export class ApiContext {
    */
   request<S extends z.ZodType | undefined = undefined>(spec: RequestSpec<S>): Promise<Parsed<S>> {
     return exchange(this.http, spec, (operation, response) => this.#refusal(operation, response));
+  }
+
+  /**
+   * As request, for an answer that is text rather than JSON (the server's metrics), read
+   * only up to `limit` bytes: a longer one is refused, unread past the limit.
+   */
+  async requestText(spec: Omit<RequestSpec<undefined>, 'schema'>, limit: number): Promise<string> {
+    const response = await this.http.send(spec);
+    if (!(spec.expect ?? [200]).includes(response.status)) {
+      throw await this.#refusal(spec.operation, response);
+    }
+    const text = await readTextUpTo(response, limit);
+    if (text === undefined) {
+      throw new DebusineError(
+        'bad-response',
+        `The server's answer to ${spec.operation} is larger than ${formatLimit(limit)}`,
+        { operation: spec.operation, status: response.status, limit },
+      );
+    }
+    return text;
   }
 
   async #refusal(operation: string, response: RawResponse): Promise<DebusineError> {

@@ -67,28 +67,3 @@ export function usualRunOf(data: Record<string, unknown>): UsualRun | null {
     workRequestId: typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null,
   };
 }
-
-export type RunProgress =
-  | { kind: 'usual'; usual: UsualRun; elapsed: number; fraction: number; overdue: boolean }
-  | { kind: 'unknown'; elapsed: number };
-
-/**
- * How far a running step is against its usual run: the fraction stays below 1 while it
- * runs on (a run longer than usual is "overdue", not "done").
- */
-export function runProgress(
-  startedAt: number | null,
-  usual: UsualRun | null,
-  now: number,
-): RunProgress {
-  const elapsed = startedAt === null ? 0 : Math.max(0, (now - startedAt) / 1000);
-  if (usual === null || usual.seconds === 0) return { kind: 'unknown', elapsed };
-  const overdue = elapsed > usual.seconds;
-  return {
-    kind: 'usual',
-    usual,
-    elapsed,
-    fraction: overdue ? 0.99 : elapsed / usual.seconds,
-    overdue,
-  };
-}

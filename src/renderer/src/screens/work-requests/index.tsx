@@ -1,9 +1,10 @@
-import { Bell, GitBranch, Hand, List } from 'lucide-react';
+import { Bell, GitBranch, Hand, List, Server } from 'lucide-react';
 import { useRef, type KeyboardEvent } from 'react';
 import { useDetail } from '@renderer/kit/navigation';
 import { NeedsMeInbox, RecentNotifications } from './inbox';
 import { WorkRequestList } from './list';
 import { WorkRequestPage } from './page';
+import { QueueView } from './queue-view';
 import { useNeedsMe } from '@renderer/queries/work-requests';
 import { AggregateState } from './summary';
 import { useViewsStore, type WorkRequestsTab } from './views-store';
@@ -15,6 +16,7 @@ const TABS: { id: WorkRequestsTab; label: string; icon: typeof List }[] = [
   { id: 'workflows', label: 'Workflows', icon: GitBranch },
   { id: 'inbox', label: 'Needs me', icon: Hand },
   { id: 'notifications', label: 'Notifications', icon: Bell },
+  { id: 'queue', label: 'Queue', icon: Server },
 ];
 
 /** The Work requests area: the list and its tabs, or one work request's page. */
@@ -91,6 +93,7 @@ function Tabs(): React.JSX.Element {
         {tab === 'workflows' ? <WorkflowList /> : null}
         {tab === 'inbox' ? <NeedsMeInbox /> : null}
         {tab === 'notifications' ? <RecentNotifications /> : null}
+        {tab === 'queue' ? <QueueView /> : null}
       </div>
     </div>
   );

@@ -13,6 +13,7 @@ import { WorkRequestActions } from './actions';
 import { isMine, rootOf } from './model';
 import { useUserNames, useWorkRequest } from '@renderer/queries/work-requests';
 import { FailureLine } from './failure-line';
+import { QueueLine } from './queue-line';
 import { WaitingStep } from './waiting';
 import { WorkRequestResults } from './results';
 import { WorkflowSteps } from './workflow-tree';
@@ -85,6 +86,7 @@ export function WorkRequestPage(props: { id: number }): React.JSX.Element {
       ) : null}
       <WorkRequestActions wr={wr} />
       <WaitingStep wr={wr} />
+      <QueueLine wr={wr} />
       <div className="wr-grid">
         <div>
           {wr.task_type === 'Workflow' ? (

@@ -36,7 +36,7 @@ export interface SavedView {
   filters: ListFilters;
 }
 
-export type WorkRequestsTab = 'list' | 'workflows' | 'inbox' | 'notifications';
+export type WorkRequestsTab = 'list' | 'workflows' | 'inbox' | 'notifications' | 'queue';
 
 /** Views every user starts with; they can be deleted like any other. */
 const DEFAULT_VIEWS: SavedView[] = [

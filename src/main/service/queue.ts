@@ -1,0 +1,189 @@
+/**
+ * `queue.estimate`: where a step stands in its server's queue and how long such steps
+ * usually take, from the server's own numbers (src/main/queue reads them). Each number the
+ * server cannot give is left out and said in `missing`, never filled in.
+ */
+import type { ServiceHandlers } from '../bridge/dispatch';
+import type { DebusineClient } from '../api/client';
+import { isDebusineError } from '../../shared/errors';
+import type { QueueEstimate } from '../../shared/contract-types';
+import type { WorkRequestResponse } from '../../shared/models';
+import { queuePosition, queuedWork, type QueuedWork } from '../queue/position';
+import { parseStartLatencies, usualStart } from '../queue/start-latency';
+import { lastSuccessLookup, usualRunOf } from '../queue/usual-run';
+import type { SessionProvider } from './session';
+
+type Handlers = Pick<ServiceHandlers, 'queue.estimate' | 'queue.status'>;
+
+/**
+ * Pending work requests read to place a step: the scheduler's queue on a busy server is
+ * longer, and then the position is a lower bound ("at least").
+ */
+export const QUEUE_SCAN = 1_000;
+
+function why(error: unknown): string {
+  return isDebusineError(error) ? error.message : error instanceof Error ? error.message : 'failed';
+}
+
+async function pendingWork(
+  c: DebusineClient,
+): Promise<{ items: QueuedWork[]; truncated: boolean }> {
+  const items: QueuedWork[] = [];
+  for await (const wr of c.workRequestIter({ status: 'pending', taskType: 'Worker' })) {
+    // Earlier servers filter nothing: the client filters what they send.
+    if (wr.status !== 'pending' || wr.task_type !== 'Worker') continue;
+    if (items.length >= QUEUE_SCAN) return { items, truncated: true };
+    items.push(queuedWork(wr));
+  }
+  return { items, truncated: false };
+}
+
+async function lastSuccess(
+  c: DebusineClient,
+  wr: WorkRequestResponse,
+  lookup: string,
+): Promise<QueueEstimate['usualRun']> {
+  const found = await c
+    .lookupSingle({ lookup, workspace: wr.workspace, expect_type: 'bare' })
+    .catch((error: unknown) => {
+      // No run like it yet (a first build) is an answer, not a failure.
+      if (isDebusineError(error) && error.code === 'not-found') return null;
+      throw error;
+    });
+  const item = found?.collection_item;
+  if (typeof item !== 'object' || item === null) return null;
+  const data = (item as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null) return null;
+  const run = usualRunOf(data as Record<string, unknown>);
+  if (run === null) return null;
+  return {
+    seconds: run.seconds,
+    endedAt: run.endedAt === null ? null : new Date(run.endedAt).toISOString(),
+    workRequestId: run.workRequestId,
+  };
+}
+
+export function queueHandlers(session: SessionProvider): Handlers {
+  return {
+    'queue.estimate': async ({ id }) => {
+      const c = session.client();
+      const wr = await c.workRequestGet(id);
+      const missing: string[] = [];
+      const estimate: QueueEstimate = {
+        workRequestId: wr.id,
+        position: null,
+        usualStart: null,
+        usualRun: null,
+        historyAsked: false,
+        missing,
+      };
+      if (wr.status === 'pending' && wr.task_type === 'Worker') {
+        const [status, latencies] = await Promise.all([
+          c.serviceStatus().catch((error: unknown) => {
+            missing.push(`the queue's counts: ${why(error)}`);
+            return null;
+          }),
+          c
+            .openMetrics()
+            .then(parseStartLatencies)
+            .catch((error: unknown) => {
+              missing.push(`how long work waits to start: ${why(error)}`);
+              return null;
+            }),
+        ]);
+        // A server that cannot list pending work alone (0.11 filters nothing) would send
+        // all its work requests to find it: the place is then not read, and said so.
+        const filters = (await c.serverRevision()).features.workRequestFilters;
+        if (status !== null && !filters) {
+          missing.push('the place in the queue: this server cannot list its pending work alone');
+        }
+        if (status !== null && filters) {
+          const target = queuedWork(wr);
+          const arch = target.architecture;
+          const counted = arch !== null && status.external_workers_arch !== undefined;
+          const queue = arch === null ? undefined : status.worker_tasks_arch?.[arch];
+          // A server that counts workers per architecture and names none for this one has
+          // none: the step cannot start, which is the first thing to say.
+          const workers =
+            arch === null
+              ? undefined
+              : (status.external_workers_arch?.[arch] ??
+                (counted ? { registered: 0, connected: 0, idle: 0, busy: 0 } : undefined));
+          const visible = await pendingWork(c).catch((error: unknown) => {
+            missing.push(`the pending work: ${why(error)}`);
+            return null;
+          });
+          if (visible !== null) {
+            estimate.position = {
+              ...queuePosition(
+                target,
+                visible.items,
+                workers
+                  ? {
+                      workers: {
+                        registered: workers.registered,
+                        connected: workers.connected,
+                        idle: workers.idle,
+                        busy: workers.busy,
+                      },
+                      pending: queue?.pending ?? 0,
+                      running: queue?.running ?? 0,
+                    }
+                  : null,
+              ),
+              truncated: visible.truncated,
+            };
+          }
+        }
+        estimate.usualStart = usualStart(latencies, wr.task_type, wr.task_name);
+      }
+      // A workflow runs no task of its own: the task history has nothing like it.
+      const lookup = lastSuccessLookup(wr);
+      if (
+        (wr.status === 'pending' || wr.status === 'running') &&
+        wr.task_type !== 'Workflow' &&
+        lookup !== null
+      ) {
+        estimate.historyAsked = true;
+        estimate.usualRun = await lastSuccess(c, wr, lookup).catch((error: unknown) => {
+          missing.push(`earlier runs: ${why(error)}`);
+          return null;
+        });
+      }
+      return estimate;
+    },
+
+    'queue.status': async () => {
+      const status = await session
+        .client()
+        .serviceStatus()
+        .catch((error: unknown) => {
+          // An older server has no counts: an answer, not a failure of the page.
+          if (isDebusineError(error) && error.code === 'unsupported') return error.message;
+          throw error;
+        });
+      if (typeof status === 'string') return { architectures: [], unavailable: status };
+      const workers = status.external_workers_arch ?? {};
+      const queues = status.worker_tasks_arch ?? {};
+      const names = [...new Set([...Object.keys(workers), ...Object.keys(queues)])].sort();
+      const none = { registered: 0, connected: 0, idle: 0, busy: 0 };
+      return {
+        architectures: names.map((name) => {
+          const w = workers[name] ?? none;
+          return {
+            name,
+            workers: {
+              registered: w.registered,
+              connected: w.connected,
+              idle: w.idle,
+              busy: w.busy,
+            },
+            pending: queues[name]?.pending ?? 0,
+            running: queues[name]?.running ?? 0,
+          };
+        }),
+        unavailable: null,
+      };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * On the page of a step that has not ended: where it stands in the server's queue and how
+ * long such steps usually take (main reads the server's own numbers). A pending step says
+ * its place and its usual wait; a running one, its time against the last success like it,
+ * with a bar that never reaches its end while the step runs on.
+ */
+import { Clock, Hourglass } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import type { WorkRequestResponse } from '@shared/contract';
+import {
+  positionText,
+  runProgress,
+  spokenDuration,
+  usualRunText,
+  usualStartText,
+} from '@shared/results/queue';
+import { useServerQuery } from '@renderer/queries/hooks';
+import { queueQueries } from '@renderer/queries/queue';
+
+/** The running step's clock: its elapsed time moves on between the server's answers. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      setNow(Date.now());
+    }, 1_000);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [active]);
+  return now;
+}
+
+export function QueueLine(props: { wr: WorkRequestResponse }): React.JSX.Element | null {
+  const { wr } = props;
+  const shown = wr.task_type === 'Worker' && (wr.status === 'pending' || wr.status === 'running');
+  const estimate = useServerQuery((scope) => queueQueries.estimate(scope, wr.id, wr.status), {
+    enabled: shown,
+  });
+  const now = useNow(shown && wr.status === 'running');
+  if (!shown || !estimate.data) return null;
+  const e = estimate.data;
+  const missing =
+    e.missing.length > 0 ? (
+      <p className="muted queue-missing">Not known: {e.missing.join('; ')}.</p>
+    ) : null;
+  if (wr.status === 'pending') {
+    const place = positionText(e.position);
+    const start = usualStartText(e.usualStart, wr.task_name);
+    return (
+      <section className="queue-line" aria-label="Queue" data-testid="queue-line">
+        <Hourglass size={16} aria-hidden="true" className="muted" />
+        <div>
+          {place !== null ? <p className="queue-place">{place}.</p> : null}
+          {start !== null ? <p>{start}.</p> : null}
+          {e.historyAsked ? <p className="muted">{usualRunText(e.usualRun)}.</p> : null}
+          {missing}
+        </div>
+      </section>
+    );
+  }
+  const started = wr.started_at === null ? null : Date.parse(wr.started_at);
+  const progress = runProgress(started, e.usualRun, now);
+  return (
+    <section className="queue-line" aria-label="Queue" data-testid="queue-line">
+      <Clock size={16} aria-hidden="true" className="muted" />
+      <div>
+        <p>
+          Running for {spokenDuration(progress.elapsed)}
+          {progress.kind === 'usual'
+            ? progress.overdue
+              ? `: longer than the last success (${spokenDuration(progress.usual.seconds)})`
+              : ` of about ${spokenDuration(progress.usual.seconds)} (the last success)`
+            : ''}
+          .
+        </p>
+        {progress.kind === 'usual' ? (
+          <progress
+            value={progress.fraction}
+            max={1}
+            aria-label="Against the last success"
+            aria-valuetext={
+              progress.overdue ? 'overdue' : `${String(Math.round(progress.fraction * 100))}%`
+            }
+          />
+        ) : e.historyAsked ? (
+          <p className="muted">{usualRunText(e.usualRun)}.</p>
+        ) : null}
+        {missing}
+      </div>
+    </section>
+  );
+}

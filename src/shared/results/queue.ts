@@ -1,0 +1,96 @@
+/**
+ * What the app says about a step's time in the queue and at work, from the numbers main
+ * reads off the server (src/main/queue): how far a running step is against its usual run,
+ * and the words for a pending step's place. Shared, so that the page and a notification say
+ * the same thing.
+ */
+import type { QueueEstimate } from '../contract-types';
+
+/** The last successful run like a step, as the page needs it. */
+export interface UsualRunSeconds {
+  seconds: number;
+}
+
+export type RunProgress =
+  | { kind: 'usual'; usual: UsualRunSeconds; elapsed: number; fraction: number; overdue: boolean }
+  | { kind: 'unknown'; elapsed: number };
+
+/**
+ * How far a running step is against its usual run: the fraction stays below 1 while it
+ * runs on (a run longer than usual is "overdue", not "done").
+ */
+export function runProgress(
+  startedAt: number | null,
+  usual: UsualRunSeconds | null,
+  now: number,
+): RunProgress {
+  const elapsed = startedAt === null ? 0 : Math.max(0, (now - startedAt) / 1000);
+  if (usual === null || usual.seconds === 0) return { kind: 'unknown', elapsed };
+  const overdue = elapsed > usual.seconds;
+  return {
+    kind: 'usual',
+    usual,
+    elapsed,
+    fraction: overdue ? 0.99 : elapsed / usual.seconds,
+    overdue,
+  };
+}
+
+/** A length of time as people say it: "40 s", "5 min 40 s", "1 h 20 min". */
+export function spokenDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${String(s)} s`;
+  const minutes = Math.floor(s / 60);
+  if (minutes < 60) {
+    const rest = s % 60;
+    return rest === 0 ? `${String(minutes)} min` : `${String(minutes)} min ${String(rest)} s`;
+  }
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${String(hours)} h` : `${String(hours)} h ${String(rest)} min`;
+}
+
+/** Where a pending step stands, in one line; null when the server gave nothing to say. */
+export function positionText(position: QueueEstimate['position']): string | null {
+  if (position === null) return null;
+  const { ahead, hidden, workers, architecture, truncated } = position;
+  const on = architecture === null ? '' : ` on ${architecture}`;
+  if (workers !== null && workers.connected === 0) {
+    return `No worker${on} is connected: it cannot start until one is`;
+  }
+  const busy =
+    workers === null
+      ? ''
+      : ` (${String(workers.busy)} of ${String(workers.connected)} worker${workers.connected === 1 ? '' : 's'} busy)`;
+  if (hidden !== null && hidden > 0) {
+    return `At least ${String(ahead)} ahead of you${on}, and ${String(hidden)} more pending that you cannot see${busy}`;
+  }
+  if (truncated) return `At least ${String(ahead)} ahead of you${on}${busy}`;
+  if (ahead === 0) return `Next${on}${busy}`;
+  return `${String(ahead)} ahead of you${on}${busy}`;
+}
+
+/** How long such a step usually waits to start, or why that cannot be said. */
+export function usualStartText(
+  usual: QueueEstimate['usualStart'],
+  taskName: string,
+): string | null {
+  if (usual === null) return null;
+  switch (usual.kind) {
+    case 'within':
+      return `Usually starts within ${spokenDuration(usual.seconds)} (half of the last ${String(usual.samples)} ${taskName} starts)`;
+    case 'longer':
+      return `Usually waits more than ${spokenDuration(usual.seconds)} to start (${String(usual.samples)} ${taskName} starts)`;
+    case 'unknown':
+      return usual.reason === 'no-metrics'
+        ? 'The server does not say how long work waits to start'
+        : `Too few ${taskName} starts on this server to say when it usually starts`;
+  }
+}
+
+/** How long such a step usually runs, or why that cannot be said. */
+export function usualRunText(usual: QueueEstimate['usualRun']): string {
+  return usual === null
+    ? 'No earlier success of this step to measure it by'
+    : `The last success took ${spokenDuration(usual.seconds)}`;
+}

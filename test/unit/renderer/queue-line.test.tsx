@@ -1,0 +1,113 @@
+// @vitest-environment happy-dom
+/**
+ * The queue line on a step's page: a pending step's place and usual wait, a running step's
+ * time against its last success (the bar short of its end when it runs longer), what the
+ * server could not say, and nothing asked for a step that has ended.
+ */
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QueueEstimate, WorkRequestResponse } from '@shared/contract';
+import { QueueLine } from '@renderer/screens/work-requests/queue-line';
+import { WithServer } from './support/with-server';
+
+afterEach(cleanup);
+
+function wr(overrides: Partial<WorkRequestResponse>): WorkRequestResponse {
+  return {
+    id: 50,
+    created_at: '2026-11-29T10:30:00Z',
+    started_at: null,
+    completed_at: null,
+    duration: null,
+    status: 'pending',
+    result: '',
+    worker: null,
+    task_type: 'Worker',
+    task_name: 'sbuild',
+    task_data: {},
+    dynamic_task_data: null,
+    priority_base: 0,
+    priority_adjustment: 0,
+    artifacts: [],
+    scope: 'debusine',
+    workspace: 'developers',
+    links: {},
+    ...overrides,
+  } as WorkRequestResponse;
+}
+
+const ESTIMATE: QueueEstimate = {
+  workRequestId: 50,
+  position: {
+    architecture: 'amd64',
+    ahead: 3,
+    hidden: 0,
+    truncated: false,
+    workers: { registered: 2, connected: 2, idle: 0, busy: 2 },
+  },
+  usualStart: { kind: 'within', seconds: 240, samples: 9 },
+  usualRun: { seconds: 360, endedAt: null, workRequestId: 12 },
+  historyAsked: true,
+  missing: [],
+};
+
+describe('the queue line', () => {
+  it('says where a pending step stands and how long such steps wait and run', async () => {
+    render(
+      <WithServer handlers={{ 'queue.estimate': () => ESTIMATE }}>
+        <QueueLine wr={wr({})} />
+      </WithServer>,
+    );
+    const line = await screen.findByRole('region', { name: 'Queue' });
+    expect(line.textContent).toContain('3 ahead of you on amd64 (2 of 2 workers busy).');
+    expect(line.textContent).toContain(
+      'Usually starts within 4 min (half of the last 9 sbuild starts).',
+    );
+    expect(line.textContent).toContain('The last success took 6 min.');
+  });
+
+  it('measures a running step against the last success, and never fills the bar', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, now: Date.parse('2026-11-29T10:43:00Z') });
+    try {
+      render(
+        <WithServer handlers={{ 'queue.estimate': () => ESTIMATE }}>
+          <QueueLine wr={wr({ status: 'running', started_at: '2026-11-29T10:40:00Z' })} />
+        </WithServer>,
+      );
+      const bar = await screen.findByRole('progressbar', { name: 'Against the last success' });
+      expect(bar.getAttribute('aria-valuetext')).toBe('50%');
+      expect(screen.getByRole('region', { name: 'Queue' }).textContent).toContain(
+        'Running for 3 min of about 6 min (the last success).',
+      );
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      expect(bar.getAttribute('aria-valuetext')).toBe('overdue');
+      expect(screen.getByRole('region', { name: 'Queue' }).textContent).toContain(
+        'longer than the last success (6 min)',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says what the server could not tell, and asks nothing for a step that has ended', async () => {
+    const asked = vi.fn(() => ({
+      ...ESTIMATE,
+      position: null,
+      usualRun: null,
+      missing: ["the queue's counts: serviceStatus is not offered by 0.11"],
+    }));
+    render(
+      <WithServer handlers={{ 'queue.estimate': asked }}>
+        <QueueLine wr={wr({})} />
+        <QueueLine wr={wr({ id: 51, status: 'completed', result: 'success' })} />
+      </WithServer>,
+    );
+    const line = await screen.findByRole('region', { name: 'Queue' });
+    expect(line.textContent).toContain(
+      "Not known: the queue's counts: serviceStatus is not offered by 0.11.",
+    );
+    expect(line.textContent).toContain('No earlier success of this step to measure it by.');
+    expect(screen.getAllByRole('region', { name: 'Queue' })).toHaveLength(1);
+    expect(asked).toHaveBeenCalledTimes(1);
+  });
+});
