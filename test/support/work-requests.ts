@@ -47,3 +47,22 @@ export function runningPipelineFixture(
     ...extra,
   });
 }
+
+/**
+ * A build waiting for a worker: an `sbuild` in `developers`, pending since 10:30, whose
+ * scheduler tags ask for an amd64 worker; `extra` overrides any field (tags included).
+ */
+export function pendingBuildFixture(
+  extra: Partial<WorkRequestResponse> & Record<string, unknown> = {},
+): WorkRequestResponse {
+  return workRequestFixture(50, {
+    created_at: '2026-11-29T10:30:00Z',
+    completed_at: null,
+    status: 'pending',
+    result: '',
+    task_name: 'sbuild',
+    workspace: 'developers',
+    scheduler_tags_required: ['worker:build-arch:amd64'],
+    ...extra,
+  } as Partial<WorkRequestResponse>);
+}

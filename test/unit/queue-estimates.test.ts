@@ -25,33 +25,11 @@ import {
   spokenDuration,
   usualStartText,
 } from '../../src/shared/results/queue';
-import type { WorkRequestResponse } from '../../src/shared/models';
+import { pendingBuildFixture } from '../support/work-requests';
 
-function wr(
-  overrides: Partial<WorkRequestResponse> & Record<string, unknown>,
-): WorkRequestResponse {
-  return {
-    id: 1,
-    created_at: '2026-11-29T10:00:00Z',
-    started_at: null,
-    completed_at: null,
-    duration: null,
-    status: 'pending',
-    result: '',
-    worker: null,
-    task_type: 'Worker',
-    task_name: 'sbuild',
-    task_data: {},
-    dynamic_task_data: null,
-    priority_base: 0,
-    priority_adjustment: 0,
-    artifacts: [],
-    scope: 'debusine',
-    workspace: 'developers',
-    links: {},
-    ...overrides,
-  } as WorkRequestResponse;
-}
+/** A pending build with no scheduler tags (an earlier server's), unless given some. */
+const wr = (extra: Parameters<typeof pendingBuildFixture>[0] = {}) =>
+  pendingBuildFixture({ scheduler_tags_required: undefined, ...extra });
 
 const at = (minute: number) => Date.parse(`2026-11-29T10:${String(minute).padStart(2, '0')}:00Z`);
 const work = (id: number, minute: number, priority = 0, architecture: string | null = 'amd64') =>

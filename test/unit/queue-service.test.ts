@@ -12,33 +12,9 @@ import type { SessionProvider } from '../../src/main/service/session';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
 import { testCaller } from '../support/caller';
+import { pendingBuildFixture } from '../support/work-requests';
 
-function wr(
-  overrides: Partial<WorkRequestResponse> & Record<string, unknown>,
-): WorkRequestResponse {
-  return {
-    id: 50,
-    created_at: '2026-11-29T10:30:00Z',
-    started_at: null,
-    completed_at: null,
-    duration: null,
-    status: 'pending',
-    result: '',
-    worker: null,
-    task_type: 'Worker',
-    task_name: 'sbuild',
-    task_data: {},
-    dynamic_task_data: null,
-    priority_base: 0,
-    priority_adjustment: 0,
-    artifacts: [],
-    scope: 'debusine',
-    workspace: 'developers',
-    links: {},
-    scheduler_tags_required: ['worker:build-arch:amd64'],
-    ...overrides,
-  } as WorkRequestResponse;
-}
+const wr = pendingBuildFixture;
 
 const METRICS = [
   'debusine_work_request_start_latency_bucket{le="60.0",priority="normal",task_name="sbuild",task_type="Worker"} 1.0',

@@ -6,35 +6,14 @@
  */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { QueueEstimate, WorkRequestResponse } from '@shared/contract';
+import type { QueueEstimate } from '@shared/contract';
 import { QueueLine } from '@renderer/screens/work-requests/queue-line';
 import { WithServer } from './support/with-server';
+import { pendingBuildFixture } from '../../support/work-requests';
 
 afterEach(cleanup);
 
-function wr(overrides: Partial<WorkRequestResponse>): WorkRequestResponse {
-  return {
-    id: 50,
-    created_at: '2026-11-29T10:30:00Z',
-    started_at: null,
-    completed_at: null,
-    duration: null,
-    status: 'pending',
-    result: '',
-    worker: null,
-    task_type: 'Worker',
-    task_name: 'sbuild',
-    task_data: {},
-    dynamic_task_data: null,
-    priority_base: 0,
-    priority_adjustment: 0,
-    artifacts: [],
-    scope: 'debusine',
-    workspace: 'developers',
-    links: {},
-    ...overrides,
-  } as WorkRequestResponse;
-}
+const wr = pendingBuildFixture;
 
 const ESTIMATE: QueueEstimate = {
   workRequestId: 50,
