@@ -8,7 +8,7 @@
  * A test mocks `electron` with `electronModule(() => current)` and drives `current`.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -415,14 +415,21 @@ export class FakeApp extends EventEmitter {
   setAppUserModelId(id: string): void {
     this.#fake.recorded.appUserModelIds.push(id);
   }
-  // On Linux Electron runs `xdg-settings set default-url-scheme-handler <protocol>
-  // <desktop name>` (shell/browser/browser_linux.cc), which succeeds only where a
-  // .desktop entry of that name is installed.
+  // On Linux Electron makes the .desktop entry of its desktop name the handler of
+  // `x-scheme-handler/<protocol>` (shell/browser/browser_linux.cc), which succeeds only
+  // where that entry is installed; and the desktop's loader (GIO's GDesktopAppInfo, as
+  // xdg-settings' desktop lookup) takes an entry only when the program its Exec names
+  // exists. So an entry pointing at an AppImage that is not there registers nothing.
   setAsDefaultProtocolClient(protocol: string): boolean {
     const desktop = process.env.CHROME_DESKTOP ?? 'debusine-desktop.desktop';
-    const registered = (this.#fake.options.applicationDirs ?? []).some((dir) =>
-      existsSync(join(dir, desktop)),
-    );
+    const registered = (this.#fake.options.applicationDirs ?? []).some((dir) => {
+      const file = join(dir, desktop);
+      if (!existsSync(file)) return false;
+      const exec = /^Exec=(?:"([^"]+)"|(\S+))/m.exec(readFileSync(file, 'utf8'));
+      const program = exec?.[1] ?? exec?.[2];
+      // A bare name is looked for on PATH; the entries the app writes name a path.
+      return program !== undefined && (!program.startsWith('/') || existsSync(program));
+    });
     this.#fake.recorded.protocolClients.push({ protocol, registered });
     return registered;
   }

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -431,6 +431,9 @@ describe('links', () => {
 
   it('of the scheme reach an AppImage: its first run installs the desktop entry asking needs', async () => {
     const appImage = join(dir, 'Apps', 'Debusine Desktop-0.1.0-x86_64.AppImage');
+    // The desktop takes an entry only when its program exists: the AppImage is there.
+    await mkdir(join(dir, 'Apps'), { recursive: true });
+    await writeFile(appImage, '');
     process.env.APPIMAGE = appImage;
     const applications = join(dir, 'share', 'applications');
     const e = await launch({ applicationDirs: [applications] });
@@ -443,6 +446,21 @@ describe('links', () => {
     expect(entry).toContain(`Exec="${appImage}" %U\n`);
     expect(entry).toContain('MimeType=x-scheme-handler/debusine-desktop;\n');
     expect(entry).toContain('StartupWMClass=debusine-desktop\n');
+  });
+});
+
+describe('an AppImage that is not where its entry says', () => {
+  it('registers no scheme: the desktop refuses an entry whose program is missing', async () => {
+    process.env.APPIMAGE = join(dir, 'Gone', 'Debusine Desktop-0.1.0-x86_64.AppImage');
+    const applications = join(dir, 'share', 'applications');
+    const e = await launch({ applicationDirs: [applications] });
+    e.ready();
+    await until(started(e));
+    expect(e.recorded.protocolClients).toEqual([
+      { protocol: 'debusine-desktop', registered: false },
+    ]);
+    // The app still runs.
+    expect(e.recorded.exited).toBeNull();
   });
 });
 
