@@ -7,7 +7,9 @@
  * A start that fails says so and ends (releasing the single-instance lock); links given at
  * launch, by another launch while this one starts, or by macOS before `ready` reach the
  * app; the window opens before the keyring answers; an AppImage registers its scheme;
- * quitting during an upload pauses it and leaves no half-written file.
+ * quitting during an upload pauses it and leaves no half-written file; the window's page
+ * comes from app://, registered before `ready`; and the app does not run without
+ * Chromium's sandbox unless told to.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -23,6 +25,7 @@ import {
 } from '../../src/shared/contract-names';
 import { MAX_UNACKED_EVENTS } from '../../src/main/bridge/unacked-events';
 import { QUIT_WAIT_MS } from '../../src/main/app/quit';
+import { APP_INDEX_URL } from '../../src/main/app/app-protocol';
 import type * as CompositionRoot from '../../src/main/composition-root';
 import {
   createFakeElectron,
@@ -658,5 +661,59 @@ describe('on Windows', () => {
     } finally {
       Object.defineProperty(process, 'platform', platform);
     }
+  });
+});
+
+describe('the window’s page', () => {
+  it('comes from app://, registered before ready and served on the session', async () => {
+    const e = await launch();
+    // Registered at load, before ready: the fake, as Electron, refuses it after.
+    expect(e.privilegedSchemes.get('app')).toEqual({ standard: true, secure: true });
+    e.ready();
+    await until(() => e.windows.length > 0 || e.recorded.exited !== null);
+    expect(e.recorded.errorBoxes).toEqual([]);
+    const win = e.windows[0];
+    expect(win?.loaded).toBe(APP_INDEX_URL);
+    // The session answers for the scheme (this checkout has no build to serve: 404), and
+    // nothing outside the build comes through it.
+    const page = await e.request(APP_INDEX_URL);
+    expect([200, 404]).toContain(page.status);
+    const outside = await e.request('app://renderer/..%2f..%2fpackage.json');
+    expect(outside.status).toBe(404);
+    // The page it loads is the one the IPC check trusts.
+    if (!win) throw new Error('no window');
+    await expect(e.invoke(win, 'connection.get', undefined)).resolves.toMatchObject({ ok: true });
+    // A file:// page, which the window no longer loads, is refused.
+    win.webContents.url =
+      'file:///opt/Debusine%20Desktop/resources/app.asar/out/renderer/index.html';
+    await expect(e.invoke(win, 'connection.get', undefined)).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+  });
+});
+
+describe('a start without the sandbox', () => {
+  it('shows why it stops and ends, with no window and no lock', async () => {
+    const e = await launch({}, ['--no-sandbox']);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    e.ready();
+    await until(() => e.recorded.exited !== null);
+    expect(e.recorded.exited).toEqual({ code: 1, via: 'exit' });
+    expect(e.recorded.errorBoxes.map((box) => box.title)).toEqual([
+      'Debusine Desktop will not run without its sandbox',
+    ]);
+    expect(e.windows).toEqual([]);
+    expect(e.recorded.lockHeld).toBe(false);
+  });
+
+  it('goes on when the user allows it', async () => {
+    process.env.DEBUSINE_DESKTOP_ALLOW_NO_SANDBOX = '1';
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const e = await launch({}, ['--no-sandbox']);
+    e.ready();
+    await until(() => e.windows.length > 0 || e.recorded.exited !== null);
+    expect(e.recorded.errorBoxes).toEqual([]);
+    expect(e.windows[0]?.loaded).toBe(APP_INDEX_URL);
   });
 });
