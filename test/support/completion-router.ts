@@ -13,6 +13,7 @@ import {
   type CompletionRouterOptions,
   type WorkRequestSource,
 } from '../../src/main/watch/completion-router';
+import { CompletionWatcher } from '../../src/main/watch/completion-watcher';
 import { WatchList } from '../../src/main/watch/watch-list';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
@@ -81,4 +82,34 @@ export async function routerFixture(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A watcher on a loopback socket (`apiUrl`) feeding a router over `client`, with `watched`
+ * on the watch list as still running: what the socket tests start from (a flood, a wake
+ * from sleep). The router reads the server by ids.
+ */
+export async function watchedOverSocket(options: {
+  dir: string;
+  apiUrl: string;
+  client: WorkRequestSource;
+  watched: number;
+}): Promise<{ router: CompletionRouter; watcher: CompletionWatcher; notifier: RecordingNotifier }> {
+  const watchList = new WatchList(join(options.dir, 'watch.json'));
+  await watchList.add(options.watched, 'user', 'noop');
+  await watchList.setStatus(options.watched, 'running', '');
+  const notifier = new RecordingNotifier();
+  const router = new CompletionRouter({
+    client: options.client,
+    watchList,
+    notifier,
+    readsByIds: () => Promise.resolve(true),
+  });
+  const watcher = new CompletionWatcher({
+    apiUrl: options.apiUrl,
+    getToken: () => 'token',
+    onCompletion: (event) => router.handleCompletion(event),
+  });
+  router.attach(watcher);
+  return { router, watcher, notifier };
 }

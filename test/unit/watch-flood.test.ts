@@ -13,10 +13,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { WebSocket } from 'ws';
 import type { WorkRequestResponse } from '../../src/shared/models';
-import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { CompletionRouter } from '../../src/main/watch/completion-router';
-import { CompletionWatcher, MAX_PENDING } from '../../src/main/watch/completion-watcher';
-import { WatchList } from '../../src/main/watch/watch-list';
+import { MAX_PENDING } from '../../src/main/watch/completion-watcher';
+import { watchedOverSocket } from '../support/completion-router';
 import { webSocketsOnLoopback, type LoopbackWebSockets } from '../support/loopback-http';
 
 // A context made after the flag is set has gc(), without starting Node with --expose-gc.
@@ -102,22 +100,12 @@ describe('CompletionWatcher under a flood of completions', () => {
         for (const id of filters.ids ?? []) yield workRequest(id);
       },
     };
-    const watchList = new WatchList(join(dir, 'watch.json'));
-    await watchList.add(WATCHED, 'user', 'noop');
-    await watchList.setStatus(WATCHED, 'running', '');
-    const notifier = new RecordingNotifier();
-    const router = new CompletionRouter({
-      client: source,
-      watchList,
-      notifier,
-      readsByIds: () => Promise.resolve(true),
-    });
-    const watcher = new CompletionWatcher({
+    const { router, watcher, notifier } = await watchedOverSocket({
+      dir,
       apiUrl: server.apiUrl,
-      getToken: () => 'token',
-      onCompletion: (event) => router.handleCompletion(event),
+      client: source,
+      watched: WATCHED,
     });
-    router.attach(watcher);
     let handled = 0;
     let dropped = 0;
     let overflows = 0;

@@ -10,10 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WorkRequestResponse } from '../../src/shared/models';
-import { RecordingNotifier } from '../../src/main/notify/notifier';
-import { CompletionRouter } from '../../src/main/watch/completion-router';
 import { CompletionWatcher } from '../../src/main/watch/completion-watcher';
-import { WatchList } from '../../src/main/watch/watch-list';
+import { watchedOverSocket } from '../support/completion-router';
 import { webSocketsOnLoopback, type LoopbackWebSockets } from '../support/loopback-http';
 import { createFakeElectron, mockedElectron } from '../support/fake-electron';
 
@@ -73,22 +71,12 @@ describe('waking from sleep', () => {
         for (const id of filters.ids ?? []) yield workRequest(id);
       },
     };
-    const watchList = new WatchList(join(dir, 'watch.json'));
-    await watchList.add(WATCHED, 'user', 'noop');
-    await watchList.setStatus(WATCHED, 'running', '');
-    const notifier = new RecordingNotifier();
-    const router = new CompletionRouter({
-      client: source,
-      watchList,
-      notifier,
-      readsByIds: () => Promise.resolve(true),
-    });
-    const watcher = new CompletionWatcher({
+    const { router, watcher, notifier } = await watchedOverSocket({
+      dir,
       apiUrl: server.apiUrl,
-      getToken: () => 'token',
-      onCompletion: (event) => router.handleCompletion(event),
+      client: source,
+      watched: WATCHED,
     });
-    router.attach(watcher);
     const e = createFakeElectron({ userData: dir });
     fake.current = e;
     e.ready();
