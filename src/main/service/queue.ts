@@ -5,10 +5,16 @@
  */
 import type { ServiceHandlers } from '../bridge/dispatch';
 import type { DebusineClient } from '../api/client';
+import type { ServiceStatus } from '../api/service-status';
 import { isDebusineError } from '../../shared/errors';
 import type { QueueEstimate } from '../../shared/contract-types';
 import type { WorkRequestResponse } from '../../shared/models';
-import { queuePosition, queuedWork, type QueuedWork } from '../queue/position';
+import {
+  queuePosition,
+  queuedWork,
+  type ArchitectureStatus,
+  type QueuedWork,
+} from '../queue/position';
 import { parseStartLatencies, usualStart } from '../queue/start-latency';
 import { lastSuccessLookup, usualRunOf } from '../queue/usual-run';
 import type { SessionProvider } from './session';
@@ -22,7 +28,48 @@ type Handlers = Pick<ServiceHandlers, 'queue.estimate' | 'queue.status'>;
 export const QUEUE_SCAN = 1_000;
 
 function why(error: unknown): string {
-  return isDebusineError(error) ? error.message : error instanceof Error ? error.message : 'failed';
+  return error instanceof Error ? error.message : String(error);
+}
+
+const NO_WORKERS = { registered: 0, connected: 0, idle: 0, busy: 0 };
+
+/**
+ * One architecture's counts. The server counts workers per architecture: one it names no
+ * worker for has none, and work of it cannot start.
+ */
+function countsFor(status: ServiceStatus, arch: string): ArchitectureStatus {
+  const w = status.external_workers_arch?.[arch] ?? NO_WORKERS;
+  const queue = status.worker_tasks_arch?.[arch];
+  return {
+    workers: { registered: w.registered, connected: w.connected, idle: w.idle, busy: w.busy },
+    pending: queue?.pending ?? 0,
+    running: queue?.running ?? 0,
+  };
+}
+
+/** A pending Worker step's place in the queue, or null (said in `missing`) when not known. */
+async function placeOf(
+  c: DebusineClient,
+  wr: WorkRequestResponse,
+  status: ServiceStatus,
+  missing: string[],
+): Promise<QueueEstimate['position']> {
+  // A server that cannot list pending work alone (0.11 filters nothing) would send all its
+  // work requests to find it: the place is then not read, and said so.
+  if (!(await c.serverRevision()).features.workRequestFilters) {
+    missing.push('the place in the queue: this server cannot list its pending work alone');
+    return null;
+  }
+  const target = queuedWork(wr);
+  const arch = target.architecture;
+  const counts =
+    arch === null || status.external_workers_arch === undefined ? null : countsFor(status, arch);
+  const visible = await pendingWork(c).catch((error: unknown) => {
+    missing.push(`the pending work: ${why(error)}`);
+    return null;
+  });
+  if (visible === null) return null;
+  return { ...queuePosition(target, visible.items, counts), truncated: visible.truncated };
 }
 
 async function pendingWork(
@@ -91,50 +138,7 @@ export function queueHandlers(session: SessionProvider): Handlers {
               return null;
             }),
         ]);
-        // A server that cannot list pending work alone (0.11 filters nothing) would send
-        // all its work requests to find it: the place is then not read, and said so.
-        const filters = (await c.serverRevision()).features.workRequestFilters;
-        if (status !== null && !filters) {
-          missing.push('the place in the queue: this server cannot list its pending work alone');
-        }
-        if (status !== null && filters) {
-          const target = queuedWork(wr);
-          const arch = target.architecture;
-          const counted = arch !== null && status.external_workers_arch !== undefined;
-          const queue = arch === null ? undefined : status.worker_tasks_arch?.[arch];
-          // A server that counts workers per architecture and names none for this one has
-          // none: the step cannot start, which is the first thing to say.
-          const workers =
-            arch === null
-              ? undefined
-              : (status.external_workers_arch?.[arch] ??
-                (counted ? { registered: 0, connected: 0, idle: 0, busy: 0 } : undefined));
-          const visible = await pendingWork(c).catch((error: unknown) => {
-            missing.push(`the pending work: ${why(error)}`);
-            return null;
-          });
-          if (visible !== null) {
-            estimate.position = {
-              ...queuePosition(
-                target,
-                visible.items,
-                workers
-                  ? {
-                      workers: {
-                        registered: workers.registered,
-                        connected: workers.connected,
-                        idle: workers.idle,
-                        busy: workers.busy,
-                      },
-                      pending: queue?.pending ?? 0,
-                      running: queue?.running ?? 0,
-                    }
-                  : null,
-              ),
-              truncated: visible.truncated,
-            };
-          }
-        }
+        if (status !== null) estimate.position = await placeOf(c, wr, status, missing);
         estimate.usualStart = usualStart(latencies, wr.task_type, wr.task_name);
       }
       // A workflow runs no task of its own: the task history has nothing like it.
@@ -163,25 +167,12 @@ export function queueHandlers(session: SessionProvider): Handlers {
           throw error;
         });
       if (typeof status === 'string') return { architectures: [], unavailable: status };
-      const workers = status.external_workers_arch ?? {};
-      const queues = status.worker_tasks_arch ?? {};
-      const names = [...new Set([...Object.keys(workers), ...Object.keys(queues)])].sort();
-      const none = { registered: 0, connected: 0, idle: 0, busy: 0 };
+      const names = new Set([
+        ...Object.keys(status.external_workers_arch ?? {}),
+        ...Object.keys(status.worker_tasks_arch ?? {}),
+      ]);
       return {
-        architectures: names.map((name) => {
-          const w = workers[name] ?? none;
-          return {
-            name,
-            workers: {
-              registered: w.registered,
-              connected: w.connected,
-              idle: w.idle,
-              busy: w.busy,
-            },
-            pending: queues[name]?.pending ?? 0,
-            running: queues[name]?.running ?? 0,
-          };
-        }),
+        architectures: [...names].sort().map((name) => ({ name, ...countsFor(status, name) })),
         unavailable: null,
       };
     },
