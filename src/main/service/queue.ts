@@ -77,8 +77,6 @@ async function pendingWork(
 ): Promise<{ items: QueuedWork[]; truncated: boolean }> {
   const items: QueuedWork[] = [];
   for await (const wr of c.workRequestIter({ status: 'pending', taskType: 'Worker' })) {
-    // Earlier servers filter nothing: the client filters what they send.
-    if (wr.status !== 'pending' || wr.task_type !== 'Worker') continue;
     if (items.length >= QUEUE_SCAN) return { items, truncated: true };
     items.push(queuedWork(wr));
   }
