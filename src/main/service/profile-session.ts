@@ -206,9 +206,13 @@ export class ProfileSession extends EventEmitter<ProfileSessionEvents> implement
   #readAgain(): void {
     if (this.#rereading) return;
     this.#rereading = true;
-    void this.refresh().finally(() => {
-      this.#rereading = false;
-    });
+    // A keyring still locked fails the re-read as it failed before: #unreadable says so to
+    // the next request, and nothing is left to reject unheard.
+    void this.refresh()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#rereading = false;
+      });
   }
 
   /** A short-lived client for another profile (servers.check); the caller closes it. */
