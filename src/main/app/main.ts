@@ -42,6 +42,8 @@ const devUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
 const resources = app.isPackaged
   ? join(process.resourcesPath, 'resources')
   : join(import.meta.dirname, '../../resources');
+/** The app's icon: the window's, and the one an AppImage copies out for its desktop entry. */
+const icon = join(resources, 'icon.png');
 const isAppUrl = appUrlMatcher(APP_INDEX_URL, devUrl);
 // The page's scheme (app-protocol.ts), which Electron takes only before `ready`.
 registerAppScheme(protocol);
@@ -207,7 +209,7 @@ async function start(): Promise<void> {
     const win = createMainWindow({
       preload: join(import.meta.dirname, '../preload/index.cjs'),
       state: fitToDisplays(savedState, displays),
-      icon: join(resources, 'icon.png'),
+      icon,
       isAppUrl,
     });
     recoverWindow(win);
@@ -351,14 +353,12 @@ async function start(): Promise<void> {
  */
 async function registerScheme(): Promise<void> {
   if (process.platform === 'linux') {
-    const outcome = await installAppImageEntry(
-      process.env,
-      PROTOCOL,
-      join(resources, 'icon.png'),
-    ).catch((error: unknown) => {
-      console.warn(`Could not write the AppImage's desktop entry: ${String(error)}`);
-      return 'failed';
-    });
+    const outcome = await installAppImageEntry(process.env, PROTOCOL, icon).catch(
+      (error: unknown) => {
+        console.warn(`Could not write the AppImage's desktop entry: ${String(error)}`);
+        return 'failed';
+      },
+    );
     if (outcome === 'not-ours') {
       console.warn('A desktop entry named debusine-desktop.desktop is there already: kept');
     }
