@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DebusineClient } from '../../src/main/api/client';
@@ -175,6 +176,56 @@ describe('HttpTransport', () => {
       expect(error.message).not.toContain(TOKEN);
     } finally {
       await slow.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('sends a POST on a connection of its own, so an idle one the server drops cannot lose it', async () => {
+    // The server drops a kept-alive connection when the next request arrives on it, as
+    // gunicorn does when its keep-alive time ends just as the request comes: the request is
+    // never read, so a POST sent there fails although the server is up.
+    const seen: { method: string | undefined; reused: boolean }[] = [];
+    const served = new WeakSet<object>();
+    const server = createServer((req, res) => {
+      const reused = served.has(req.socket);
+      seen.push({ method: req.method, reused });
+      if (reused) {
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.method === 'POST' ? 201 : 200, JSON_TYPE);
+        res.end(JSON.stringify(workRequest));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const real = new DebusineClient({
+      apiUrl: `http://127.0.0.1:${String(port)}/api`,
+      token: TOKEN,
+      retryBaseMs: 1,
+    });
+    try {
+      expect((await real.workRequestGet(7)).id).toBe(7);
+      // The GET's connection is idle again once its answer has been read to the end.
+      await sleep(50);
+      const created = await real.workRequestCreate({
+        task_name: 'noop',
+        task_data: {},
+        event_reactions: {},
+      });
+      expect(created.id).toBe(7);
+      // The GET again: a reused connection that fails is retried on a new one.
+      await sleep(50);
+      expect((await real.workRequestGet(7)).id).toBe(7);
+      const posts = seen.filter((s) => s.method === 'POST');
+      expect(posts).toEqual([{ method: 'POST', reused: false }]);
+    } finally {
+      await real.close();
       server.closeAllConnections();
       server.close();
     }

@@ -116,6 +116,8 @@ export class HttpTransport {
   readonly #token: string | undefined;
   readonly #tokenOrigin: string;
   readonly #dispatcher: Dispatcher;
+  /** Where requests that must not be sent twice go: a new connection each. */
+  readonly #onceDispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #retries: number;
   readonly #retryBaseMs: number;
@@ -135,16 +137,24 @@ export class HttpTransport {
     this.#userAgent = options.userAgent ?? `${APP_NAME}/${APP_VERSION}`;
     if (options.dispatcher) {
       this.#dispatcher = options.dispatcher;
+      this.#onceDispatcher = options.dispatcher;
       this.#ownsDispatcher = false;
     } else {
+      const connect = { timeout: options.connectTimeoutMs ?? 10_000 };
       this.#dispatcher = new Agent({
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        // Debusine's ASGI servers (uvicorn) drop idle connections after 5 s without saying
-        // so in a Keep-Alive header; reusing one after that fails a POST that cannot be
-        // retried. Idle sockets are therefore let go sooner than the server would.
+        connect,
+        // Idle sockets are let go before most servers would drop them (uvicorn alone after
+        // 5 s); a request that still meets a dropped one is retried if it may be.
         keepAliveTimeout: 4_000,
         connections: 16,
       });
+      // A server drops an idle kept-alive connection when its own keep-alive time ends
+      // (Debusine's gunicorn with uvicorn workers after 2 s) without a Keep-Alive header to
+      // say when; a request written just then is never read, and one that may not be sent
+      // twice cannot be retried. Such requests therefore go on a connection opened for
+      // them and closed after their answer (`pipelining: 0`), which nothing can have
+      // dropped beforehand.
+      this.#onceDispatcher = new Agent({ connect, pipelining: 0, connections: 16 });
       this.#ownsDispatcher = true;
     }
   }
@@ -210,7 +220,8 @@ export class HttpTransport {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await this.#dispatcher.request({
+        const dispatcher = idempotent ? this.#dispatcher : this.#onceDispatcher;
+        const response = await dispatcher.request({
           origin: new URL(url).origin,
           path: new URL(url).pathname + new URL(url).search,
           method: spec.method,
@@ -256,6 +267,8 @@ export class HttpTransport {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher) {
+      await Promise.all([this.#dispatcher.close(), this.#onceDispatcher.close()]);
+    }
   }
 }
