@@ -770,7 +770,11 @@ export interface QueueEstimate {
     | { kind: 'within' | 'longer'; seconds: number; samples: number }
     | { kind: 'unknown'; reason: 'no-metrics' | 'too-few'; samples: number }
     | null;
-  /** The last successful run like it (same task, subject and context), once the server says them. */
+  /**
+   * The last successful run like it (same task, subject and context), once the server says
+   * them; for a running workflow root, the last success of the same workflow for the same
+   * package in its workspace, from start to end.
+   */
   usualRun: { seconds: number; endedAt: string | null; workRequestId: number | null } | null;
   /**
    * Whether the task history was asked: a step's package and architectures are known only

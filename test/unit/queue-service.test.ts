@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { queueHandlers } from '../../src/main/service/queue';
+import { WORKFLOW_SCAN, queueHandlers } from '../../src/main/service/queue';
 import type { SessionProvider } from '../../src/main/service/session';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
@@ -26,6 +26,8 @@ const METRICS = [
 interface Stand {
   target: WorkRequestResponse;
   pending?: WorkRequestResponse[];
+  /** The completed workflow roots, newest first. */
+  roots?: WorkRequestResponse[];
   status?: () => Promise<unknown>;
   lookup?: () => Promise<unknown>;
   /** Whether the server filters its work request list (0.11 does not). */
@@ -33,9 +35,9 @@ interface Stand {
 }
 
 function handlers(stand: Stand) {
-  const iter = vi.fn(async function* () {
+  const iter = vi.fn(async function* (filters?: { taskType?: string }) {
     await Promise.resolve();
-    yield* stand.pending ?? [];
+    yield* (filters?.taskType === 'Workflow' ? stand.roots : stand.pending) ?? [];
   });
   const lookupSingle = vi.fn(
     stand.lookup ?? (() => Promise.reject(new DebusineError('not-found', 'no such item'))),
@@ -193,6 +195,97 @@ describe('queue.estimate', () => {
       expect([e.position, e.usualStart, e.usualRun]).toEqual([null, null, null]);
       if (target.status === 'completed') expect(lookupSingle).not.toHaveBeenCalled();
       expect(iter).not.toHaveBeenCalled();
+    }
+  });
+});
+
+describe('queue.estimate of a running workflow', () => {
+  const pipeline = (id: number, extra: Partial<WorkRequestResponse> & Record<string, unknown>) =>
+    wr({
+      id,
+      task_type: 'Workflow',
+      task_name: 'debian_pipeline',
+      scheduler_tags_required: [],
+      parent: null,
+      status: 'completed',
+      result: 'success',
+      started_at: '2026-11-28T10:00:00Z',
+      completed_at: '2026-11-28T10:24:00Z',
+      dynamic_task_data: { subject: 'hello' },
+      ...extra,
+    });
+  const running = pipeline(90, {
+    status: 'running',
+    result: '',
+    started_at: '2026-11-29T14:00:00Z',
+    completed_at: null,
+  });
+
+  it('measures it by the last success of the same workflow for the same package there', async () => {
+    const roots = [
+      pipeline(80, { result: 'failure' }),
+      pipeline(79, { dynamic_task_data: { subject: 'hello-other' } }),
+      pipeline(78, { workspace: 'elsewhere' }),
+      pipeline(77, { task_name: 'upload_to_unstable' }),
+      pipeline(76, { parent: 5 }),
+      // Its clock runs backwards: not believed.
+      pipeline(75, { completed_at: '2026-11-28T09:00:00Z' }),
+      pipeline(74, { completed_at: '2026-11-28T10:30:00Z' }),
+      pipeline(73, {}),
+    ];
+    const { estimate, iter, lookupSingle } = handlers({ target: running, roots });
+    const e = await estimate(90);
+    expect(iter).toHaveBeenCalledWith({
+      status: 'completed',
+      taskType: 'Workflow',
+      rootOnly: true,
+    });
+    expect(e).toMatchObject({
+      historyAsked: true,
+      usualRun: { seconds: 1800, endedAt: '2026-11-28T10:30:00.000Z', workRequestId: 74 },
+      missing: [],
+      position: null,
+    });
+    // The task history has no workflows: it is not asked.
+    expect(lookupSingle).not.toHaveBeenCalled();
+  });
+
+  it('reads a bounded number of roots, and says when none is like it', async () => {
+    const others = Array.from({ length: WORKFLOW_SCAN + 5 }, (_, i) =>
+      pipeline(1000 - i, { dynamic_task_data: { subject: `p${String(i)}` } }),
+    );
+    let read = 0;
+    const roots = (function* () {
+      for (const root of others) {
+        read++;
+        yield root;
+      }
+    })();
+    const { estimate } = handlers({
+      target: running,
+      roots: roots as unknown as WorkRequestResponse[],
+    });
+    const e = await estimate(90);
+    expect([e.historyAsked, e.usualRun, e.missing]).toEqual([true, null, []]);
+    expect(read).toBe(WORKFLOW_SCAN);
+  });
+
+  it('asks nothing of a server that cannot list workflows alone, nor for a workflow without its package', async () => {
+    const old = handlers({ target: running, roots: [pipeline(73, {})], filters: false });
+    const e = await old.estimate(90);
+    expect([e.historyAsked, e.usualRun]).toEqual([false, null]);
+    expect(e.missing).toEqual([
+      'earlier runs: this server cannot list its completed workflows alone',
+    ]);
+    expect(old.iter).not.toHaveBeenCalled();
+    for (const target of [
+      pipeline(91, { status: 'running', dynamic_task_data: null }),
+      pipeline(92, { status: 'pending', completed_at: null }),
+      pipeline(93, { status: 'running', parent: 90 }),
+    ]) {
+      const h = handlers({ target, roots: [pipeline(73, {})] });
+      expect((await h.estimate(target.id)).historyAsked).toBe(false);
+      expect(h.iter).not.toHaveBeenCalled();
     }
   });
 });

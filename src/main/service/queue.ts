@@ -17,6 +17,7 @@ import {
 } from '../queue/position';
 import { parseStartLatencies, usualStart } from '../queue/start-latency';
 import { lastSuccessLookup, usualRunOf } from '../queue/usual-run';
+import { workflowKey, workflowRunOf, type WorkflowKey } from '../queue/workflow-run';
 import type { SessionProvider } from './session';
 
 type Handlers = Pick<ServiceHandlers, 'queue.estimate' | 'queue.status'>;
@@ -83,6 +84,36 @@ async function pendingWork(
   return { items, truncated: false };
 }
 
+/**
+ * Completed workflow roots read to find the last success like a running one: a workflow run
+ * again for the same package is usually among a workspace's recent ones.
+ */
+export const WORKFLOW_SCAN = 300;
+
+/** The last success of the same workflow for the same package, among the newest completed roots. */
+async function lastWorkflowSuccess(
+  c: DebusineClient,
+  key: WorkflowKey,
+): Promise<QueueEstimate['usualRun']> {
+  let read = 0;
+  for await (const root of c.workRequestIter({
+    status: 'completed',
+    taskType: 'Workflow',
+    rootOnly: true,
+  })) {
+    const run = workflowRunOf(key, root);
+    if (run !== null) {
+      return {
+        seconds: run.seconds,
+        endedAt: new Date(run.endedAt).toISOString(),
+        workRequestId: run.workRequestId,
+      };
+    }
+    if (++read >= WORKFLOW_SCAN) break;
+  }
+  return null;
+}
+
 async function lastSuccess(
   c: DebusineClient,
   wr: WorkRequestResponse,
@@ -139,7 +170,20 @@ export function queueHandlers(session: SessionProvider): Handlers {
         if (status !== null) estimate.position = await placeOf(c, wr, status, missing);
         estimate.usualStart = usualStart(latencies, wr.task_type, wr.task_name);
       }
-      // A workflow runs no task of its own: the task history has nothing like it.
+      // A workflow runs no task of its own: the task history has nothing like it, and the
+      // completed roots are read instead.
+      const key = wr.status === 'running' ? workflowKey(wr) : null;
+      if (key !== null) {
+        if ((await c.serverRevision()).features.workRequestFilters) {
+          estimate.historyAsked = true;
+          estimate.usualRun = await lastWorkflowSuccess(c, key).catch((error: unknown) => {
+            missing.push(`earlier runs: ${why(error)}`);
+            return null;
+          });
+        } else {
+          missing.push('earlier runs: this server cannot list its completed workflows alone');
+        }
+      }
       const lookup = lastSuccessLookup(wr);
       if (
         (wr.status === 'pending' || wr.status === 'running') &&

@@ -94,3 +94,30 @@ export function usualRunText(usual: QueueEstimate['usualRun']): string {
     ? 'No earlier success of this step to measure it by'
     : `The last success took ${spokenDuration(usual.seconds)}`;
 }
+
+/** A clock time as the user reads it: "14:20" today, with the day when it is not today. */
+export function clockTime(at: number, now: number): string {
+  const when = new Date(at);
+  const time = when.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (when.toDateString() === new Date(now).toDateString()) return time;
+  return `${when.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
+}
+
+/**
+ * When a running workflow is expected to end, against the last success of the same workflow
+ * for the same package: its start plus that run's time. Past that time, it says so rather
+ * than move the estimate on.
+ */
+export function workflowFinishText(
+  startedAt: number | null,
+  usual: QueueEstimate['usualRun'],
+  now: number,
+): string | null {
+  if (startedAt === null || usual === null) return null;
+  const progress = runProgress(startedAt, usual, now);
+  if (progress.kind !== 'usual') return null;
+  if (progress.overdue) {
+    return `Running for ${spokenDuration(progress.elapsed)}: longer than the last success of this workflow for this package (${spokenDuration(usual.seconds)})`;
+  }
+  return `Expected to finish around ${clockTime(startedAt + usual.seconds * 1000, now)}: the last success of this workflow for this package took ${spokenDuration(usual.seconds)}, waits for people included`;
+}

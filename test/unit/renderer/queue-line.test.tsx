@@ -89,4 +89,72 @@ describe('the queue line', () => {
     expect(screen.getAllByRole('region', { name: 'Queue' })).toHaveLength(1);
     expect(asked).toHaveBeenCalledTimes(1);
   });
+
+  it('says when a running workflow is expected to end, then that it runs longer', async () => {
+    const now = Date.parse('2026-11-29T14:10:00Z');
+    vi.useFakeTimers({ shouldAdvanceTime: true, now });
+    const root = wr({
+      id: 90,
+      task_type: 'Workflow',
+      task_name: 'debian_pipeline',
+      parent: null,
+      status: 'running',
+      started_at: '2026-11-29T14:00:00Z',
+      scheduler_tags_required: [],
+    });
+    const expected = new Date(Date.parse('2026-11-29T14:24:00Z')).toLocaleTimeString(undefined, {
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    try {
+      render(
+        <WithServer
+          handlers={{
+            'queue.estimate': () => ({
+              ...ESTIMATE,
+              position: null,
+              usualStart: null,
+              usualRun: { seconds: 1440, endedAt: null, workRequestId: 74 },
+            }),
+          }}
+        >
+          <QueueLine wr={root} />
+        </WithServer>,
+      );
+      const line = await screen.findByRole('region', { name: 'Expected finish' });
+      expect(line.textContent).toContain(
+        `Expected to finish around ${expected}: the last success of this workflow for this package took 24 min, waits for people included.`,
+      );
+      await vi.advanceTimersByTimeAsync(20 * 60_000);
+      // The fake clock also moves with real time: a second may have passed.
+      expect(line.textContent).toMatch(
+        /Running for 30 min( 1 s)?: longer than the last success of this workflow for this package \(24 min\)\./,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says a workflow without an earlier success has no finish time, and a sub-workflow none at all', async () => {
+    const asked = vi.fn(() => ({ ...ESTIMATE, position: null, usualStart: null, usualRun: null }));
+    const workflow = (extra: Record<string, unknown>) =>
+      wr({
+        task_type: 'Workflow',
+        status: 'running',
+        started_at: '2026-11-29T14:00:00Z',
+        scheduler_tags_required: [],
+        ...extra,
+      });
+    render(
+      <WithServer handlers={{ 'queue.estimate': asked }}>
+        <QueueLine wr={workflow({ id: 90, parent: null })} />
+        <QueueLine wr={workflow({ id: 91, parent: 90, workflow_root: 90 })} />
+      </WithServer>,
+    );
+    const line = await screen.findByRole('region', { name: 'Expected finish' });
+    expect(line.textContent).toContain(
+      'No earlier success of this workflow for this package here to say when it ends.',
+    );
+    expect(asked).toHaveBeenCalledTimes(1);
+  });
 });

@@ -2,7 +2,8 @@
  * On the page of a step that has not ended: where it stands in the server's queue and how
  * long such steps usually take (main reads the server's own numbers). A pending step says
  * its place and its usual wait; a running one, its time against the last success like it,
- * with a bar that never reaches its end while the step runs on.
+ * with a bar that never reaches its end while the step runs on. A running workflow says when
+ * it is expected to end, by the last success of the same workflow for the same package.
  */
 import { Clock, Hourglass } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -13,6 +14,7 @@ import {
   spokenDuration,
   usualRunText,
   usualStartText,
+  workflowFinishText,
 } from '@shared/results/queue';
 import { useServerQuery } from '@renderer/queries/hooks';
 import { queueQueries } from '@renderer/queries/queue';
@@ -34,7 +36,10 @@ function useNow(active: boolean): number {
 
 export function QueueLine(props: { wr: WorkRequestResponse }): React.JSX.Element | null {
   const { wr } = props;
-  const shown = wr.task_type === 'Worker' && (wr.status === 'pending' || wr.status === 'running');
+  const root = wr.task_type === 'Workflow' && (wr.parent ?? null) === null;
+  const shown =
+    (wr.task_type === 'Worker' && (wr.status === 'pending' || wr.status === 'running')) ||
+    (root && wr.status === 'running');
   const estimate = useServerQuery((scope) => queueQueries.estimate(scope, wr.id, wr.status), {
     enabled: shown,
   });
@@ -61,6 +66,24 @@ export function QueueLine(props: { wr: WorkRequestResponse }): React.JSX.Element
     );
   }
   const started = wr.started_at === null ? null : Date.parse(wr.started_at);
+  if (root) {
+    const finish = workflowFinishText(started, e.usualRun, now);
+    return (
+      <section className="queue-line" aria-label="Expected finish" data-testid="queue-line">
+        <Clock size={16} aria-hidden="true" className="muted" />
+        <div>
+          <p>
+            {finish ??
+              (e.historyAsked
+                ? 'No earlier success of this workflow for this package here to say when it ends'
+                : 'When it ends cannot be said yet: the workflow does not name its package')}
+            .
+          </p>
+          {missing}
+        </div>
+      </section>
+    );
+  }
   const progress = runProgress(started, e.usualRun, now);
   return (
     <section className="queue-line" aria-label="Queue" data-testid="queue-line">
