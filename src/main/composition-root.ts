@@ -216,7 +216,12 @@ export function createService(deps: ServiceDeps): AppService {
     ...notificationHandlers(watch, host.chooseProgram, host.activateNotification),
     ...workRequestHandlers({ session, emit, users, starts }),
     ...resourceHandlers(session),
-    ...queueHandlers(session),
+    ...queueHandlers({
+      session,
+      watched: () =>
+        watch.watchList?.data.items.map((i) => ({ workRequestId: i.id, lastStatus: i.status })) ??
+        [],
+    }),
     ...fileHandlers(files, host),
     ...drafts.handlers(),
     ...uploads.handlers(),

@@ -45,6 +45,7 @@ export const REQUEST_CHANNELS = [
   'workRequests.explainFailure',
   'queue.estimate',
   'queue.status',
+  'queue.stuck',
   'results.lintianTags',
   'workRequests.abort',
   'workRequests.setPriority',

@@ -786,6 +786,14 @@ export interface QueueEstimate {
 }
 
 /** The server's queue, per architecture, as `service-status/` counts it for anyone. */
+/** The user's watched work that no worker can start: none of its architecture is connected. */
+export interface QueueStuck {
+  /** Per architecture (null: any would do, and none at all is connected), in name order. */
+  architectures: { name: string | null; waiting: number }[];
+  /** The pending steps that cannot start, the newest first. */
+  workRequestIds: number[];
+}
+
 export interface QueueStatus {
   architectures: {
     name: string;

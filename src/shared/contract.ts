@@ -248,6 +248,8 @@ export const requests = {
   'queue.estimate': request<T.QueueEstimate>()(byId),
   /** The server's queue per architecture: its workers, and the work pending and running. */
   'queue.status': request<T.QueueStatus>()(noArgs),
+  /** The user's watched work that cannot start: no worker of its architecture is connected. */
+  'queue.stuck': request<T.QueueStuck>()(noArgs),
   'workRequests.abort': request<T.WorkRequestResponse>()(byId),
   'workRequests.setPriority': request<T.WorkRequestResponse>()(
     z.strictObject({ id, priorityAdjustment: z.number().int() }),

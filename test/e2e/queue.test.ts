@@ -2,7 +2,8 @@
  * The queue on the current sandbox, as a user sees it: the Queue tab shows the server's own
  * counts (compared with what curl reads from `service-status/` in the same run), and the page
  * of a step no worker can take (an arm64 bootstrap; the sandbox's workers are amd64) says
- * that nothing can start it. Screenshots light and dark.
+ * that nothing can start it, and once watched the window's title says so. Screenshots light
+ * and dark.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +70,13 @@ describe.runIf(server?.sandbox === true)('the queue (current server)', () => {
       .poll(() => line.textContent(), { timeout: 30_000 })
       .toContain('No worker on arm64 is connected: it cannot start until one is');
     await screenshotsInBothThemes(page, 'queue-step-stuck');
+    // Watched, it is the user's: the window's title says that it cannot start.
+    await page.getByRole('button', { name: 'Watch', exact: true }).click();
+    await expect
+      .poll(() => page.title(), { timeout: 30_000 })
+      .toContain('1 of yours cannot start: no arm64 worker is connected');
+    await page.getByRole('button', { name: 'Unwatch', exact: true }).click();
+    await expect.poll(() => page.title(), { timeout: 30_000 }).not.toContain('cannot start');
     expect(errors).toEqual([]);
     await closePage(page);
   });

@@ -45,6 +45,7 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'workRequests.explainFailure': { id: 1 },
   'queue.estimate': { id: 1 },
   'queue.status': undefined,
+  'queue.stuck': undefined,
   'results.lintianTags': { artifactId: 1 },
   'workRequests.abort': { id: 1 },
   'workRequests.setPriority': { id: 1, priorityAdjustment: -5 },

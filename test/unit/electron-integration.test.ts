@@ -141,6 +141,33 @@ describe('the tray', () => {
     expect(trayView(updateTray(INITIAL_TRAY, snap([], { signedIn: false }))).state).toBe('idle');
   });
 
+  it('says in its tooltip and menu what of the user’s cannot start, whatever else it shows', () => {
+    const cannotStart = [
+      { name: 'arm64', waiting: 2 },
+      { name: 'riscv64', waiting: 1 },
+    ];
+    const m = updateTray(INITIAL_TRAY, snap([entry(1, 'running')], { cannotStart }));
+    const view = trayView(m);
+    expect(view.state).toBe('running');
+    expect(view.tooltip).toBe(
+      'Debusine Desktop: 1 running; 3 of yours cannot start: no arm64 or riscv64 worker is connected',
+    );
+    const menu = trayMenuTemplate(view, { showWindow: () => undefined, quit: () => undefined });
+    expect(menu[1]).toEqual({
+      label: '3 of yours cannot start: no arm64 or riscv64 worker is connected',
+      enabled: false,
+    });
+    const any = trayView(
+      updateTray(INITIAL_TRAY, snap([], { cannotStart: [{ name: null, waiting: 1 }] })),
+    );
+    expect(any.tooltip).toContain('1 of yours cannot start: no worker is connected');
+    // Offline, the last answer is not repeated as if it were known now.
+    const offline = trayView(updateTray(INITIAL_TRAY, snap([], { cannotStart, online: false })));
+    expect(offline.tooltip).toBe('Debusine Desktop: offline');
+    expect(offline.cannotStart).toBeNull();
+    expect(trayView(updateTray(INITIAL_TRAY, snap([]))).cannotStart).toBeNull();
+  });
+
   it('lists the watched work requests in its menu, each opening its page', () => {
     const opened: number[] = [];
     const view = trayView(

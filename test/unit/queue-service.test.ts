@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { DebusineClient } from '../../src/main/api/client';
-import { WORKFLOW_SCAN, queueHandlers } from '../../src/main/service/queue';
+import { STUCK_TTL_MS, WORKFLOW_SCAN, queueHandlers } from '../../src/main/service/queue';
 import type { SessionProvider } from '../../src/main/service/session';
 import { DebusineError } from '../../src/shared/errors';
 import type { WorkRequestResponse } from '../../src/shared/models';
@@ -60,7 +60,8 @@ function handlers(stand: Stand) {
       Promise.resolve({ features: { workRequestFilters: stand.filters ?? true } }),
   } as unknown as DebusineClient;
   const session = { client: () => client } as unknown as SessionProvider;
-  const estimate = (id: number) => queueHandlers(session)['queue.estimate']({ id }, testCaller());
+  const estimate = (id: number) =>
+    queueHandlers({ session, watched: () => [] })['queue.estimate']({ id }, testCaller());
   return { estimate, iter, lookupSingle };
 }
 
@@ -343,5 +344,129 @@ describe('queue.status', () => {
 function handlersFor(serviceStatus: () => Promise<unknown>) {
   const client = { serviceStatus } as unknown as DebusineClient;
   const session = { client: () => client } as unknown as SessionProvider;
-  return { status: () => queueHandlers(session)['queue.status'](undefined, testCaller()) };
+  return {
+    status: () =>
+      queueHandlers({ session, watched: () => [] })['queue.status'](undefined, testCaller()),
+  };
 }
+
+describe('queue.stuck', () => {
+  const STATUS = {
+    worker_tasks_arch: { amd64: { pending: 3, running: 1 }, arm64: { pending: 2, running: 0 } },
+    external_workers_arch: {
+      amd64: { registered: 1, connected: 1, idle: 0, busy: 1 },
+      arm64: { registered: 1, connected: 0, idle: 0, busy: 0 },
+    },
+  };
+  const pending = [
+    // A step of the watched workflow 90, on arm64: stuck.
+    wr({ id: 95, workflow_root: 90, scheduler_tags_required: ['worker:build-arch:arm64'] }),
+    // The watched standalone 60 on riscv64, which no worker has: stuck.
+    wr({ id: 60, scheduler_tags_required: ['worker:build-arch:riscv64'] }),
+    // Watched, on amd64, whose worker is connected: it waits its turn.
+    wr({ id: 61 }),
+    // Someone else's arm64 work: not the user's.
+    wr({ id: 70, scheduler_tags_required: ['worker:build-arch:arm64'] }),
+  ];
+
+  function stand(options: {
+    watched: { workRequestId: number; lastStatus: string | null }[];
+    status?: unknown;
+    filters?: boolean;
+    now?: () => number;
+  }) {
+    const serviceStatus = vi.fn(() => Promise.resolve(options.status ?? STATUS));
+    const iter = vi.fn(async function* () {
+      await Promise.resolve();
+      yield* pending;
+    });
+    const client = {
+      serviceStatus,
+      workRequestIter: iter,
+      serverRevision: () =>
+        Promise.resolve({ features: { workRequestFilters: options.filters ?? true } }),
+    } as unknown as DebusineClient;
+    let server = 'one';
+    const session = {
+      client: () => client,
+      active: () => ({ id: server }),
+    } as unknown as SessionProvider;
+    const h = queueHandlers({
+      session,
+      watched: () => options.watched,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    return {
+      stuck: () => h['queue.stuck'](undefined, testCaller()),
+      iter,
+      switchTo: (id: string) => {
+        server = id;
+      },
+    };
+  }
+
+  const watching = [
+    { workRequestId: 90, lastStatus: 'running' },
+    { workRequestId: 60, lastStatus: 'pending' },
+    { workRequestId: 61, lastStatus: 'pending' },
+    { workRequestId: 12, lastStatus: 'completed' },
+  ];
+
+  it('names the user’s pending work of an architecture no connected worker has', async () => {
+    expect(await stand({ watched: watching }).stuck()).toEqual({
+      architectures: [
+        { name: 'arm64', waiting: 1 },
+        { name: 'riscv64', waiting: 1 },
+      ],
+      workRequestIds: [95, 60],
+    });
+  });
+
+  it('counts work any worker may take as stuck only when no worker at all is connected', async () => {
+    const anyArch = [{ workRequestId: 61, lastStatus: 'pending' }];
+    pending.push(wr({ id: 62, scheduler_tags_required: [] }));
+    anyArch.push({ workRequestId: 62, lastStatus: 'pending' });
+    try {
+      expect((await stand({ watched: anyArch }).stuck()).workRequestIds).toEqual([]);
+      const none = {
+        ...STATUS,
+        external_workers_arch: {
+          amd64: { registered: 1, connected: 0, idle: 0, busy: 0 },
+        },
+      };
+      expect(await stand({ watched: anyArch, status: none }).stuck()).toEqual({
+        architectures: [
+          { name: null, waiting: 1 },
+          { name: 'amd64', waiting: 1 },
+        ],
+        workRequestIds: [62, 61],
+      });
+    } finally {
+      pending.pop();
+    }
+  });
+
+  it('reads nothing when nothing watched is under way, or the server cannot list pending work', async () => {
+    const idle = stand({ watched: [{ workRequestId: 12, lastStatus: 'completed' }] });
+    expect(await idle.stuck()).toEqual({ architectures: [], workRequestIds: [] });
+    expect(idle.iter).not.toHaveBeenCalled();
+    const old = stand({ watched: watching, filters: false });
+    expect(await old.stuck()).toEqual({ architectures: [], workRequestIds: [] });
+    expect(old.iter).not.toHaveBeenCalled();
+  });
+
+  it('keeps an answer a minute for the same server and watch list, and no longer', async () => {
+    let t = 0;
+    const s = stand({ watched: watching, now: () => t });
+    await s.stuck();
+    t = STUCK_TTL_MS - 1;
+    await s.stuck();
+    expect(s.iter).toHaveBeenCalledTimes(1);
+    s.switchTo('two');
+    await s.stuck();
+    expect(s.iter).toHaveBeenCalledTimes(2);
+    t = 2 * STUCK_TTL_MS;
+    await s.stuck();
+    expect(s.iter).toHaveBeenCalledTimes(3);
+  });
+});

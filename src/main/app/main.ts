@@ -29,6 +29,7 @@ import { refuseUnsandboxed } from './sandbox-check';
 import { createTray, installMenu, type TrayHandle } from './shell-integration';
 import { acknowledge, INITIAL_TRAY, trayView, updateTray } from './tray-state';
 import { TRAY_EVENTS, trayRefresher, type TrayRefresher } from './tray-refresh';
+import { STUCK_TTL_MS } from '../service/queue';
 import { createMainWindow, hardenSession } from './window';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state';
 import { logUnhandledRejections } from '../unhandled';
@@ -303,17 +304,19 @@ async function start(): Promise<void> {
   const updates = trayRefresher({
     read: async () => {
       const signedIn = connection.status !== 'signed-out';
-      const [watched, waiting] = await Promise.all([
+      const [watched, waiting, stuck] = await Promise.all([
         service.handlers['watch.list'](undefined, service.own).catch(() => []),
         signedIn
           ? service.handlers['workRequests.needsMe'](undefined, service.own).catch(() => [])
           : [],
+        signedIn ? service.handlers['queue.stuck'](undefined, service.own).catch(() => null) : null,
       ]);
       return {
         online: connection.status !== 'offline',
         signedIn,
         watched,
         needsInput: waiting.length,
+        cannotStart: stuck?.architectures ?? [],
       };
     },
     show: (snapshot) => {
@@ -323,6 +326,11 @@ async function start(): Promise<void> {
     delayMs: 300,
   });
   trayHolder.updates = updates;
+  // No event says that a worker connected or went away: the work that cannot start is read
+  // again each time its answer may have aged (a stopped refresher ignores the ticks).
+  setInterval(() => {
+    updates.refresh();
+  }, STUCK_TTL_MS).unref();
   // A quit while the connection was read: the refresher is stopped from the start.
   if (quitting()) updates.stop();
   hub.listen((message: EventMessage) => {

@@ -10,6 +10,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 import type { WatchEntry } from '../../shared/contract';
 import { endedUnsuccessfully, isActive, knownResult } from '../../shared/results/end';
 import { titleText } from '../../shared/shown-text';
+import { cannotStartText } from '../../shared/results/queue';
 
 export type TrayState = 'idle' | 'ok' | 'running' | 'needs-input' | 'failed' | 'offline';
 
@@ -19,6 +20,8 @@ export interface TraySnapshot {
   watched: readonly WatchEntry[];
   /** Steps waiting for the user's input or signature. */
   needsInput: number;
+  /** The user's pending work no connected worker can take, per architecture. */
+  cannotStart?: readonly { name: string | null; waiting: number }[];
 }
 
 export interface TrayModel {
@@ -43,6 +46,8 @@ export interface TrayView {
   counts: { running: number; failed: number; needsInput: number };
   /** The watched work requests, for the tray's menu (newest first). */
   items: TrayItem[];
+  /** What of the user's cannot start, in words, or null. */
+  cannotStart: string | null;
 }
 
 /**
@@ -116,11 +121,16 @@ export function trayView(model: TrayModel): TrayView {
     state = snapshot.watched.length > 0 ? 'ok' : 'idle';
     tooltip = 'Debusine Desktop: all good';
   }
+  // Work that cannot start is said whatever else is: a build that waits for a worker which
+  // never comes otherwise looks like any other running one.
+  const stuck =
+    snapshot.online && snapshot.signedIn ? cannotStartText(snapshot.cannotStart ?? []) : null;
+  if (stuck !== null) tooltip = `${tooltip}; ${stuck}`;
   const items = [...snapshot.watched]
     .sort((a, b) => b.workRequestId - a.workRequestId)
     .slice(0, 15)
     .map((e) => ({ workRequestId: e.workRequestId, label: describe(e) }));
-  return { state, tooltip, counts, items };
+  return { state, tooltip, counts, items, cannotStart: stuck };
 }
 
 export interface TrayActions {
@@ -139,6 +149,7 @@ export function trayMenuTemplate(
   const open = actions.openWorkRequest;
   return [
     { label: summary, enabled: false },
+    ...(view.cannotStart === null ? [] : [{ label: view.cannotStart, enabled: false }]),
     { type: 'separator' },
     ...(view.items.length > 0
       ? view.items.map((item): MenuItemConstructorOptions => ({

@@ -7,20 +7,36 @@ import type { ServiceHandlers } from '../bridge/dispatch';
 import type { DebusineClient } from '../api/client';
 import type { ServiceStatus } from '../api/service-status';
 import { isDebusineError } from '../../shared/errors';
-import type { QueueEstimate } from '../../shared/contract-types';
+import type { QueueEstimate, QueueStuck } from '../../shared/contract-types';
 import type { WorkRequestResponse } from '../../shared/models';
-import {
-  queuePosition,
-  queuedWork,
-  type ArchitectureStatus,
-  type QueuedWork,
-} from '../queue/position';
+import { queuePosition, queuedWork, type ArchitectureStatus } from '../queue/position';
 import { parseStartLatencies, usualStart } from '../queue/start-latency';
 import { lastSuccessLookup, usualRunOf } from '../queue/usual-run';
 import { workflowKey, workflowRunOf, type WorkflowKey } from '../queue/workflow-run';
 import type { SessionProvider } from './session';
 
-type Handlers = Pick<ServiceHandlers, 'queue.estimate' | 'queue.status'>;
+type Handlers = Pick<ServiceHandlers, 'queue.estimate' | 'queue.status' | 'queue.stuck'>;
+
+/** What the user watches on the active server, as the watch list last saw it. */
+export interface WatchedWork {
+  workRequestId: number;
+  lastStatus: string | null;
+}
+
+export interface QueueDeps {
+  session: SessionProvider;
+  /** The active server's watch list: the user's own work, as the tray counts it. */
+  watched: () => readonly WatchedWork[];
+  now?: () => number;
+}
+
+/**
+ * How long an answer of `queue.stuck` is kept: the tray asks after each burst of events, and
+ * each answer reads the server's pending work; a worker that connects is seen within this.
+ */
+export const STUCK_TTL_MS = 60_000;
+
+const NOTHING_STUCK: QueueStuck = { architectures: [], workRequestIds: [] };
 
 /**
  * Pending work requests read to place a step: the scheduler's queue on a busy server is
@@ -70,18 +86,53 @@ async function placeOf(
     return null;
   });
   if (visible === null) return null;
-  return { ...queuePosition(target, visible.items, counts), truncated: visible.truncated };
+  return {
+    ...queuePosition(target, visible.items.map(queuedWork), counts),
+    truncated: visible.truncated,
+  };
 }
 
 async function pendingWork(
   c: DebusineClient,
-): Promise<{ items: QueuedWork[]; truncated: boolean }> {
-  const items: QueuedWork[] = [];
+): Promise<{ items: WorkRequestResponse[]; truncated: boolean }> {
+  const items: WorkRequestResponse[] = [];
   for await (const wr of c.workRequestIter({ status: 'pending', taskType: 'Worker' })) {
     if (items.length >= QUEUE_SCAN) return { items, truncated: true };
-    items.push(queuedWork(wr));
+    items.push(wr);
   }
   return { items, truncated: false };
+}
+
+/**
+ * The watched work no worker can start: pending steps that are, or belong to a workflow
+ * that is, on the watch list, of an architecture none of whose workers is connected. A step
+ * any worker may take is stuck only when no worker at all is connected.
+ */
+export function stuckWork(
+  watched: ReadonlySet<number>,
+  pending: readonly WorkRequestResponse[],
+  status: ServiceStatus,
+): QueueStuck {
+  const connected = (arch: string | null): number =>
+    arch === null
+      ? Object.values(status.external_workers_arch ?? {}).reduce((n, w) => n + w.connected, 0)
+      : countsFor(status, arch).workers.connected;
+  const stuck = pending.filter(
+    (wr) =>
+      (watched.has(wr.id) || (wr.workflow_root != null && watched.has(wr.workflow_root))) &&
+      connected(queuedWork(wr).architecture) === 0,
+  );
+  const waiting = new Map<string | null, number>();
+  for (const wr of stuck) {
+    const arch = queuedWork(wr).architecture;
+    waiting.set(arch, (waiting.get(arch) ?? 0) + 1);
+  }
+  return {
+    architectures: [...waiting]
+      .map(([name, count]) => ({ name, waiting: count }))
+      .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '')),
+    workRequestIds: stuck.map((wr) => wr.id).sort((a, b) => b - a),
+  };
 }
 
 /**
@@ -139,7 +190,10 @@ async function lastSuccess(
   };
 }
 
-export function queueHandlers(session: SessionProvider): Handlers {
+export function queueHandlers(deps: QueueDeps): Handlers {
+  const { session } = deps;
+  const now = deps.now ?? Date.now;
+  let kept: { key: string; at: number; answer: QueueStuck } | null = null;
   return {
     'queue.estimate': async ({ id }) => {
       const c = session.client();
@@ -197,6 +251,26 @@ export function queueHandlers(session: SessionProvider): Handlers {
         });
       }
       return estimate;
+    },
+
+    'queue.stuck': async () => {
+      const active = new Set(
+        deps
+          .watched()
+          .filter((e) => e.lastStatus === 'pending' || e.lastStatus === 'running')
+          .map((e) => e.workRequestId),
+      );
+      if (active.size === 0) return NOTHING_STUCK;
+      // The answer is the active server's, for the work watched now.
+      const key = `${session.active()?.id ?? ''} ${[...active].sort((a, b) => a - b).join(',')}`;
+      if (kept !== null && kept.key === key && now() - kept.at < STUCK_TTL_MS) return kept.answer;
+      const c = session.client();
+      // A server that cannot list its pending work alone would send all of it.
+      if (!(await c.serverRevision()).features.workRequestFilters) return NOTHING_STUCK;
+      const [status, pending] = await Promise.all([c.serviceStatus(), pendingWork(c)]);
+      const answer = stuckWork(active, pending.items, status);
+      kept = { key, at: now(), answer };
+      return answer;
     },
 
     'queue.status': async () => {

@@ -121,3 +121,20 @@ export function workflowFinishText(
   }
   return `Expected to finish around ${clockTime(startedAt + usual.seconds * 1000, now)}: the last success of this workflow for this package took ${spokenDuration(usual.seconds)}, waits for people included`;
 }
+
+/**
+ * The user's work that no worker can start, in one line for the tray and the window's
+ * title; null when there is none.
+ */
+export function cannotStartText(
+  architectures: readonly { name: string | null; waiting: number }[],
+): string | null {
+  const waiting = architectures.reduce((n, a) => n + a.waiting, 0);
+  if (waiting === 0) return null;
+  const named = architectures.flatMap((a) => (a.name === null ? [] : [a.name]));
+  const none =
+    named.length === architectures.length
+      ? `no ${named.join(' or ')} worker is connected`
+      : 'no worker is connected';
+  return `${String(waiting)} of yours cannot start: ${none}`;
+}

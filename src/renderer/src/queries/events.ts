@@ -32,6 +32,7 @@ import type {
 import { NEEDS_INPUT } from '@shared/results/end';
 import { EVERYTHING, NO_SERVER, type Scope } from './define';
 import { putDownloadJob } from './downloads';
+import { queueQueries } from './queue';
 import { currentScope } from './hooks';
 import { serverQueries } from './servers';
 import { sessionQueries } from './session';
@@ -137,6 +138,8 @@ function subscribe(bridge: BridgeClient, queryClient: QueryClient): (() => void)
     }),
     bridge.on('watch.changed', () => {
       invalidate(workRequestKeys.watch(scope()));
+      // What of the user's cannot start is of the work watched.
+      invalidate(queueQueries.stuck(scope()).key);
     }),
     bridge.on('workRequest.completed', (event) => {
       invalidateAround([event.workRequestId], event.workflowRoot);

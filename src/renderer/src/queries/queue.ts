@@ -15,6 +15,12 @@ export const queueQueries = {
       (bridge) => bridge.queue.estimate({ id }),
       { refetchInterval: status === 'pending' ? QUEUE_REFRESH_MS : false, retry: false },
     ),
+  /** The user's watched work that no worker can start, for the window's title. */
+  stuck: (scope: Scope) =>
+    defineQuery([scope, 'queue', 'stuck'], (bridge) => bridge.queue.stuck(), {
+      refetchInterval: QUEUE_REFRESH_MS,
+      retry: false,
+    }),
   /** The queue per architecture, as the Queue tab shows it. */
   status: (scope: Scope) =>
     defineQuery([scope, 'queue', 'status'], (bridge) => bridge.queue.status(), {

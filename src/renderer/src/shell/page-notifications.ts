@@ -1,8 +1,8 @@
 /**
  * Where the app runs in a browser, its desktop notifications are the page's to show
  * (kit/page-notifications.ts); Electron's main shows its own. And, in every host, the
- * window's title counts the failures notified that the user has not looked at yet: a
- * browser shows it on the tab.
+ * window's title counts the failures notified that the user has not looked at yet, and says
+ * what of the user's no worker can start: a browser shows it on the tab.
  */
 import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
@@ -13,6 +13,9 @@ import { useMainEvent } from '@renderer/queries/events';
 import { useUiStore } from '@renderer/state/ui-store';
 import { useUnreadFailures } from '@renderer/state/unread-failures';
 import { notifiesFailure } from '@shared/results/end';
+import { cannotStartText } from '@shared/results/queue';
+import { useServerQuery } from '@renderer/queries/hooks';
+import { queueQueries } from '@renderer/queries/queue';
 
 /** The title index.html gives the window, which the count goes in front of. */
 const TITLE = document.title;
@@ -61,7 +64,12 @@ export function useUnreadFailuresTitle(): void {
     if (visible && shownId !== null && serverId !== null) markRead(serverId, shownId);
     // `count`: a failure of the work request on screen is read as soon as it comes.
   }, [visible, shownId, serverId, markRead, count]);
+  // The user's work no worker can start is said in the title too: the window's title is
+  // what shows of it in a taskbar or a tab when the app is not in front.
+  const stuck = useServerQuery(queueQueries.stuck);
+  const cannotStart = stuck.data ? cannotStartText(stuck.data.architectures) : null;
   useEffect(() => {
-    document.title = count > 0 ? `(${String(count)}) ${TITLE}` : TITLE;
-  }, [count]);
+    const counted = count > 0 ? `(${String(count)}) ${TITLE}` : TITLE;
+    document.title = cannotStart === null ? counted : `${counted} · ${cannotStart}`;
+  }, [count, cannotStart]);
 }
