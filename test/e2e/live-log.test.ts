@@ -7,76 +7,18 @@
  * the line where the build broke; when the step ends, the viewer gives way to the stored
  * build log at the line it was following, the newest.
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ownerClient } from '../support/clients';
-import { chownToAlice } from '../support/dput-ng';
 import { openPage } from '../support/app';
 import { appSession, goTo, screenshotsInBothThemes } from '../support/e2e';
-import { slowFailingPackage, type SourcePackage } from '../support/real-packages';
+import { slowFailingPackage } from '../support/real-packages';
+import { startBuild } from '../support/real-builds';
 import { hasServer, testServer } from '../support/sandbox';
 
 const BUILD_MINUTES = 15;
 const server = hasServer('current') ? testServer('current') : null;
 const root = server?.sandbox ? (server.root ?? null) : null;
 const template = server?.realWork?.sbuildTemplate ?? null;
-
-/** Runs the sandbox's Debusine client as alice in the chroot; its output. */
-function debusineAsAlice(chroot: string, args: string[]): string {
-  return execFileSync(
-    'chroot',
-    [
-      '--userspec=alice:alice',
-      chroot,
-      'env',
-      '-i',
-      'PATH=/usr/bin:/bin',
-      'HOME=/home/alice',
-      'debusine',
-      ...args,
-    ],
-    { encoding: 'utf8' },
-  );
-}
-
-/** Uploads the package with the client in the chroot and starts `sbuild` on it; the root. */
-function startBuild(chroot: string, workspace: string, pkg: SourcePackage, name: string): number {
-  const dir = `/home/alice/live-${String(process.pid)}`;
-  mkdirSync(join(chroot, dir), { recursive: true });
-  for (const file of [pkg.dsc, pkg.tarball]) copyFileSync(file, join(chroot, dir, basename(file)));
-  chownToAlice(chroot, dir);
-  const imported = debusineAsAlice(chroot, [
-    'artifact',
-    'import-debian',
-    '--workspace',
-    workspace,
-    `${dir}/${basename(pkg.dsc)}`,
-  ]);
-  const artifact = Number(/artifact_id: (\d+)/.exec(imported)?.[1]);
-  expect(artifact).toBeGreaterThan(0);
-  writeFileSync(
-    join(chroot, dir, 'input.yaml'),
-    `input:\n  source_artifact: ${String(artifact)}\n`,
-  );
-  chownToAlice(chroot, dir);
-  const started = debusineAsAlice(chroot, [
-    'workflow',
-    'start',
-    name,
-    '--workspace',
-    workspace,
-    '--data',
-    `${dir}/input.yaml`,
-    '--yaml',
-  ]);
-  // The server holds the files now.
-  rmSync(join(chroot, dir), { recursive: true, force: true });
-  const id = Number(/^id: (\d+)$/m.exec(started)?.[1]);
-  expect(id).toBeGreaterThan(0);
-  return id;
-}
 
 describe.runIf(root !== null && template !== null)('the live log of a running build', () => {
   const session = appSession('current');

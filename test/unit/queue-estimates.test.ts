@@ -265,6 +265,17 @@ describe('what the page says', () => {
     expect(positionText(null)).toBeNull();
   });
 
+  it('says that an idle worker has not taken it, rather than let it look free', () => {
+    const oneIdle = { registered: 2, connected: 2, idle: 1, busy: 1 };
+    expect(positionText({ ...position, ahead: 0, workers: oneIdle })).toBe(
+      'Next on amd64 (1 of 2 workers busy; the idle one has not taken it: not every worker runs every task)',
+    );
+    const twoIdle = { registered: 3, connected: 3, idle: 2, busy: 1 };
+    expect(positionText({ ...position, workers: twoIdle })).toBe(
+      '3 ahead of you on amd64 (1 of 3 workers busy; the 2 idle ones have not taken it: not every worker runs every task)',
+    );
+  });
+
   it('says the usual wait from the histogram, and why it cannot when it cannot', () => {
     expect(usualStartText({ kind: 'within', seconds: 300, samples: 6 }, 'sbuild')).toBe(
       'Usually starts within 5 min (half of the last 6 sbuild starts)',

@@ -58,10 +58,18 @@ export function positionText(position: QueueEstimate['position']): string | null
   if (workers !== null && workers.connected === 0) {
     return `No worker${on} is connected: it cannot start until one is`;
   }
+  // A worker left idle while the step waits has not taken it: a worker may be limited to
+  // some tasks, and the server counts workers per architecture only.
+  const idle =
+    workers === null || workers.idle === 0
+      ? ''
+      : workers.idle === 1
+        ? '; the idle one has not taken it: not every worker runs every task'
+        : `; the ${String(workers.idle)} idle ones have not taken it: not every worker runs every task`;
   const busy =
     workers === null
       ? ''
-      : ` (${String(workers.busy)} of ${String(workers.connected)} worker${workers.connected === 1 ? '' : 's'} busy)`;
+      : ` (${String(workers.busy)} of ${String(workers.connected)} worker${workers.connected === 1 ? '' : 's'} busy${idle})`;
   if (hidden !== null && hidden > 0) {
     return `At least ${String(ahead)} ahead of you${on}, and ${String(hidden)} more pending that you cannot see${busy}`;
   }
