@@ -131,24 +131,95 @@ const LAYERS = {
   ],
 };
 
-// Main's layers (src/main): the hosts (app/ for Electron, web/ for the browser) start the
-// composition root (composition-root.ts), which builds the service: one module of
-// handlers per namespace under service/, given their caller by the bridge (bridge/). The
-// domain folders below them (the Debusine client, artifacts, logs, watching,
-// notifications, settings…) know none of those: they are the same whichever host runs
-// them and whoever asks.
+// Main's floors (src/main), lowest first. A folder, or a module at the top of src/main,
+// imports only from the floors below its own: nothing from its own floor but itself, and
+// nothing from above. At the ground, modules that need nothing of main; then the Debusine
+// client (api/), the settings that name servers and keep tokens, the domains, the results
+// read from them, the notifications made of those, and what follows completions (watch/)
+// or asks the user's key (signing/). Above every domain: the bridge (the caller and the
+// contract's checks), the service (one module of handlers per namespace, given their
+// caller by the bridge), the composition root that builds it, and the two hosts at the
+// top (app/ for Electron, web/ for the browser), neither of which imports the other.
 
 const MAIN = 'src/main';
-const MAIN_DOMAINS = readdirSync(`${import.meta.dirname}/${MAIN}`, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .filter((name) => !['app', 'web', 'service', 'bridge'].includes(name));
+/** @type {string[][]} */
+export const MAIN_FLOORS = [
+  ['bounded', 'json-file', 'small-file', 'static-files', 'streams', 'unhandled', 'version'],
+  ['api'],
+  ['settings'],
+  ['archives', 'artifacts', 'enroll', 'identity', 'queue'],
+  ['dput', 'logs'],
+  ['results'],
+  ['notify'],
+  ['signing', 'watch'],
+  ['bridge'],
+  ['service'],
+  ['composition-root'],
+  ['app', 'web'],
+];
 
-const noUpperLayers = {
-  regex: '^(\\.\\./)+(service|bridge|app|web|composition-root)(/|$)',
-  message:
-    'A domain folder of main (api, artifacts, logs, watch, notify…) imports no host (app/, web/), nor the service, the bridge or the composition root: they use it, it does not use them.',
-};
+const MAIN_PLACES = MAIN_FLOORS.flat();
+const MAIN_FOLDERS = readdirSync(`${import.meta.dirname}/${MAIN}`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const MAIN_MODULES = readdirSync(`${import.meta.dirname}/${MAIN}`, { withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+  .map((entry) => entry.name.replace(/\.ts$/, ''));
+const unplaced = [...MAIN_FOLDERS, ...MAIN_MODULES].filter((name) => !MAIN_PLACES.includes(name));
+if (unplaced.length > 0) {
+  throw new Error(`eslint.config.js: put ${unplaced.join(', ')} on one of MAIN_FLOORS`);
+}
+
+/**
+ * What a module of `place` may not import: every place on its floor or above, but itself.
+ * From a folder's module, main's places are reached with `../` (one or more); from a
+ * module at the top of src/main, with `./`.
+ */
+function floorPatterns(place, fromTop) {
+  const floor = MAIN_FLOORS.findIndex((names) => names.includes(place));
+  const above = MAIN_FLOORS.slice(floor)
+    .flat()
+    .filter((name) => name !== place);
+  const detour = {
+    // A detour out of src/main and back in ('../../main/app') reaches the same modules.
+    regex: '^(\\.\\./)+main(/|$)',
+    message: `${place} is checked against the floors of main (MAIN_FLOORS in eslint.config.js) by its relative imports: main's modules reach each other by the shortest path, with no detour out of src/main.`,
+  };
+  if (above.length === 0) return [detour];
+  return [
+    detour,
+    {
+      regex: `^${fromTop ? '\\./' : '(\\.\\./)+'}(${above.join('|')})(\\.ts)?(/|$)`,
+      message: `${place} stands on floor ${String(floor)} of main (MAIN_FLOORS in eslint.config.js): it imports only from the floors below it, nothing beside or above it.`,
+    },
+  ];
+}
+
+/** Per folder of main: the floor's patterns, and electron kept to the Electron host. */
+const mainFloors = () =>
+  MAIN_FOLDERS.map((folder) => ({
+    files: [`${MAIN}/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...(folder === 'app' ? {} : { paths: [noElectron] }),
+          patterns: floorPatterns(folder, false),
+        },
+      ],
+    },
+  }));
+
+/** The modules at the top of src/main, each on its own floor. */
+const mainTopModules = MAIN_PLACES.filter((name) => !MAIN_FOLDERS.includes(name)).map((name) => ({
+  files: [`${MAIN}/${name}.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { paths: [noElectron], patterns: floorPatterns(name, true) },
+    ],
+  },
+}));
 
 /** Raw IPC lives in its wrappers: app/ipc.ts (main.ts hands it ipcMain) and the preload. */
 const noRawIpc = (name) => ({
@@ -203,26 +274,31 @@ const noArtifactsFront = {
 };
 
 const mainLayers = [
-  {
-    files: MAIN_DOMAINS.map((name) => `${MAIN}/${name}/**/*.ts`),
-    rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noUpperLayers] }],
-    },
-  },
+  ...mainFloors(),
+  ...mainTopModules,
   // These replace the options of the rule above for artifacts' sub-folders, so they repeat them.
   ...Object.entries(ARTIFACT_LAYERS).map(([folder, forbid]) => ({
     files: [`${ARTIFACTS}/${folder}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [noElectron], patterns: [noUpperLayers, noArtifactsFront, ...forbid] },
+        {
+          paths: [noElectron],
+          patterns: [...floorPatterns('artifacts', false), noArtifactsFront, ...forbid],
+        },
       ],
     },
   })),
   {
     files: [`${MAIN}/app/**/*.ts`],
     ignores: [`${MAIN}/app/main.ts`, `${MAIN}/app/ipc.ts`],
-    rules: { 'no-restricted-imports': ['error', { paths: [noRawIpc('ipcMain')] }] },
+    // This replaces the options of app/'s floor rule, so it repeats its patterns.
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noRawIpc('ipcMain')], patterns: floorPatterns('app', false) },
+      ],
+    },
   },
   {
     files: ['src/preload/**/*.ts'],

@@ -6,6 +6,7 @@
  * import that closes a cycle; and accepts what is allowed. Type-aware
  * rules are off here, for speed.
  */
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { lintProbe, use } from '../support/lint-probe';
 
@@ -86,8 +87,83 @@ describe("main's layers", { timeout: 30_000 }, () => {
         ['src/main/notify/probe.ts', '../composition-root'],
         ['src/main/artifacts/deep/probe.ts', '../../service/drafts'],
       ],
-      'A domain folder of main',
+      'of main (MAIN_FLOORS in eslint.config.js)',
     );
+  });
+
+  it('refuses an import across the floors: upwards, sideways, or by a detour', async () => {
+    await expectImports(
+      [
+        ['src/main/service/probe.ts', '../app/window'],
+        ['src/main/bridge/probe.ts', '../service/session'],
+        ['src/main/api/probe.ts', '../watch/watch-list'],
+        ['src/main/web/probe.ts', '../app/window'],
+        ['src/main/app/probe.ts', '../web/host'],
+        ['src/main/settings/probe.ts', '../artifacts'],
+        ['src/main/notify/probe.ts', '../watch/completion-router'],
+        ['src/main/watch/probe.ts', '../signing/signer'],
+        ['src/main/results/probe.ts', '../notify/notifier'],
+        ['src/main/api/probe.ts', '../settings/profiles'],
+        ['src/main/service/probe.ts', '../../main/app/window'],
+      ],
+      'of main',
+    );
+    for (const [path, specifier] of [
+      ['src/main/json-file.ts', './settings/profiles'],
+      ['src/main/composition-root.ts', './web/host'],
+      ['src/main/bounded.ts', './api/http'],
+    ] as const) {
+      expect(await ruleProblems('no-restricted-imports', path, use(specifier))).toEqual([
+        expect.stringContaining('of main (MAIN_FLOORS in eslint.config.js)'),
+      ]);
+    }
+  });
+
+  it('refuses every import of a floor at or above its own, and accepts every one below', async () => {
+    // The floors as the configuration has them: it is their one home.
+    const { MAIN_FLOORS } = (await import('../../eslint.config.js')) as unknown as {
+      MAIN_FLOORS: string[][];
+    };
+    const folders = new Set(
+      readdirSync('src/main', { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name),
+    );
+    const probeOf = (place: string) =>
+      folders.has(place) ? `src/main/${place}/probe.ts` : `src/main/${place}.ts`;
+    const specifier = (from: string, to: string) =>
+      `${folders.has(from) ? '../' : './'}${to}${folders.has(to) ? '/some-module' : ''}`;
+    let refused = 0;
+    let accepted = 0;
+    for (const [i, floor] of MAIN_FLOORS.entries()) {
+      for (const from of floor) {
+        for (const [j, other] of MAIN_FLOORS.entries()) {
+          for (const to of other) {
+            if (to === from) continue;
+            // The top modules are real files: an import back may close a cycle too, which
+            // another rule says.
+            const problems = await ruleProblems(
+              'no-restricted-imports',
+              probeOf(from),
+              use(specifier(from, to)),
+            );
+            if (j >= i) {
+              expect(problems, `${from} → ${to}`).toEqual([
+                expect.stringContaining(`${from} stands on floor ${String(i)} of main`),
+              ]);
+              refused++;
+            } else {
+              expect(problems, `${from} → ${to}`).toEqual([]);
+              accepted++;
+            }
+          }
+        }
+      }
+    }
+    const places = MAIN_FLOORS.flat().length;
+    expect(refused + accepted).toBe(places * (places - 1));
+    expect(refused).toBeGreaterThan(0);
+    expect(accepted).toBeGreaterThan(0);
   });
 
   it('lets the service, the hosts and the domain folders import what is below them', async () => {
@@ -95,6 +171,8 @@ describe("main's layers", { timeout: 30_000 }, () => {
     expect(await importProblems('src/main/service/probe.ts', use('../bridge/caller'))).toEqual([]);
     expect(await importProblems('src/main/web/probe.ts', use('../composition-root'))).toEqual([]);
     expect(await importProblems('src/main/results/probe.ts', use('../logs/log-store'))).toEqual([]);
+    expect(await importProblems('src/main/app/window.ts', use('../static-files'))).toEqual([]);
+    expect(await importProblems('src/main/settings/probe.ts', use('../json-file'))).toEqual([]);
   });
 
   it('keeps electron out of everything but the Electron host and the preload', async () => {
@@ -172,7 +250,7 @@ describe("artifacts' layers: hashing ← formats ← local ← transfer", { time
   it("keeps main's own layer rules in the sub-folders", async () => {
     expect(
       await importProblems('src/main/artifacts/transfer/probe.ts', use('../../service/uploads')),
-    ).toEqual([expect.stringContaining('A domain folder of main')]);
+    ).toEqual([expect.stringContaining('artifacts stands on floor 3 of main')]);
     expect(
       await importProblems('src/main/artifacts/local/probe.ts', use('electron', 'app')),
     ).toEqual([expect.stringContaining('Only src/main/app and src/preload may import electron')]);

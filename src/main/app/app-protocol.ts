@@ -8,7 +8,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import type { CustomScheme, Protocol } from 'electron';
-import { contentTypeOf, openInside, resolveInside } from '../web/static-files';
+import { contentTypeOf, openInside, resolveInside } from '../static-files';
 import { WINDOW_CSP } from './window';
 
 export const APP_SCHEME = 'app';

@@ -4,7 +4,7 @@
  * dropped, keeping the size, so the window never opens off-screen.
  */
 import { readFile } from 'node:fs/promises';
-import { writeJsonFile } from '../settings/json-file';
+import { writeJsonFile } from '../json-file';
 
 export interface WindowState {
   x?: number;

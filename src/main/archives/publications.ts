@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { WorkRequestResponse } from '../../shared/models';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 
 /** More publications in flight than anyone starts; the oldest go first past it. */
 export const PUBLICATIONS_KEPT = 500;

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 
 /** Repositories remembered on one server: more than anyone keeps. */
 export const REPOSITORIES_PER_SERVER = 200;

@@ -15,7 +15,7 @@ import { changesFieldsOf } from '../artifacts/local/changes-set';
 import { fieldString } from '../artifacts/local/debian-files';
 import type { LocalArtifact } from '../artifacts/local/local-artifact';
 import type { SessionProvider } from '../api/session-provider';
-import { readJsonFile, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, writeJsonFile } from '../json-file';
 import { chooseWorkflow, defaultDputDirs, DputProfiles } from './profiles';
 
 /** The suites an upload can be published to on the active server, and when they change. */

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { JsonObject } from '../../shared/contract';
 import { DebusineError } from '../../shared/errors';
-import { readJsonFile, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, writeJsonFile } from '../json-file';
 
 /** The key that says the app wrote a profile, with the workspace it is for. */
 export const REPOSITORY_MARKER = 'debusine_desktop_repository';

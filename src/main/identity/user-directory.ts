@@ -9,7 +9,7 @@
  * in memory for the session.
  */
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, writeJsonFile } from '../json-file';
 
 export interface UserNameSource {
   readonly apiUrl: string;

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 
 export const DEFAULT_CACHE_CAP = 2 * 2 ** 30;
 

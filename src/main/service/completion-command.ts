@@ -12,7 +12,7 @@ import { constants } from 'node:fs';
 import { access, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeJsonFile } from '../settings/json-file';
+import { writeJsonFile } from '../json-file';
 import type { CommandHook } from '../watch/command-hook';
 import { DebusineError } from '../../shared/errors';
 

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 import type { NotificationPreferences } from '../../shared/contract';
 
 const settingsSchema = z.object({

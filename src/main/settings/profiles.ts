@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import { namesReadAlike, serverHost } from '../../shared/server-names';
 import { normaliseApiUrl } from '../api/http';
-import { readJsonFile, SerialQueue, writeJsonFile } from './json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 
 export const serverProfileSchema = z.object({
   /** Stable id, used as the token store key and in file names. */

@@ -15,7 +15,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
-import { readJsonFile, SerialQueue, writeJsonFile } from './json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 
 export type TokenStoreKind = 'keyring' | 'file';
 

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 
 /** Uploads remembered, newest kept: years of a busy developer's uploads. */
 export const UPLOADS_MADE_LIMIT = 1_000;

@@ -8,7 +8,7 @@
  * by the CLI.
  */
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, writeJsonFile } from '../json-file';
 
 export interface ResumePoint {
   lastCompletedAt: string;

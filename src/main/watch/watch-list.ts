@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { DebusineError } from '../../shared/errors';
 import { BoundedSet } from '../bounded';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../json-file';
 
 const itemSchema = z.object({
   id: z.number().int().positive(),

@@ -25,7 +25,7 @@ import {
 import { owned } from '../streams';
 import { handleSessionExchange } from './session-exchange';
 import { handleStagingUpload } from './staging-upload';
-import { serveStatic } from './static-files';
+import { serveStatic } from '../static-files';
 
 export interface WebHostOptions {
   /** Renderer build output (out/renderer). */

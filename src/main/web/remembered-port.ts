@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from '../settings/json-file';
+import { readJsonFile, writeJsonFile } from '../json-file';
 
 const portSchema = z.object({ port: z.number().int().min(1024).max(65535) });
 

@@ -8,7 +8,7 @@
  */
 import { lstat, readFile, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../../json-file';
 import { markerText, STAGING_MARKER, STAGING_PREFIX, type StagingRecorder } from './staging';
 
 interface Entry {

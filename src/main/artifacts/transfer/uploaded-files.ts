@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DebusineError } from '../../../shared/errors';
 import type { ArtifactResponse } from '../../../shared/models';
-import { readJsonFile, SerialQueue, writeJsonFile } from '../../settings/json-file';
+import { readJsonFile, SerialQueue, writeJsonFile } from '../../json-file';
 
 /**
  * How many files are remembered, newest kept: a developer's uploads over months, at about

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { DebusineError } from '../../shared/errors';
+import { DebusineError } from '../shared/errors';
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. */
 export async function readJsonFile(path: string): Promise<unknown> {
