@@ -7,6 +7,7 @@
 import {
   focusManager,
   useInfiniteQuery,
+  useQueries,
   useQueryClient,
   type QueryClient,
   type QueryKey,
@@ -15,11 +16,16 @@ import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
 import type { WorkRequestResponse } from '@shared/contract';
 import { hasEnded } from '@shared/results/end';
-import { APP, PENDING, defineMutation, defineQuery, type Scope } from './define';
+import { APP, PENDING, defineMutation, defineQuery, queryOptionsOf, type Scope } from './define';
 import { useScope, useServerQuery } from './hooks';
 import { catchUpLists, liveRows, loadedRows } from './work-request-rows';
 import { firstPageArgs, workRequestKeys, type ServerFilters } from './work-request-keys';
-import { LIVE_MAX_MS, readWorkflowSteps, stepsRefreshDelay } from './workflow-steps';
+import {
+  LIVE_MAX_MS,
+  readWorkflowSteps,
+  stepsRefreshDelay,
+  type WorkflowStepsData,
+} from './workflow-steps';
 
 export { STEP_SCAN_MAX_PAGES } from './workflow-steps';
 
@@ -59,6 +65,15 @@ export const workRequestQueries = {
       (bridge, context) => readWorkflowSteps(bridge, rootId, context),
       { refetchInterval: (query) => stepsRefreshDelay(query.state.data), staleTime: 0 },
     ),
+  /**
+   * The address of a page of this server's web UI (`path`, as web-paths.ts and
+   * workflow-list.ts build them), read by main for the server of `scope`: kept under that
+   * scope, it can never be opened as another server's page.
+   */
+  webPage: (scope: Scope, path: string) =>
+    defineQuery([scope, 'webui', path], (bridge) => bridge.links.webui({ path }), {
+      staleTime: Infinity,
+    }),
   /** Usernames for these user ids (sorted, without repeats), as far as the server names them. */
   userNames: (scope: Scope, ids: readonly number[]) =>
     defineQuery(
@@ -165,8 +180,34 @@ export function useWatchList() {
   return useServerQuery(workRequestQueries.watchList);
 }
 
+export function useWebPage(path: string, enabled: boolean) {
+  return useServerQuery((scope) => workRequestQueries.webPage(scope, path), { enabled });
+}
+
 export function useWorkflowSteps(rootId: number, enabled: boolean) {
   return useServerQuery((scope) => workRequestQueries.steps(scope, rootId), { enabled });
+}
+
+/**
+ * The trees of several workflows, by their roots' ids, through the same query as one tree
+ * (`steps`), so that a list and an open tree share one read; each is read only while its
+ * root is in `wanted` (the list's rows on screen), and what is in the cache is given for
+ * the others. In the order of `rootIds`; undefined for a tree not read yet.
+ */
+export function useWorkflowStepsOf(
+  rootIds: readonly number[],
+  wanted: ReadonlySet<number>,
+): (WorkflowStepsData | undefined)[] {
+  const bridge = useBridge();
+  const scope = useScope();
+  return useQueries({
+    queries: rootIds.map((id) => ({
+      ...queryOptionsOf(workRequestQueries.steps(scope ?? PENDING, id), bridge),
+      enabled: scope !== undefined && wanted.has(id),
+      ...(scope === undefined ? { gcTime: 0 } : {}),
+    })),
+    combine: (results) => results.map((r) => r.data),
+  });
 }
 
 export function useUserNames(ids: readonly (number | null | undefined)[]) {
