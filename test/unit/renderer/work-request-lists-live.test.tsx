@@ -154,12 +154,15 @@ describe('the Workflows tab, shown', () => {
     // other is a row only.
     expect(rowText('workflow-20')).toContain('Running');
     expect(rowText('workflow-10')).toContain('Running');
+    // The open row's step counts come from the tree it shows, and follow it.
+    expect(screen.getAllByTestId('step-counts')[0]?.textContent).toBe('1 running');
     server.update(20, { status: 'aborted', completed_at: at(99) });
     server.update(21, { status: 'aborted', completed_at: at(99) });
     server.update(10, { status: 'aborted', completed_at: at(99) });
     server.update(11, { status: 'aborted', completed_at: at(99) });
     await wait(5_000);
     expect(rowText('workflow-20')).toMatch(/^Aborted/);
+    expect(screen.getAllByTestId('step-counts')[0]?.textContent).toBe('1 aborted');
     await wait(LIST_REFRESH_MS);
     expect(rowText('workflow-10')).toMatch(/^Aborted/);
   });
