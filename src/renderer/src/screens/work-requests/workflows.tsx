@@ -241,22 +241,21 @@ function WorkflowRoot(props: {
           ) : null}
           <span className="wr-type">{root.workspace}</span> <FailureLine wr={root} where />
         </span>
-        {steps === undefined ? (
-          props.match === 'unknown' ? (
-            <span className="muted wr-sub" data-testid="not-checked">
-              not checked yet
+        {/* Always there, empty while nothing can be said, so that the rows' columns line up. */}
+        <span className="muted wr-sub wr-node-counts">
+          {steps !== undefined ? (
+            <span data-testid="step-counts">{stepCountsText(stepCounts(steps))}</span>
+          ) : props.match === 'unknown' ? (
+            <span data-testid="not-checked">not checked yet</span>
+          ) : null}
+        </span>
+        <span className="muted wr-node-activity">
+          {activity === null ? null : (
+            <span data-testid="last-activity">
+              last active <TimeAgo iso={activity} />
             </span>
-          ) : null
-        ) : (
-          <span className="muted wr-sub" data-testid="step-counts">
-            {stepCountsText(stepCounts(steps))}
-          </span>
-        )}
-        {activity === null ? null : (
-          <span className="muted wr-node-time" data-testid="last-activity">
-            active <TimeAgo iso={activity} />
-          </span>
-        )}
+          )}
+        </span>
         <span className="muted wr-node-time">
           <TimeAgo iso={root.created_at} />
         </span>
