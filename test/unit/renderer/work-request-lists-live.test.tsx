@@ -8,7 +8,7 @@
  */
 import { focusManager, type QueryClient } from '@tanstack/react-query';
 import { act, cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIST_REFRESH_MS, LIST_REFRESH_ROWS } from '@renderer/queries/work-requests';
 import { useViewsStore, type WorkRequestsTab } from '@renderer/screens/work-requests/views-store';
 import { useUiStore } from '@renderer/state/ui-store';
@@ -146,6 +146,36 @@ describe('the list of all work requests, shown', () => {
 });
 
 describe('the Workflows tab, shown', () => {
+  it('reads a closed row’s tree for its counts no more often than the list’s rows', async () => {
+    // Every row is on screen (happy-dom's observer never says so).
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private readonly seen: (entries: { isIntersecting: boolean }[]) => void) {}
+        observe(): void {
+          this.seen([{ isIntersecting: true }]);
+        }
+        disconnect(): void {
+          // Nothing to stop.
+        }
+      },
+    );
+    const server = tableBridge(rows());
+    show(server, 'workflows');
+    await wait(1_000);
+    // The older workflow's row is closed: only its counts want its tree.
+    expect(
+      screen.getByRole('button', { name: 'Expand workflow debian_pipeline #10' }),
+    ).toBeTruthy();
+    const readsOf10 = (): number =>
+      server.callsOf('workRequests.get').filter((a) => (a as { id: number }).id === 10).length;
+    expect(readsOf10()).toBe(1);
+    await wait(3 * LIST_REFRESH_MS);
+    expect(readsOf10()).toBeLessThanOrEqual(4);
+    expect(readsOf10()).toBeGreaterThan(1);
+    vi.unstubAllGlobals();
+  });
+
   it('shows a root aborted with no message, open or not', async () => {
     const server = tableBridge(rows());
     show(server, 'workflows');

@@ -193,6 +193,11 @@ export function useWorkflowSteps(rootId: number, enabled: boolean) {
  * (`steps`), so that a list and an open tree share one read; each is read only while its
  * root is in `wanted` (the list's rows on screen), and what is in the cache is given for
  * the others. In the order of `rootIds`; undefined for a tree not read yet.
+ *
+ * A tree the list reads only to count its steps is read again no more often than the
+ * list's rows are (LIST_REFRESH_MS), not at an open tree's pace: a screen of running
+ * workflows would otherwise read the server every few seconds per row. An open tree
+ * keeps its own pace (its own observer's interval).
  */
 export function useWorkflowStepsOf(
   rootIds: readonly number[],
@@ -204,6 +209,10 @@ export function useWorkflowStepsOf(
     queries: rootIds.map((id) => ({
       ...queryOptionsOf(workRequestQueries.steps(scope ?? PENDING, id), bridge),
       enabled: scope !== undefined && wanted.has(id),
+      refetchInterval: (query: { state: { data: WorkflowStepsData | undefined } }) => {
+        const delay = stepsRefreshDelay(query.state.data);
+        return delay === false ? false : Math.max(delay, LIST_REFRESH_MS);
+      },
       ...(scope === undefined ? { gcTime: 0 } : {}),
     })),
     combine: (results) => results.map((r) => r.data),
