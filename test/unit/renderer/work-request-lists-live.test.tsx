@@ -84,6 +84,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   queryClient.clear();
+  vi.unstubAllGlobals();
 });
 
 describe('the list of all work requests, shown', () => {
@@ -173,7 +174,6 @@ describe('the Workflows tab, shown', () => {
     await wait(3 * LIST_REFRESH_MS);
     expect(readsOf10()).toBeLessThanOrEqual(4);
     expect(readsOf10()).toBeGreaterThan(1);
-    vi.unstubAllGlobals();
   });
 
   it('shows a root aborted with no message, open or not', async () => {
