@@ -69,7 +69,7 @@ const STEPS = [
   step(11, 10, { result: 'failure' }),
 ];
 const ROOTS = [pipeline, failed];
-const CREATORS = { '2': 'ann', '3': EVIL_USER };
+const CREATORS = { '2': 'ann', '3': EVIL_USER, '4': 'x'.repeat(5000) };
 
 type Args<C extends RequestChannel> = RequestArgs<C>;
 
@@ -201,7 +201,14 @@ describe('the Workflows tab', () => {
   it('keeps a hostile creator and template inside the list and the web link', async () => {
     const seen: { path: string }[] = [];
     const opened: unknown[] = [];
-    const base = handlers();
+    // Started by a user whose name no real one has, from a template of such a name.
+    const long = workRequestFixture(5, {
+      task_type: 'Workflow',
+      created_at: AT,
+      created_by: 4,
+      workflow_data: { workflow_template_name: 'y'.repeat(5000) },
+    });
+    const base = handlers(null, [...ROOTS, long]);
     render(
       <WithServer
         handlers={{
@@ -218,14 +225,20 @@ describe('the Workflows tab', () => {
         <WorkflowList />
       </WithServer>,
     );
-    await screen.findByTestId('workflow-10');
+    await screen.findByTestId('workflow-5');
     expect(document.querySelector('b')).toBeNull();
+    const optionsOf = (name: string): (string | null)[] =>
+      [...screen.getByRole('combobox', { name }).querySelectorAll('option')].map(
+        (o) => o.textContent,
+      );
+    expect(optionsOf('Started by')).toEqual(['Anyone', EVIL_USER, 'ann']);
+    expect(optionsOf('Workflow template')).toEqual(['Any template', EVIL_TEMPLATE, 'pipeline']);
     select('Started by', EVIL_USER);
     select('Workflow template', EVIL_TEMPLATE);
     fireEvent.click(screen.getByRole('checkbox', { name: 'With failed work requests' }));
     await waitFor(() => {
       expect(screen.getByTestId('workflow-footer').textContent).toContain(
-        '1 of the 2 loaded workflows match',
+        '1 of the 3 loaded workflows match',
       );
     });
     const open = screen.getByRole('button', { name: 'Open this view in the browser' });

@@ -9,6 +9,7 @@ import { TimeAgo } from '@renderer/components/time-ago';
 import { FailureLine } from './failure-line';
 import { endedUnsuccessfully } from '@shared/results/end';
 import {
+  boundedName,
   filtersInApp,
   lastActivity,
   matchWorkflow,
@@ -83,10 +84,11 @@ export function WorkflowList(): React.JSX.Element {
     () => [...new Set(roots.map(templateName).filter((t): t is string => t !== null))],
     [roots],
   );
+  // As the templates: a name no real user has is not offered.
   const users = useMemo(
     () => [
       ...new Set(
-        roots.map((r) => creatorName(r, named)).filter((u): u is string => u !== undefined),
+        roots.map((r) => boundedName(creatorName(r, named))).filter((u): u is string => u !== null),
       ),
     ],
     [roots, named],
