@@ -292,6 +292,14 @@ describe('the Workflows tab', () => {
     expect(read).not.toContain(5);
   });
 
+  it('starts with no facets where an older version kept the views without them', () => {
+    const migrate = useViewsStore.persist.getOptions().migrate;
+    const state = migrate?.({ tab: 'workflows', views: [], activeViewId: null }, 3) as {
+      workflowFilters?: unknown;
+    };
+    expect(state.workflowFilters).toEqual(NO_WORKFLOW_FILTERS);
+  });
+
   it('keeps its facets when the tab is left and shown again', async () => {
     show();
     await screen.findByTestId('workflow-10');

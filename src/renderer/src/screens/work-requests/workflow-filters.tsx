@@ -46,7 +46,8 @@ export function WorkflowFiltersBar(props: {
         label="Runtime status"
         any="Any runtime status"
         value={filters.runtimeStatus}
-        options={RUNTIME_STATUSES.map(([value, text]) => [value, `Running: ${text}`])}
+        // The web's words: a runtime status is that of a running workflow's steps.
+        options={RUNTIME_STATUSES.map(([value, text]) => [value, `Running (children: ${text})`])}
         onChange={(value) => {
           setFilters(withRuntimeStatus(filters, value));
         }}
