@@ -13,6 +13,7 @@ import { LIST_REFRESH_MS, LIST_REFRESH_ROWS } from '@renderer/queries/work-reque
 import { useViewsStore, type WorkRequestsTab } from '@renderer/screens/work-requests/views-store';
 import { useUiStore } from '@renderer/state/ui-store';
 import type { WorkRequestResponse } from '@shared/contract';
+import { NO_WORKFLOW_FILTERS } from '@shared/results/workflow-list';
 import { fakeTimersInEachTest } from '../../support/fake-timers';
 import { workRequestFixture } from '../../support/work-requests';
 import { useFakeLayout } from './support/fake-layout';
@@ -85,6 +86,7 @@ afterEach(() => {
   cleanup();
   queryClient.clear();
   vi.unstubAllGlobals();
+  useViewsStore.setState({ workflowFilters: NO_WORKFLOW_FILTERS });
 });
 
 describe('the list of all work requests, shown', () => {
@@ -174,6 +176,23 @@ describe('the Workflows tab, shown', () => {
     await wait(3 * LIST_REFRESH_MS);
     expect(readsOf10()).toBeLessThanOrEqual(4);
     expect(readsOf10()).toBeGreaterThan(1);
+  });
+
+  it('drops a root the server listed as running once it is not, and counts what matches', async () => {
+    act(() => {
+      useViewsStore.setState({ workflowFilters: { ...NO_WORKFLOW_FILTERS, status: 'running' } });
+    });
+    const server = tableBridge(rows());
+    show(server, 'workflows');
+    await wait(1_000);
+    expect(screen.getByTestId('workflow-footer').textContent).toContain('2 workflows loaded');
+    server.update(10, { status: 'aborted', completed_at: at(99) });
+    server.update(11, { status: 'aborted', completed_at: at(99) });
+    await wait(LIST_REFRESH_MS + 1_000);
+    expect(screen.queryByTestId('workflow-10')).toBeNull();
+    expect(screen.getByTestId('workflow-footer').textContent).toContain(
+      '1 of the 2 loaded workflows match',
+    );
   });
 
   it('shows a root aborted with no message, open or not', async () => {

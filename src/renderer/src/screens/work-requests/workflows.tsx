@@ -95,6 +95,9 @@ export function WorkflowList(): React.JSX.Element {
   );
   const inApp = filtersInApp(filters);
   const filtered = inApp || status !== undefined;
+  // A row the server listed under the status may have changed since (rows are kept live
+  // in place): it is then told here too, and the footer counts what matches.
+  const toldHere = inApp || shown.length < rows.length;
   const onVisible = useCallback((id: number, visible: boolean): void => {
     setOnScreen((before) => {
       if (before.has(id) === visible) return before;
@@ -158,7 +161,7 @@ export function WorkflowList(): React.JSX.Element {
         )}
         <div className="wr-footer" role="status" aria-live="polite" data-testid="workflow-footer">
           <span>
-            {inApp
+            {toldHere
               ? `${String(matching)} of the ${String(roots.length)} loaded workflows match`
               : `${String(roots.length)} workflows loaded`}
             {unknown > 0
