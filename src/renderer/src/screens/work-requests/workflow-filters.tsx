@@ -117,7 +117,9 @@ function OpenInBrowser(): React.JSX.Element {
   const scope = useAppQuery(serverQueries.active).data?.scope ?? DEFAULT_SCOPE;
   const path = workspace === null ? '' : workflowListWebPath(scope, workspace, filters);
   const webUrl = useWebPage(path, workspace !== null);
-  const url = webUrl.data;
+  // Not while it is read again: after a switch of servers every address is, and what the
+  // cache held until then may be from before.
+  const url = webUrl.isFetching ? undefined : webUrl.data;
   const [failure, setFailure] = useState<string | null>(null);
   const problem = webUrl.isError ? webUrl.error.message : failure;
   return (
