@@ -6,18 +6,23 @@
  * facets kept when the tab is left and shown again. A hostile creator or template name
  * breaks neither the list nor the link.
  */
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BridgeProvider } from '@renderer/bridge';
+import { serverQueries } from '@renderer/queries/servers';
 import { WorkflowList } from '@renderer/screens/work-requests/workflows';
 import { useViewsStore } from '@renderer/screens/work-requests/views-store';
 import type {
   RequestArgs,
   RequestChannel,
+  ServerSummary,
   WorkRequestPage,
   WorkRequestResponse,
 } from '@shared/contract';
 import { NO_WORKFLOW_FILTERS } from '@shared/results/workflow-list';
-import type { FakeHandlers } from './support/fake-bridge';
+import { fakeBridge, type FakeHandlers } from './support/fake-bridge';
+import { SERVER_A } from './support/server-a';
 import { WithServer } from './support/with-server';
 import { workRequestFixture } from '../../support/work-requests';
 
@@ -290,6 +295,51 @@ describe('the Workflows tab', () => {
     expect(within(row).getByTestId('not-checked').textContent).toBe('not checked yet');
     expect(within(row).queryByTestId('step-counts')).toBeNull();
     expect(read).not.toContain(5);
+  });
+
+  it('opens the view on the server active now, never on the one before', async () => {
+    const B: ServerSummary = { ...SERVER_A, id: 'server-b', apiUrl: 'https://b.example/api' };
+    let active = SERVER_A;
+    const opened: unknown[] = [];
+    const fake = fakeBridge({
+      ...handlers(),
+      'servers.active': () => active,
+      // Main answers for the server active when it is asked.
+      'links.webui': ({ path }) =>
+        `${active.id === B.id ? 'https://b.example' : 'https://a.example'}${path}`,
+      'app.openExternal': (args) => {
+        opened.push(args);
+      },
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    queryClient.setQueryData(serverQueries.active.key, SERVER_A);
+    render(
+      <QueryClientProvider client={queryClient}>
+        <BridgeProvider client={fake.client}>
+          <WorkflowList />
+        </BridgeProvider>
+      </QueryClientProvider>,
+    );
+    const open = await screen.findByRole('button', { name: 'Open this view in the browser' });
+    await waitFor(() => {
+      expect(open).toHaveProperty('disabled', false);
+    });
+    // The switch, as the server switcher makes it: the new scope, and everything stale.
+    active = B;
+    act(() => {
+      queryClient.setQueryData(serverQueries.active.key, B);
+    });
+    void queryClient.invalidateQueries();
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: 'Open this view in the browser' })).toHaveProperty(
+        'disabled',
+        false,
+      );
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open this view in the browser' }));
+    await waitFor(() => {
+      expect(opened).toEqual([{ url: 'https://b.example/debusine/System/workflow/' }]);
+    });
   });
 
   it('starts with no facets where an older version kept the views without them', () => {
