@@ -66,9 +66,10 @@ export const workRequestQueries = {
       { refetchInterval: (query) => stepsRefreshDelay(query.state.data), staleTime: 0 },
     ),
   /**
-   * The address of a page of this server's web UI (`path`, as web-paths.ts and
-   * workflow-list.ts build them), read by main for the server of `scope`: kept under that
-   * scope, it can never be opened as another server's page.
+   * The address of a page of the active server's web UI (`path`, as web-paths.ts and
+   * workflow-list.ts build them), as main makes it for that server; kept under its scope,
+   * as the artifact and log pages' addresses are, so that another server's list never
+   * finds it (and a switch of servers makes it stale, to be read again).
    */
   webPage: (scope: Scope, path: string) =>
     defineQuery([scope, 'webui', path], (bridge) => bridge.links.webui({ path }), {

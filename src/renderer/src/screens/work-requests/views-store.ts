@@ -4,7 +4,8 @@ import { NO_WORKFLOW_FILTERS, type WorkflowFilters } from '@shared/results/workf
 
 /**
  * The work request list's UI state: the filters in use, the user's saved views, which tab
- * of the area is open, and the Workflows tab's facets. Server data stays in react-query; this is what the user chose.
+ * of the area is open, and the Workflows tab's facets. Server data stays in react-query;
+ * this is what the user chose.
  */
 export interface ListFilters {
   /** Server-side filters (the list endpoint takes them). */

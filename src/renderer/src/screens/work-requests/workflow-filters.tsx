@@ -107,8 +107,9 @@ export function WorkflowFiltersBar(props: {
 
 /**
  * Opens the web UI's workflow list of the current workspace with the same facets. The
- * address is read for the active server and kept under its scope (useWebPage), so the
- * button never opens another server's page; without a workspace there is no such list.
+ * address is main's for the active server, kept under its scope (useWebPage) and not used
+ * while it is read again, so the button opens the page of the server whose list is shown;
+ * without a workspace there is no such list.
  */
 function OpenInBrowser(): React.JSX.Element {
   const bridge = useBridge();
