@@ -350,6 +350,34 @@ describe('the Workflows tab', () => {
     expect(state.workflowFilters).toEqual(NO_WORKFLOW_FILTERS);
   });
 
+  it('says which rows cannot be checked, where a tree’s read did not find all its steps', async () => {
+    const base = handlers(null, [pipeline]);
+    useViewsStore.setState({ workflowFilters: { ...NO_WORKFLOW_FILTERS, withFailed: true } });
+    render(
+      <WithServer
+        handlers={{
+          ...base,
+          // A busy server: the list goes on with newer work, page after page, and the
+          // read gives up before it reaches the root.
+          'workRequests.page': (args) =>
+            args?.rootOnly === true
+              ? base['workRequests.page'](args)
+              : { items: STEPS.slice(0, 4), nextCursor: 'on', creators: {} },
+        }}
+      >
+        <WorkflowList />
+      </WithServer>,
+    );
+    await waitFor(() => {
+      expect(screen.getByTestId('workflow-footer').textContent).toContain(
+        '0 of the 1 loaded workflows match · 1 cannot be checked: not all their steps were found',
+      );
+    });
+    const row = screen.getByTestId('workflow-20');
+    expect(within(row).getAllByTestId('not-checked')[0]?.textContent).toBe('steps not all found');
+    expect(within(row).queryByTestId('step-counts')).toBeNull();
+  });
+
   it('keeps its facets when the tab is left and shown again', async () => {
     show();
     await screen.findByTestId('workflow-10');

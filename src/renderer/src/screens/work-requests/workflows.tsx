@@ -74,12 +74,17 @@ export function WorkflowList(): React.JSX.Element {
     onScreen,
   );
   const rows = roots.map((root, index) => {
-    const steps = fullSteps(trees[index]);
-    return { root, steps, match: matchWorkflow(root, filters, creatorName(root, named), steps) };
+    const tree = trees[index];
+    const steps = fullSteps(tree);
+    // Read, but its steps were not all found: reading it again will not find them.
+    const partial = tree !== undefined && steps === undefined;
+    const match = matchWorkflow(root, filters, creatorName(root, named), steps);
+    return { root, steps, partial, match };
   });
   const shown = rows.filter((r) => r.match !== 'no');
   const matching = rows.filter((r) => r.match === 'yes').length;
-  const unknown = rows.length - matching - rows.filter((r) => r.match === 'no').length;
+  const unchecked = rows.filter((r) => r.match === 'unknown' && !r.partial).length;
+  const uncheckable = rows.filter((r) => r.match === 'unknown' && r.partial).length;
   const templates = useMemo(
     () => [...new Set(roots.map(templateName).filter((t): t is string => t !== null))],
     [roots],
@@ -152,6 +157,7 @@ export function WorkflowList(): React.JSX.Element {
                 key={row.root.id}
                 root={row.root}
                 steps={row.steps}
+                partial={row.partial}
                 match={row.match}
                 initiallyOpen={index === 0 || endedUnsuccessfully(row.root)}
                 onVisible={onVisible}
@@ -164,8 +170,11 @@ export function WorkflowList(): React.JSX.Element {
             {toldHere
               ? `${String(matching)} of the ${String(roots.length)} loaded workflows match`
               : `${String(roots.length)} workflows loaded`}
-            {unknown > 0
-              ? ` · ${String(unknown)} not checked yet: their steps are read as they come into view`
+            {unchecked > 0
+              ? ` · ${String(unchecked)} not checked yet: their steps are read as they come into view`
+              : ''}
+            {uncheckable > 0
+              ? ` · ${String(uncheckable)} cannot be checked: not all their steps were found`
               : ''}
             {query.hasNextPage ? '' : ' · all loaded'}
           </span>
@@ -215,8 +224,10 @@ function useOnScreen(
 
 function WorkflowRoot(props: {
   root: WorkRequestResponse;
-  /** All its steps, or undefined while they are not read. */
+  /** All its steps, or undefined while they are not read (or were not all found). */
   steps: WorkRequestResponse[] | undefined;
+  /** Its tree was read, but not all its steps were found. */
+  partial: boolean;
   /** `unknown` while a facet in use needs steps not read yet. */
   match: Match;
   initiallyOpen: boolean;
@@ -250,6 +261,8 @@ function WorkflowRoot(props: {
         <span className="muted wr-sub wr-node-counts">
           {steps !== undefined ? (
             <span data-testid="step-counts">{stepCountsText(stepCounts(steps))}</span>
+          ) : props.partial ? (
+            <span data-testid="not-checked">steps not all found</span>
           ) : props.match === 'unknown' ? (
             <span data-testid="not-checked">not checked yet</span>
           ) : null}
