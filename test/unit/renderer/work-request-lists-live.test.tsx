@@ -8,11 +8,12 @@
  */
 import { focusManager, type QueryClient } from '@tanstack/react-query';
 import { act, cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIST_REFRESH_MS, LIST_REFRESH_ROWS } from '@renderer/queries/work-requests';
 import { useViewsStore, type WorkRequestsTab } from '@renderer/screens/work-requests/views-store';
 import { useUiStore } from '@renderer/state/ui-store';
 import type { WorkRequestResponse } from '@shared/contract';
+import { NO_WORKFLOW_FILTERS } from '@shared/results/workflow-list';
 import { fakeTimersInEachTest } from '../../support/fake-timers';
 import { workRequestFixture } from '../../support/work-requests';
 import { useFakeLayout } from './support/fake-layout';
@@ -84,6 +85,8 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   queryClient.clear();
+  vi.unstubAllGlobals();
+  useViewsStore.setState({ workflowFilters: NO_WORKFLOW_FILTERS });
 });
 
 describe('the list of all work requests, shown', () => {
@@ -146,6 +149,52 @@ describe('the list of all work requests, shown', () => {
 });
 
 describe('the Workflows tab, shown', () => {
+  it('reads a closed row’s tree for its counts no more often than the list’s rows', async () => {
+    // Every row is on screen (happy-dom's observer never says so).
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private readonly seen: (entries: { isIntersecting: boolean }[]) => void) {}
+        observe(): void {
+          this.seen([{ isIntersecting: true }]);
+        }
+        disconnect(): void {
+          // Nothing to stop.
+        }
+      },
+    );
+    const server = tableBridge(rows());
+    show(server, 'workflows');
+    await wait(1_000);
+    // The older workflow's row is closed: only its counts want its tree.
+    expect(
+      screen.getByRole('button', { name: 'Expand workflow debian_pipeline #10' }),
+    ).toBeTruthy();
+    const readsOf10 = (): number =>
+      server.callsOf('workRequests.get').filter((a) => (a as { id: number }).id === 10).length;
+    expect(readsOf10()).toBe(1);
+    await wait(3 * LIST_REFRESH_MS);
+    expect(readsOf10()).toBeLessThanOrEqual(4);
+    expect(readsOf10()).toBeGreaterThan(1);
+  });
+
+  it('drops a root the server listed as running once it is not, and counts what matches', async () => {
+    act(() => {
+      useViewsStore.setState({ workflowFilters: { ...NO_WORKFLOW_FILTERS, status: 'running' } });
+    });
+    const server = tableBridge(rows());
+    show(server, 'workflows');
+    await wait(1_000);
+    expect(screen.getByTestId('workflow-footer').textContent).toContain('2 workflows loaded');
+    server.update(10, { status: 'aborted', completed_at: at(99) });
+    server.update(11, { status: 'aborted', completed_at: at(99) });
+    await wait(LIST_REFRESH_MS + 1_000);
+    expect(screen.queryByTestId('workflow-10')).toBeNull();
+    expect(screen.getByTestId('workflow-footer').textContent).toContain(
+      '1 of the 2 loaded workflows match',
+    );
+  });
+
   it('shows a root aborted with no message, open or not', async () => {
     const server = tableBridge(rows());
     show(server, 'workflows');
@@ -154,12 +203,15 @@ describe('the Workflows tab, shown', () => {
     // other is a row only.
     expect(rowText('workflow-20')).toContain('Running');
     expect(rowText('workflow-10')).toContain('Running');
+    // The open row's step counts come from the tree it shows, and follow it.
+    expect(screen.getAllByTestId('step-counts')[0]?.textContent).toBe('1 running');
     server.update(20, { status: 'aborted', completed_at: at(99) });
     server.update(21, { status: 'aborted', completed_at: at(99) });
     server.update(10, { status: 'aborted', completed_at: at(99) });
     server.update(11, { status: 'aborted', completed_at: at(99) });
     await wait(5_000);
     expect(rowText('workflow-20')).toMatch(/^Aborted/);
+    expect(screen.getAllByTestId('step-counts')[0]?.textContent).toBe('1 aborted');
     await wait(LIST_REFRESH_MS);
     expect(rowText('workflow-10')).toMatch(/^Aborted/);
   });

@@ -7,6 +7,7 @@
 import {
   focusManager,
   useInfiniteQuery,
+  useQueries,
   useQueryClient,
   type QueryClient,
   type QueryKey,
@@ -15,11 +16,16 @@ import { useEffect } from 'react';
 import { useBridge } from '@renderer/bridge';
 import type { WorkRequestResponse } from '@shared/contract';
 import { hasEnded } from '@shared/results/end';
-import { APP, PENDING, defineMutation, defineQuery, type Scope } from './define';
+import { APP, PENDING, defineMutation, defineQuery, queryOptionsOf, type Scope } from './define';
 import { useScope, useServerQuery } from './hooks';
 import { catchUpLists, liveRows, loadedRows } from './work-request-rows';
 import { firstPageArgs, workRequestKeys, type ServerFilters } from './work-request-keys';
-import { LIVE_MAX_MS, readWorkflowSteps, stepsRefreshDelay } from './workflow-steps';
+import {
+  LIVE_MAX_MS,
+  readWorkflowSteps,
+  stepsRefreshDelay,
+  type WorkflowStepsData,
+} from './workflow-steps';
 
 export { STEP_SCAN_MAX_PAGES } from './workflow-steps';
 
@@ -59,6 +65,16 @@ export const workRequestQueries = {
       (bridge, context) => readWorkflowSteps(bridge, rootId, context),
       { refetchInterval: (query) => stepsRefreshDelay(query.state.data), staleTime: 0 },
     ),
+  /**
+   * The address of a page of the active server's web UI (`path`, as web-paths.ts and
+   * workflow-list.ts build them), as main makes it for that server; kept under its scope,
+   * as the artifact and log pages' addresses are, so that another server's list never
+   * finds it (and a switch of servers makes it stale, to be read again).
+   */
+  webPage: (scope: Scope, path: string) =>
+    defineQuery([scope, 'webui', path], (bridge) => bridge.links.webui({ path }), {
+      staleTime: Infinity,
+    }),
   /** Usernames for these user ids (sorted, without repeats), as far as the server names them. */
   userNames: (scope: Scope, ids: readonly number[]) =>
     defineQuery(
@@ -165,8 +181,43 @@ export function useWatchList() {
   return useServerQuery(workRequestQueries.watchList);
 }
 
+export function useWebPage(path: string, enabled: boolean) {
+  return useServerQuery((scope) => workRequestQueries.webPage(scope, path), { enabled });
+}
+
 export function useWorkflowSteps(rootId: number, enabled: boolean) {
   return useServerQuery((scope) => workRequestQueries.steps(scope, rootId), { enabled });
+}
+
+/**
+ * The trees of several workflows, by their roots' ids, through the same query as one tree
+ * (`steps`), so that a list and an open tree share one read; each is read only while its
+ * root is in `wanted` (the list's rows on screen), and what is in the cache is given for
+ * the others. In the order of `rootIds`; undefined for a tree not read yet.
+ *
+ * A tree the list reads only to count its steps is read again no more often than the
+ * list's rows are (LIST_REFRESH_MS), not at an open tree's pace: a screen of running
+ * workflows would otherwise read the server every few seconds per row. An open tree
+ * keeps its own pace (its own observer's interval).
+ */
+export function useWorkflowStepsOf(
+  rootIds: readonly number[],
+  wanted: ReadonlySet<number>,
+): (WorkflowStepsData | undefined)[] {
+  const bridge = useBridge();
+  const scope = useScope();
+  return useQueries({
+    queries: rootIds.map((id) => ({
+      ...queryOptionsOf(workRequestQueries.steps(scope ?? PENDING, id), bridge),
+      enabled: scope !== undefined && wanted.has(id),
+      refetchInterval: (query: { state: { data: WorkflowStepsData | undefined } }) => {
+        const delay = stepsRefreshDelay(query.state.data);
+        return delay === false ? false : Math.max(delay, LIST_REFRESH_MS);
+      },
+      ...(scope === undefined ? { gcTime: 0 } : {}),
+    })),
+    combine: (results) => results.map((r) => r.data),
+  });
 }
 
 export function useUserNames(ids: readonly (number | null | undefined)[]) {

@@ -4,17 +4,17 @@ import { CheckField } from '@renderer/components/check-field';
 import { TASK_TYPES, WORK_REQUEST_RESULTS, WORK_REQUEST_STATUSES } from '@shared/models';
 import { activeFilterCount, useViewsStore, type ListFilters } from './views-store';
 
-function label(value: string): string {
+export function label(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1);
 }
 
 /** The values seen in the loaded rows, plus the one chosen (it may not be loaded). */
-function seen(values: string[], chosen: string): [string, string][] {
+export function seen(values: string[], chosen: string): [string, string][] {
   return [...new Set([...values, chosen].filter(Boolean))].sort().map((v) => [v, v]);
 }
 
 /** One filter: "any" (the empty value) or one of `options` ([value, label]). */
-function FilterSelect(props: {
+export function FilterSelect(props: {
   label: string;
   any: string;
   value: string;

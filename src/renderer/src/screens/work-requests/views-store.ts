@@ -1,9 +1,11 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
+import { NO_WORKFLOW_FILTERS, type WorkflowFilters } from '@shared/results/workflow-list';
 
 /**
- * The work request list's UI state: the filters in use, the user's saved views, and which
- * tab of the area is open. Server data stays in react-query; this is what the user chose.
+ * The work request list's UI state: the filters in use, the user's saved views, which tab
+ * of the area is open, and the Workflows tab's facets. Server data stays in react-query;
+ * this is what the user chose.
  */
 export interface ListFilters {
   /** Server-side filters (the list endpoint takes them). */
@@ -59,12 +61,15 @@ interface ViewsState {
   filters: ListFilters;
   views: SavedView[];
   activeViewId: string | null;
+  /** The Workflows tab's facets (its own: that list is not the list of all work requests). */
+  workflowFilters: WorkflowFilters;
   setTab: (tab: WorkRequestsTab) => void;
   setFilters: (patch: Partial<ListFilters>) => void;
   clearFilters: () => void;
   applyView: (id: string) => void;
   saveView: (name: string) => void;
   deleteView: (id: string) => void;
+  setWorkflowFilters: (filters: WorkflowFilters) => void;
 }
 
 export function activeFilterCount(filters: ListFilters): number {
@@ -80,6 +85,7 @@ export const useViewsStore = create<ViewsState>()(
       filters: NO_FILTERS,
       views: DEFAULT_VIEWS,
       activeViewId: null,
+      workflowFilters: NO_WORKFLOW_FILTERS,
       setTab: (tab) => {
         set({ tab });
       },
@@ -106,11 +112,15 @@ export const useViewsStore = create<ViewsState>()(
           activeViewId: s.activeViewId === id ? null : s.activeViewId,
         }));
       },
+      setWorkflowFilters: (workflowFilters) => {
+        set({ workflowFilters });
+      },
     }),
     {
       name: 'debusine-desktop.work-request-views',
-      version: 3,
-      // Views saved before a filter existed get that filter's "off" value.
+      version: 4,
+      // Views saved before a filter existed get that filter's "off" value; so do the
+      // Workflows tab's facets.
       migrate: (persisted, version) => {
         const state = persisted as Partial<ViewsState>;
         const views = (state.views ?? DEFAULT_VIEWS).map((v) => ({
@@ -126,6 +136,7 @@ export const useViewsStore = create<ViewsState>()(
           filters: { ...NO_FILTERS, ...state.filters },
           views,
           activeViewId: state.activeViewId ?? null,
+          workflowFilters: { ...NO_WORKFLOW_FILTERS, ...state.workflowFilters },
         };
       },
       partialize: (s) => ({
@@ -133,6 +144,7 @@ export const useViewsStore = create<ViewsState>()(
         filters: s.filters,
         views: s.views,
         activeViewId: s.activeViewId,
+        workflowFilters: s.workflowFilters,
       }),
     },
   ),
