@@ -77,39 +77,38 @@ describe('compareQaResults, as the server compare_qa_results', () => {
   // test_regression_tracking.py, RegressionTrackingWorkflowTestMixin.test_compare_qa_results:
   // (reference status, result, new status, result, expected).
   const S = 'completed';
-  const cases: [string | null, Result | null, string | null, Result | null, RegressionStatus][] =
-    [
-      [null, null, null, null, 'no-result'],
-      [null, null, S, 'success', 'no-result'],
-      [S, 'success', null, null, 'no-result'],
-      [S, 'success', S, 'success', 'stable'],
-      [S, 'success', S, 'failure', 'regression'],
-      [S, 'success', S, 'temporary failure', 'regression'],
-      [S, 'success', S, 'error', 'regression'],
-      [S, 'success', S, 'skipped', 'stable'],
-      [S, 'failure', S, 'success', 'improvement'],
-      [S, 'failure', S, 'failure', 'stable'],
-      [S, 'failure', S, 'temporary failure', 'stable'],
-      [S, 'failure', S, 'error', 'error'],
-      [S, 'failure', S, 'skipped', 'improvement'],
-      [S, 'temporary failure', S, 'success', 'improvement'],
-      [S, 'temporary failure', S, 'failure', 'stable'],
-      [S, 'temporary failure', S, 'temporary failure', 'stable'],
-      [S, 'temporary failure', S, 'error', 'error'],
-      [S, 'temporary failure', S, 'skipped', 'improvement'],
-      [S, 'error', S, 'success', 'improvement'],
-      [S, 'error', S, 'error', 'stable'],
-      [S, 'error', S, 'failure', 'error'],
-      [S, 'error', S, 'temporary failure', 'error'],
-      [S, 'error', S, 'skipped', 'improvement'],
-      [S, 'skipped', S, 'success', 'stable'],
-      [S, 'skipped', S, 'failure', 'regression'],
-      [S, 'skipped', S, 'temporary failure', 'regression'],
-      [S, 'skipped', S, 'error', 'regression'],
-      [S, 'skipped', S, 'skipped', 'stable'],
-      ['aborted', null, S, 'success', 'error'],
-      [S, 'success', 'aborted', null, 'error'],
-    ];
+  const cases: [string | null, Result | null, string | null, Result | null, RegressionStatus][] = [
+    [null, null, null, null, 'no-result'],
+    [null, null, S, 'success', 'no-result'],
+    [S, 'success', null, null, 'no-result'],
+    [S, 'success', S, 'success', 'stable'],
+    [S, 'success', S, 'failure', 'regression'],
+    [S, 'success', S, 'temporary failure', 'regression'],
+    [S, 'success', S, 'error', 'regression'],
+    [S, 'success', S, 'skipped', 'stable'],
+    [S, 'failure', S, 'success', 'improvement'],
+    [S, 'failure', S, 'failure', 'stable'],
+    [S, 'failure', S, 'temporary failure', 'stable'],
+    [S, 'failure', S, 'error', 'error'],
+    [S, 'failure', S, 'skipped', 'improvement'],
+    [S, 'temporary failure', S, 'success', 'improvement'],
+    [S, 'temporary failure', S, 'failure', 'stable'],
+    [S, 'temporary failure', S, 'temporary failure', 'stable'],
+    [S, 'temporary failure', S, 'error', 'error'],
+    [S, 'temporary failure', S, 'skipped', 'improvement'],
+    [S, 'error', S, 'success', 'improvement'],
+    [S, 'error', S, 'error', 'stable'],
+    [S, 'error', S, 'failure', 'error'],
+    [S, 'error', S, 'temporary failure', 'error'],
+    [S, 'error', S, 'skipped', 'improvement'],
+    [S, 'skipped', S, 'success', 'stable'],
+    [S, 'skipped', S, 'failure', 'regression'],
+    [S, 'skipped', S, 'temporary failure', 'regression'],
+    [S, 'skipped', S, 'error', 'regression'],
+    [S, 'skipped', S, 'skipped', 'stable'],
+    ['aborted', null, S, 'success', 'error'],
+    [S, 'success', 'aborted', null, 'error'],
+  ];
   for (const [rs, rr, ns, nr, expected] of cases) {
     const show = (s: string | null, r: Result | null) => (s === null ? 'none' : `${s}/${r ?? ''}`);
     it(`test_compare_qa_results: ${show(rs, rr)} then ${show(ns, nr)} is ${expected}`, () => {
@@ -418,12 +417,14 @@ describe('the QA workflow, as the server QAWorkflow callback_regression_analysis
     lintian: lintian('amd64', {}, []),
   };
   const pending = { status: 'pending', result: '' };
-  function qa(
-    newAutopkgtest: QaResult | null,
-    newLintian: QaResult | null,
-  ): QaComparisonInput[] {
+  function qa(newAutopkgtest: QaResult | null, newLintian: QaResult | null): QaComparisonInput[] {
     return [
-      { check: 'autopkgtest', architecture: 'amd64', reference: reference.autopkgtest, new: newAutopkgtest },
+      {
+        check: 'autopkgtest',
+        architecture: 'amd64',
+        reference: reference.autopkgtest,
+        new: newAutopkgtest,
+      },
       { check: 'lintian', architecture: 'amd64', reference: reference.lintian, new: newLintian },
     ];
   }
@@ -474,6 +475,82 @@ describe('the QA workflow, as the server QAWorkflow callback_regression_analysis
   });
 });
 
+describe('reverse dependencies and the line for a notification', () => {
+  it("a reverse dependency's regression names the package it tests", () => {
+    const analysis = analyseRegressions([
+      {
+        check: 'autopkgtest',
+        subject: 'hello',
+        architecture: 'amd64',
+        reference: autopkgtest('amd64', { greets: 'PASS' }),
+        new: autopkgtest('amd64', { greets: 'PASS' }),
+      },
+      {
+        check: 'autopkgtest',
+        subject: 'hello-user',
+        architecture: 'amd64',
+        reference: autopkgtest('amd64', { uses: 'PASS' }),
+        new: autopkgtest('amd64', { uses: 'FAIL' }, 'failure'),
+      },
+    ]);
+    expect(analysis.verdicts.map((v) => [v.subject, v.status])).toEqual([
+      ['hello', 'stable'],
+      ['hello-user', 'regression'],
+    ]);
+    expect(regressionSummaryLine({ name: 'hello', version: '2.10-4' }, analysis)).toBe(
+      'hello 2.10-4: 1 regression (autopkgtest uses of hello-user, amd64: pass → fail)',
+    );
+  });
+
+  it('an improvement is said with what still fails as before', () => {
+    // test_autopkgtest.py's riscv64: one test fixed, one failing as before.
+    const analysis = analyseRegressions(
+      pairByArchitecture(
+        'autopkgtest',
+        [autopkgtest('riscv64', { upstream: 'FAIL', performance: 'FAIL' }, 'failure')],
+        [autopkgtest('riscv64', { upstream: 'FAIL', performance: 'PASS' }, 'failure')],
+      ),
+    );
+    expect(regressionSummaryLine({ name: 'hello', version: '1.0-2' }, analysis)).toBe(
+      'hello 1.0-2: no regression; 1 improvement; autopkgtest upstream, riscv64 already failed before',
+    );
+  });
+
+  it('a flaky test that now fails is not a regression for the server, and is said as before', () => {
+    const analysis = analyseRegressions(
+      pairByArchitecture(
+        'autopkgtest',
+        [autopkgtest('amd64', { greets: 'FLAKY' }, 'success')],
+        [autopkgtest('amd64', { greets: 'FAIL' }, 'failure')],
+      ),
+    );
+    // The work requests regressed (success then failure): the server's verdict is theirs.
+    expect(analysis.overall).toBe('regression');
+    expect(regressionSummaryLine({ name: 'hello', version: '1.0-2' }, analysis)).toBe(
+      'hello 1.0-2: 1 regression (autopkgtest, amd64: success → failure)',
+    );
+  });
+
+  it('nothing yet, and more regressions than the line names', () => {
+    expect(regressionSummaryLine({ name: 'hello', version: '1' }, analyseRegressions([]))).toBe(
+      'hello 1: no regression analysis yet',
+    );
+    const tests = { a: 'PASS', b: 'PASS', c: 'PASS', d: 'PASS', e: 'PASS' };
+    const failing = { a: 'FAIL', b: 'FAIL', c: 'FAIL', d: 'FAIL', e: 'FAIL' };
+    const analysis = analyseRegressions(
+      pairByArchitecture(
+        'autopkgtest',
+        [autopkgtest('amd64', tests)],
+        [autopkgtest('amd64', failing, 'failure')],
+      ),
+    );
+    expect(regressionSummaryLine({ name: 'hello', version: '1' }, analysis)).toBe(
+      'hello 1: 5 regressions (autopkgtest a, amd64: pass → fail; autopkgtest b, amd64: ' +
+        'pass → fail; autopkgtest c, amd64: pass → fail; and 2 more)',
+    );
+  });
+});
+
 describe('hostile inputs', () => {
   const wrong: unknown[] = [
     null,
@@ -488,6 +565,9 @@ describe('hostile inputs', () => {
     { summary: { tags_count_by_severity: [] } },
     { summary: { tags_count_by_severity: { error: 'many' } } },
     { summary: { tags_found: 'tag' } },
+    { summary: { tags_count_by_severity: null } },
+    { summary: { tags_count_by_severity: { warning: null } } },
+    { summary: { tags_found: null } },
   ];
 
   it('data of the wrong shape is an error for its architecture, never an exception', () => {
@@ -521,7 +601,9 @@ describe('hostile inputs', () => {
         },
         new: {
           workRequest: done('success'),
-          data: { results: { a: { status: 'FAIL' }, b: { status: 'FAIL' }, c: { status: 'FAIL' }, d: {} } },
+          data: {
+            results: { a: { status: 'FAIL' }, b: { status: 'FAIL' }, c: { status: 'FAIL' }, d: {} },
+          },
         },
       },
     ]);
@@ -548,7 +630,9 @@ describe('hostile inputs', () => {
     expect(analysis.verdicts).toEqual([]);
     expect(analysis.overall).toBe('no-result');
     expect(analyseRegressions(null as unknown as QaComparisonInput[]).overall).toBe('no-result');
-    expect(pairByArchitecture('blhc', null as unknown as QaResult[], [null as unknown as QaResult])).toEqual([]);
+    expect(
+      pairByArchitecture('blhc', null as unknown as QaResult[], [null as unknown as QaResult]),
+    ).toEqual([]);
     expect(regressionSummaryLine({ name: 5, version: null }, analysis)).toBe(
       'no regression analysis yet',
     );
@@ -609,7 +693,10 @@ describe('hostile inputs', () => {
         [{ workRequest: done('failure'), data }],
       ),
     );
-    expect(details(analysis, 'amd64')).toEqual({ ['__proto__']: 'regression', constructor: 'stable' });
+    expect(details(analysis, 'amd64')).toEqual({
+      ['__proto__']: 'regression',
+      constructor: 'stable',
+    });
   });
 
   it('a thousand architectures are bounded too, and all of them decide the verdict', () => {

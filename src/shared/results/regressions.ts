@@ -46,6 +46,11 @@ export interface QaResult {
 export interface QaComparisonInput {
   /** The sub-workflow's task name; one that is not a tracked check is left out. */
   check: string;
+  /**
+   * The package the sub-workflow tests (its dynamic data's `subject`): the QA workflow's
+   * reverse-dependency autopkgtests test other packages on the same architecture.
+   */
+  subject?: string | null;
   architecture: string;
   reference: QaResult | null | undefined;
   new: QaResult | null | undefined;
@@ -54,6 +59,8 @@ export interface QaComparisonInput {
 /** One line of the page's table. */
 export interface RegressionRow {
   check: QaCheck;
+  /** The package tested when the input named one. */
+  subject: string | null;
   architecture: string;
   /** A test's name or a lintian tag; null for the work requests' results or tag counts. */
   item: string | null;
@@ -68,6 +75,7 @@ export interface RegressionRow {
 /** The verdict for one check on one architecture, as the server's callback records it. */
 export interface ArchitectureVerdict {
   check: QaCheck;
+  subject: string | null;
   architecture: string;
   status: RegressionStatus;
   /** The coarse comparison of the two work requests, before any finer one. */
@@ -157,7 +165,9 @@ export function compareQaResults(
 }
 
 /** The overall verdict of several, as the server's summarize_regression_analysis_statuses. */
-export function summarizeRegressionStatuses(statuses: Iterable<RegressionStatus>): RegressionStatus {
+export function summarizeRegressionStatuses(
+  statuses: Iterable<RegressionStatus>,
+): RegressionStatus {
   const seen = new Set(statuses);
   // The server prefers a regression to an error: an error may be one task's passing trouble.
   for (const status of REGRESSION_STATUSES) if (seen.has(status)) return status;
@@ -166,6 +176,11 @@ export function summarizeRegressionStatuses(statuses: Iterable<RegressionStatus>
 
 // ---------------------------------------------------------------------------------------
 // Reading the artifacts' data
+
+/** A stable order that does not depend on the machine's locale. */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -251,12 +266,15 @@ function lintianData(result: QaResult | null): LintianData | null {
   if (!isRecord(result.data)) return null;
   const summary = ownValue(result.data, 'summary');
   if (!isRecord(summary)) return null;
-  const rawCounts = ownValue(summary, 'tags_count_by_severity') ?? {};
+  // Absent is empty, as the server's `.get(…, {})`; present but null it could not read.
+  const countsValue = ownValue(summary, 'tags_count_by_severity');
+  const rawCounts = countsValue === undefined ? {} : countsValue;
   if (!isRecord(rawCounts)) return null;
   const warning = lintianCount(rawCounts, 'warning');
   const error = lintianCount(rawCounts, 'error');
   if (warning === null || error === null) return null;
-  const rawTags = ownValue(summary, 'tags_found') ?? [];
+  const tagsValue = ownValue(summary, 'tags_found');
+  const rawTags = tagsValue === undefined ? [] : tagsValue;
   if (!Array.isArray(rawTags)) return null;
   const tags = new Set<string>();
   for (const tag of rawTags as unknown[]) if (typeof tag === 'string') tags.add(tag);
@@ -273,47 +291,48 @@ function plural(n: number, word: string): string {
 // Rows, kept bounded
 
 /** Which rows are kept first when there are too many: what the verdict rests on. */
-function priority(row: RegressionRow): number {
-  if (row.status === 'regression') return 0;
-  if (row.status === 'error') return 1;
-  if (row.status === 'improvement') return 2;
-  if (row.failedBefore) return 3;
+function priority(status: RegressionStatus, failedBefore: boolean): number {
+  if (status === 'regression') return 0;
+  if (status === 'error') return 1;
+  if (status === 'improvement') return 2;
+  if (failedBefore) return 3;
   return 4;
 }
+
+/** A row, made only when it is kept: a million tests must not make a million rows. */
+type MakeRow = () => RegressionRow;
 
 /**
  * Rows collected in order, at most MAX_ROWS of each priority, so that a huge result costs
  * bounded memory and the rows the verdict rests on are never the ones left out.
  */
 class RowCollector {
-  private readonly buckets: RegressionRow[][] = [[], [], [], [], []];
-  private readonly order = new Map<RegressionRow, number>();
+  private readonly buckets: { row: RegressionRow; order: number }[][] = [[], [], [], [], []];
   private count = 0;
   dropped = false;
 
-  add(row: RegressionRow): void {
-    const bucket = this.buckets[priority(row)];
+  add(status: RegressionStatus, failedBefore: boolean, make: MakeRow): void {
+    const bucket = this.buckets[priority(status, failedBefore)];
     if (bucket === undefined || bucket.length >= MAX_ROWS) {
       this.dropped = true;
       return;
     }
-    bucket.push(row);
-    this.order.set(row, this.count++);
+    bucket.push({ row: make(), order: this.count++ });
   }
 
   rows(): RegressionRow[] {
-    const kept: RegressionRow[] = [];
+    const kept: { row: RegressionRow; order: number }[] = [];
     for (const bucket of this.buckets) {
-      for (const row of bucket) {
+      for (const entry of bucket) {
         if (kept.length >= MAX_ROWS) {
           this.dropped = true;
           break;
         }
-        kept.push(row);
+        kept.push(entry);
       }
     }
     // Shown in the order they were made: check, architecture, then item.
-    return kept.sort((a, b) => (this.order.get(a) ?? 0) - (this.order.get(b) ?? 0));
+    return kept.sort((a, b) => a.order - b.order).map((e) => e.row);
   }
 }
 
@@ -362,14 +381,15 @@ function newResult(result: QaResult | null | undefined): QaResult | null {
 class Reasons {
   readonly rows: RegressionRow[] = [];
   count = 0;
-  add(row: RegressionRow): void {
+  add(make: MakeRow): void {
     this.count += 1;
-    if (this.rows.length < MAX_ROWS) this.rows.push(row);
+    if (this.rows.length < MAX_ROWS) this.rows.push(make());
   }
 }
 
 function analyseOne(
   check: QaCheck,
+  subject: string | null,
   architecture: string,
   reference: QaResult | null,
   next: QaResult | null,
@@ -385,34 +405,41 @@ function analyseOne(
     ref: string,
     neu: string,
     status: RegressionStatus,
+    failed = false,
   ): RegressionRow => ({
     check,
+    subject,
     architecture,
     item,
     reference: ref,
     new: neu,
     status,
-    failedBefore: false,
+    failedBefore: failed,
   });
-  const fineRow = (made: RegressionRow): void => {
-    fine.get(made.status)?.add(made);
-    if (made.failedBefore) failedBefore.add(made);
-    collector.add(made);
+  // A row of the finer comparison counts for its status, and is made once if anything keeps it.
+  const fineRow = (status: RegressionStatus, failed: boolean, make: MakeRow): void => {
+    let made: RegressionRow | undefined;
+    const once: MakeRow = () => (made ??= make());
+    fine.get(status)?.add(once);
+    if (failed) failedBefore.add(once);
+    collector.add(status, failed, once);
   };
 
   // Both sides are read before anything is compared: data the server could not have read
   // (its artifact models require these fields) makes its comparison fail, which is what
   // its 'error' status means.
   const fineCheck = check === 'autopkgtest' || check === 'lintian';
-  const refTests = check === 'autopkgtest' ? autopkgtestResults(reference) : new Map<string, TestStatus>();
-  const newTests = check === 'autopkgtest' ? autopkgtestResults(next) : new Map<string, TestStatus>();
+  const refTests =
+    check === 'autopkgtest' ? autopkgtestResults(reference) : new Map<string, TestStatus>();
+  const newTests =
+    check === 'autopkgtest' ? autopkgtestResults(next) : new Map<string, TestStatus>();
   const refLintian = check === 'lintian' ? lintianData(reference) : EMPTY_LINTIAN;
   const newLintian = check === 'lintian' ? lintianData(next) : EMPTY_LINTIAN;
   if (refTests === null || newTests === null || refLintian === null || newLintian === null) {
     const made = row(null, resultText(reference), 'unreadable result', 'error');
-    collector.add(made);
+    collector.add('error', false, () => made);
     return {
-      verdict: { check, architecture, status: 'error', coarse },
+      verdict: { check, subject, architecture, status: 'error', coarse },
       reasons: [made],
       reasonCount: 1,
       failedBefore: [],
@@ -422,11 +449,11 @@ function analyseOne(
 
   // The work requests' results are shown for checks without a finer comparison, or when
   // they, not the finer comparison, decided.
-  const coarseRow = row(null, resultText(reference), resultText(next), coarse);
+  const coarseFailedBefore = !fineCheck && failedResult(reference) && failedResult(next);
+  const coarseRow = row(null, resultText(reference), resultText(next), coarse, coarseFailedBefore);
   if (!fineCheck || coarse !== 'stable') {
-    coarseRow.failedBefore = !fineCheck && failedResult(reference) && failedResult(next);
-    if (coarseRow.failedBefore) failedBefore.add(coarseRow);
-    collector.add(coarseRow);
+    if (coarseFailedBefore) failedBefore.add(() => coarseRow);
+    collector.add(coarse, coarseFailedBefore, () => coarseRow);
   }
 
   let fineStatus: RegressionStatus = 'stable';
@@ -435,9 +462,11 @@ function analyseOne(
     for (const test of names) {
       const r: TestStatus = refTests.get(test) ?? 'none';
       const n: TestStatus = newTests.get(test) ?? 'none';
-      const made = row(name(test), testStatusText(r), testStatusText(n), compareTest(r, n));
-      made.failedBefore = (r === 'FAIL' || r === 'FLAKY') && n === 'FAIL';
-      fineRow(made);
+      const status = compareTest(r, n);
+      const failed = (r === 'FAIL' || r === 'FLAKY') && n === 'FAIL';
+      fineRow(status, failed, () =>
+        row(name(test), testStatusText(r), testStatusText(n), status, failed),
+      );
     }
     // As the server's callback: any test's regression, else any improvement, else stable.
     fineStatus =
@@ -457,17 +486,19 @@ function analyseOne(
       const status: RegressionStatus = n > r ? 'regression' : n < r ? 'improvement' : 'stable';
       more ||= n > r;
       fewer ||= n < r;
-      const made = row(null, plural(r, severity), plural(n, severity), status);
-      made.failedBefore = severity === 'error' && r > 0 && n > 0 && n <= r;
-      fineRow(made);
+      // Errors in both, no more than before: lintian failed before too, for the same reason.
+      const failed = severity === 'error' && r > 0 && n > 0 && n <= r;
+      fineRow(status, failed, () =>
+        row(null, plural(r, severity), plural(n, severity), status, failed),
+      );
     }
     fineStatus = more ? 'regression' : fewer ? 'improvement' : 'stable';
     // The tags added and removed, which the server records but does not judge: shown as
     // stable, whatever their number, so that only the counts above decide.
     for (const tag of [...newLintian.tags].filter((t) => !refLintian.tags.has(t)).sort())
-      collector.add(row(name(tag), 'none', 'found', 'stable'));
+      collector.add('stable', false, () => row(name(tag), 'none', 'found', 'stable'));
     for (const tag of [...refLintian.tags].filter((t) => !newLintian.tags.has(t)).sort())
-      collector.add(row(name(tag), 'found', 'none', 'stable'));
+      collector.add('stable', false, () => row(name(tag), 'found', 'none', 'stable'));
   }
 
   let status: RegressionStatus;
@@ -480,10 +511,10 @@ function analyseOne(
     // The items that agree with the work requests' verdict say more than their results do.
     const agreeing = fine.get(status);
     reasons = agreeing !== undefined && agreeing.count > 0 ? agreeing : new Reasons();
-    if (reasons.count === 0) reasons.add(coarseRow);
+    if (reasons.count === 0) reasons.add(() => coarseRow);
   }
   return {
-    verdict: { check, architecture, status, coarse },
+    verdict: { check, subject, architecture, status, coarse },
     reasons: reasons.rows,
     reasonCount: reasons.count,
     failedBefore: failedBefore.rows,
@@ -520,14 +551,26 @@ export function analyseRegressions(inputs: readonly QaComparisonInput[]): Regres
     .sort(
       (a, b) =>
         QA_CHECKS.indexOf(a.check as QaCheck) - QA_CHECKS.indexOf(b.check as QaCheck) ||
-        (a.architecture < b.architecture ? -1 : a.architecture > b.architecture ? 1 : 0),
+        byCodeUnits(
+          typeof a.subject === 'string' ? a.subject : '',
+          typeof b.subject === 'string' ? b.subject : '',
+        ) ||
+        byCodeUnits(a.architecture, b.architecture),
     );
   for (const input of sorted) {
     const check = input.check as QaCheck;
     const reference = isRecord(input.reference) ? input.reference : null;
     const next = newResult(isRecord(input.new) ? input.new : null);
     if (reference === null && next === null) continue;
-    const outcome = analyseOne(check, name(input.architecture), reference, next, collector);
+    const subject = typeof input.subject === 'string' ? name(input.subject) : null;
+    const outcome = analyseOne(
+      check,
+      subject,
+      name(input.architecture),
+      reference,
+      next,
+      collector,
+    );
     statuses.add(outcome.verdict.status);
     if (verdicts.length < MAX_VERDICTS) verdicts.push(outcome.verdict);
     else truncated = true;
@@ -543,10 +586,11 @@ export function analyseRegressions(inputs: readonly QaComparisonInput[]): Regres
     if (s === 'regression') regressionCount += outcome.reasonCount;
     if (s === 'error') errorCount += outcome.reasonCount;
     if (s === 'improvement') improvementCount += outcome.reasonCount;
-    if (into !== null) into.push(...outcome.reasons.slice(0, MAX_ROWS - into.length));
+    if (into !== null) for (const r of outcome.reasons) if (into.length < MAX_ROWS) into.push(r);
     if (s !== 'regression') {
       failedBeforeCount += outcome.failedBeforeCount;
-      failedBefore.push(...outcome.failedBefore.slice(0, MAX_ROWS - failedBefore.length));
+      for (const r of outcome.failedBefore)
+        if (failedBefore.length < MAX_ROWS) failedBefore.push(r);
     }
   }
   const rows = collector.rows();
@@ -577,34 +621,41 @@ export function pairByArchitecture(
   news: readonly QaResult[],
 ): QaComparisonInput[] {
   const byArch = new Map<string, QaComparisonInput>();
-  const place = (result: QaResult, side: 'reference' | 'new') => {
+  const place = (result: unknown, side: 'reference' | 'new') => {
     if (!isRecord(result) || !isRecord(result.data)) return;
     const architecture = ownValue(result.data, 'architecture');
     if (typeof architecture !== 'string') return;
     let entry = byArch.get(architecture);
+    // Not bounded here: every architecture given decides the verdict (the analysis bounds
+    // what it shows).
     if (entry === undefined) {
-      if (byArch.size >= MAX_VERDICTS) return;
       entry = { check, architecture, reference: null, new: null };
       byArch.set(architecture, entry);
     }
-    entry[side] = result;
+    entry[side] = result as QaResult;
   };
-  for (const r of Array.isArray(references) ? references : []) place(r, 'reference');
-  for (const r of Array.isArray(news) ? news : []) place(r, 'new');
+  // Arrays are checked: a caller may pass on what a server sent.
+  const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+  for (const r of list(references)) place(r, 'reference');
+  for (const r of list(news)) place(r, 'new');
   return [...byArch.values()];
 }
 
 // ---------------------------------------------------------------------------------------
 // The notification's line
 
-function describe(row: RegressionRow): string {
+/**
+ * "autopkgtest greets, amd64", with the package tested when it is another than the one the
+ * line is about (a reverse dependency's autopkgtest).
+ */
+function where(row: RegressionRow, pkg: string | null): string {
   const what = row.item === null ? row.check : `${row.check} ${row.item}`;
-  return `${what}, ${row.architecture}: ${row.reference} → ${row.new}`;
+  const other = row.subject !== null && row.subject !== pkg ? ` of ${row.subject}` : '';
+  return `${what}${other}, ${row.architecture}`;
 }
 
-function where(row: RegressionRow): string {
-  const what = row.item === null ? row.check : `${row.check} ${row.item}`;
-  return `${what}, ${row.architecture}`;
+function describe(row: RegressionRow, pkg: string | null): string {
+  return `${where(row, pkg)}: ${row.reference} → ${row.new}`;
 }
 
 function named(rows: readonly RegressionRow[], count: number, show: (r: RegressionRow) => string) {
@@ -622,22 +673,28 @@ export function regressionSummaryLine(
   source: { name: unknown; version: unknown },
   analysis: RegressionAnalysis,
 ): string {
-  const pkg = [source.name, source.version].filter((v) => typeof v === 'string' && v !== '');
-  const head = pkg.length > 0 ? `${pkg.join(' ')}: ` : '';
+  // Each cut on its own, so that a long version cannot push the verdict out of the line.
+  const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? name(v) : null);
+  const pkg = text(source.name);
+  const version = text(source.version);
+  const headWords = [pkg, version].filter((v): v is string => v !== null);
+  const head = headWords.length > 0 ? `${headWords.join(' ')}: ` : '';
+  const say = (show: (r: RegressionRow, p: string | null) => string) => (r: RegressionRow) =>
+    show(r, pkg);
   let body: string;
   switch (analysis.overall) {
     case 'regression':
       body = `${plural(analysis.regressionCount, 'regression')} (${named(
         analysis.regressions,
         analysis.regressionCount,
-        describe,
+        say(describe),
       )})`;
       break;
     case 'error':
       body = `regression analysis failed (${named(
         analysis.errors,
         analysis.errorCount,
-        describe,
+        say(describe),
       )})`;
       break;
     case 'no-result':
@@ -649,7 +706,7 @@ export function regressionSummaryLine(
         parts.push(plural(analysis.improvementCount, 'improvement'));
       if (analysis.failedBeforeCount > 0)
         parts.push(
-          `${named(analysis.failedBefore, analysis.failedBeforeCount, where)} already failed before`,
+          `${named(analysis.failedBefore, analysis.failedBeforeCount, say(where))} already failed before`,
         );
       body = parts.join('; ');
     }
