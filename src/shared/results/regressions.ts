@@ -42,7 +42,13 @@ export interface QaResult {
   data: unknown;
 }
 
-/** The reference result and the new one of one check on one architecture. */
+/**
+ * The reference result and the new one of one check on one architecture, as the server's
+ * callback picks them: the reference, the newest entry for the check, package and
+ * architecture in the reference QA results collection; the new one, from the sub-workflow's
+ * work request for that architecture (the last retry's, when it was retried). A new result
+ * whose work request has not ended is taken as none yet, as the server takes it.
+ */
 export interface QaComparisonInput {
   /** The sub-workflow's task name; one that is not a tracked check is left out. */
   check: string;
@@ -88,7 +94,10 @@ export interface RegressionAnalysis {
   verdicts: ArchitectureVerdict[];
   /** At most MAX_ROWS, regressions kept first when there are more. */
   rows: RegressionRow[];
-  /** How many items each status has, counted before the rows were bounded. */
+  /**
+   * How many rows say why an architecture regressed, errored or improved (the rows behind
+   * its verdict), counted over every architecture before anything was left out.
+   */
   regressionCount: number;
   errorCount: number;
   improvementCount: number;
@@ -105,8 +114,8 @@ export interface RegressionAnalysis {
 
 /** More rows than a page can usefully show; a million tests must not become a million rows. */
 export const MAX_ROWS = 400;
-/** Architectures times checks: far more than any archive has. */
-export const MAX_VERDICTS = 200;
+/** Checks times architectures times packages (reverse dependencies): shown, all count. */
+export const MAX_VERDICTS = 500;
 /** A test's or tag's name, an architecture: longer ones are cut. */
 export const NAME_MAX = 120;
 /** The notification's line. */
@@ -436,7 +445,13 @@ function analyseOne(
   const refLintian = check === 'lintian' ? lintianData(reference) : EMPTY_LINTIAN;
   const newLintian = check === 'lintian' ? lintianData(next) : EMPTY_LINTIAN;
   if (refTests === null || newTests === null || refLintian === null || newLintian === null) {
-    const made = row(null, resultText(reference), 'unreadable result', 'error');
+    const unreadable = 'unreadable result';
+    const made = row(
+      null,
+      refTests === null || refLintian === null ? unreadable : resultText(reference),
+      newTests === null || newLintian === null ? unreadable : resultText(next),
+      'error',
+    );
     collector.add('error', false, () => made);
     return {
       verdict: { check, subject, architecture, status: 'error', coarse },
@@ -632,7 +647,8 @@ export function pairByArchitecture(
       entry = { check, architecture, reference: null, new: null };
       byArch.set(architecture, entry);
     }
-    entry[side] = result as QaResult;
+    const workRequest = ownValue(result, 'workRequest');
+    entry[side] = { workRequest: isRecord(workRequest) ? workRequest : null, data: result.data };
   };
   // Arrays are checked: a caller may pass on what a server sent.
   const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
