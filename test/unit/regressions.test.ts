@@ -3,6 +3,7 @@
  * tests (server/workflows/tests/), each named after the test it comes from, given the same
  * inputs and expected to give the same verdicts; then inputs no server should send.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_ROWS,
@@ -473,6 +474,38 @@ describe('the QA workflow, as the server QAWorkflow callback_regression_analysis
       'hello 1.0-2: 2 regressions (autopkgtest upstream, amd64: pass → fail; ' +
         'lintian, amd64: 0 errors → 1 error)',
     );
+  });
+});
+
+describe("the server's own code, run on every case (fixtures/regression-verdicts.py)", () => {
+  const table = JSON.parse(
+    readFileSync(new URL('fixtures/regression-verdicts.json', import.meta.url), 'utf8'),
+  ) as { coarse: [string, string, string, string, string][]; fine: [unknown, unknown, string][] };
+
+  it('compare_qa_results: every status and result against every other, as the server says', () => {
+    expect(table.coarse).toHaveLength(900);
+    const differ = table.coarse.filter(
+      ([rs, rr, ns, nr, want]) =>
+        compareQaResults({ status: rs, result: rr }, { status: ns, result: nr }) !== want,
+    );
+    expect(differ).toEqual([]);
+  });
+
+  it('autopkgtest compare_qa_results_fine_grained: every kind of test entry, as the server says', () => {
+    expect(table.fine.length).toBeGreaterThan(50);
+    const wr = done('success');
+    const differ = table.fine.filter(([ref, neu, want]) => {
+      const analysis = analyseRegressions([
+        {
+          check: 'autopkgtest',
+          architecture: 'amd64',
+          reference: { workRequest: wr, data: { results: { t: ref } } },
+          new: { workRequest: wr, data: { results: { t: neu } } },
+        },
+      ]);
+      return details(analysis, 'amd64').t !== want;
+    });
+    expect(differ).toEqual([]);
   });
 });
 
