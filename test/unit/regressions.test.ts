@@ -480,7 +480,11 @@ describe('the QA workflow, as the server QAWorkflow callback_regression_analysis
 describe("the server's own code, run on every case (fixtures/regression-verdicts.py)", () => {
   const table = JSON.parse(
     readFileSync(new URL('fixtures/regression-verdicts.json', import.meta.url), 'utf8'),
-  ) as { coarse: [string, string, string, string, string][]; fine: [unknown, unknown, string][] };
+  ) as {
+    coarse: [string, string, string, string, string][];
+    fine: [unknown, unknown, string][];
+    lintian: [Record<string, number>, Record<string, number>, string][];
+  };
 
   it('compare_qa_results: every status and result against every other, as the server says', () => {
     expect(table.coarse).toHaveLength(900);
@@ -504,6 +508,17 @@ describe("the server's own code, run on every case (fixtures/regression-verdicts
         },
       ]);
       return details(analysis, 'amd64').t !== want;
+    });
+    expect(differ).toEqual([]);
+  });
+
+  it('lintian compare_qa_results_fine_grained: warning and error counts, as the server says', () => {
+    expect(table.lintian).toHaveLength(256);
+    const differ = table.lintian.filter(([ref, neu, want]) => {
+      const analysis = analyseRegressions(
+        pairByArchitecture('lintian', [lintian('amd64', ref, [])], [lintian('amd64', neu, [])]),
+      );
+      return analysis.overall !== want;
     });
     expect(differ).toEqual([]);
   });
