@@ -75,7 +75,7 @@ function details(analysis: RegressionAnalysis, architecture: string): Record<str
   );
 }
 
-describe('compareQaResults, as the server compare_qa_results', () => {
+describe('compareQaResults, as the server compare_qa_results (test_regression_tracking.py)', () => {
   // test_regression_tracking.py, RegressionTrackingWorkflowTestMixin.test_compare_qa_results:
   // (reference status, result, new status, result, expected).
   const S = 'completed';
@@ -137,7 +137,7 @@ describe('compareQaResults, as the server compare_qa_results', () => {
   });
 });
 
-describe('summarizeRegressionStatuses, as the server summarize_regression_analysis_statuses', () => {
+describe('summarizeRegressionStatuses, as the server summarize_regression_analysis_statuses (test_regression_tracking.py)', () => {
   // test_regression_tracking.py, test_summarize_regression_analysis_statuses.
   const cases: [RegressionStatus[], RegressionStatus][] = [
     [['regression', 'error', 'improvement', 'stable', 'no-result'], 'regression'],
@@ -154,7 +154,7 @@ describe('summarizeRegressionStatuses, as the server summarize_regression_analys
   }
 });
 
-describe('autopkgtest, as the server AutopkgtestWorkflow callback_regression_analysis', () => {
+describe('autopkgtest, as the server AutopkgtestWorkflow callback_regression_analysis (test_autopkgtest.py)', () => {
   // test_autopkgtest.py, test_callback_regression_analysis: the reference and new results
   // per architecture, and the work requests' results the test gives them.
   const reference = [
@@ -281,7 +281,7 @@ describe('autopkgtest, as the server AutopkgtestWorkflow callback_regression_ana
   });
 });
 
-describe('lintian, as the server LintianWorkflow callback_regression_analysis', () => {
+describe('lintian, as the server LintianWorkflow callback_regression_analysis (test_lintian.py)', () => {
   // test_lintian.py, test_callback_regression_analysis.
   const reference = [
     lintian('all', { warning: 1, error: 0 }, ['warning-1'], 'success'),
@@ -411,7 +411,7 @@ describe('piuparts and blhc, compared by their work requests only', () => {
   });
 });
 
-describe('the QA workflow, as the server QAWorkflow callback_regression_analysis', () => {
+describe('the QA workflow, as the server QAWorkflow callback_regression_analysis (test_qa.py)', () => {
   // test_qa.py: the reference has autopkgtest {upstream: PASS} and a clean lintian, both
   // successful, on amd64.
   const reference = {
