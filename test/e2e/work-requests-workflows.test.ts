@@ -95,4 +95,39 @@ describe('workflows as a tree', () => {
       await page.context().close();
     },
   );
+
+  it('filters by failed steps as the web does, and opens the same view in the browser', async () => {
+    const server = session.app.server;
+    if (!server) throw new Error('no server');
+    const workspace = server.workspaces.default;
+    const name = unique('noop-tpl');
+    const template = await createNoopTemplate(client, workspace, name);
+    templateId = template.id;
+    const root = await client.workflowCreate({ template_name: name, workspace, task_data: {} });
+    await addSteps(server, root.id);
+    await client.workflowTemplateDelete(workspace, template.id);
+    templateId = undefined;
+
+    const { page, errors } = await openPage(session.browser, session.app);
+    await goToTab(page, 'Work requests', 'Workflows');
+    await page.getByTestId(`workflow-${String(root.id)}`).waitFor();
+    await page.getByRole('checkbox', { name: 'With failed work requests' }).check();
+    // The root is kept once its steps are read (one of them failed), with their counts.
+    const row = page.getByTestId(`workflow-${String(root.id)}`);
+    await expect.poll(() => row.textContent(), { timeout: 30_000 }).toContain('2 completed');
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Open this view in the browser' }).click(),
+    ]);
+    await expect.poll(() => popup.url()).toContain('filter-with_failed_work_requests=1');
+    expect(popup.url()).toContain(`/${workspace}/workflow/`);
+    // The server's own list, under the same filter, has the same workflow.
+    await popup.waitForLoadState();
+    await expect
+      .poll(() => popup.locator(`a[href$="/work-request/${String(root.id)}/"]`).count())
+      .toBeGreaterThan(0);
+    await popup.close();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });
