@@ -48,20 +48,26 @@ describe('workflows as a tree', () => {
     close: () => client.close(),
   });
 
+  /** A workflow made for real from a template made for it, with a good and a failed step. */
+  async function workflowWithAFailedStep() {
+    const server = session.app.server;
+    if (!server) throw new Error('no server');
+    const workspace = server.workspaces.default;
+    const name = unique('noop-tpl');
+    const template = await createNoopTemplate(client, workspace, name);
+    templateId = template.id;
+    const root = await client.workflowCreate({ template_name: name, workspace, task_data: {} });
+    expect(root.task_type).toBe('Workflow');
+    const [ok, bad] = await addSteps(server, root.id);
+    await client.workflowTemplateDelete(workspace, template.id);
+    templateId = undefined;
+    return { root, ok, bad, workspace };
+  }
+
   it.each(['light', 'dark'] as const)(
     'shows the root, its steps, and the failed step open (%s)',
     async (scheme) => {
-      const server = session.app.server;
-      if (!server) throw new Error('no server');
-      const workspace = server.workspaces.default;
-      const name = unique('noop-tpl');
-      const template = await createNoopTemplate(client, workspace, name);
-      templateId = template.id;
-      const root = await client.workflowCreate({ template_name: name, workspace, task_data: {} });
-      expect(root.task_type).toBe('Workflow');
-      const [ok, bad] = await addSteps(server, root.id);
-      await client.workflowTemplateDelete(workspace, template.id);
-      templateId = undefined;
+      const { root, ok, bad } = await workflowWithAFailedStep();
 
       const { page, errors } = await openPage(session.browser, session.app, scheme);
       await goToTab(page, 'Work requests', 'Workflows');
@@ -97,16 +103,7 @@ describe('workflows as a tree', () => {
   );
 
   it('filters by failed steps as the web does, and opens the same view in the browser', async () => {
-    const server = session.app.server;
-    if (!server) throw new Error('no server');
-    const workspace = server.workspaces.default;
-    const name = unique('noop-tpl');
-    const template = await createNoopTemplate(client, workspace, name);
-    templateId = template.id;
-    const root = await client.workflowCreate({ template_name: name, workspace, task_data: {} });
-    await addSteps(server, root.id);
-    await client.workflowTemplateDelete(workspace, template.id);
-    templateId = undefined;
+    const { root, workspace } = await workflowWithAFailedStep();
 
     const { page, errors } = await openPage(session.browser, session.app);
     await goToTab(page, 'Work requests', 'Workflows');

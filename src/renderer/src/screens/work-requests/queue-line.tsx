@@ -5,7 +5,7 @@
  * with a bar that never reaches its end while the step runs on. A running workflow says when
  * it is expected to end, by the last success of the same workflow for the same package.
  */
-import { Clock, Hourglass } from 'lucide-react';
+import { Clock, Hourglass, type LucideIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { WorkRequestResponse } from '@shared/contract';
 import {
@@ -34,6 +34,21 @@ function useNow(active: boolean): number {
   return now;
 }
 
+/** The line's frame: a region named for what it says, its icon, and its sentences. */
+function QueueSection(props: {
+  label: string;
+  icon: LucideIcon;
+  children: React.ReactNode;
+}): React.JSX.Element {
+  const Icon = props.icon;
+  return (
+    <section className="queue-line" aria-label={props.label} data-testid="queue-line">
+      <Icon size={16} aria-hidden="true" className="muted" />
+      <div>{props.children}</div>
+    </section>
+  );
+}
+
 export function QueueLine(props: { wr: WorkRequestResponse }): React.JSX.Element | null {
   const { wr } = props;
   const root = wr.task_type === 'Workflow' && (wr.parent ?? null) === null;
@@ -54,64 +69,55 @@ export function QueueLine(props: { wr: WorkRequestResponse }): React.JSX.Element
     const place = positionText(e.position);
     const start = usualStartText(e.usualStart, wr.task_name);
     return (
-      <section className="queue-line" aria-label="Queue" data-testid="queue-line">
-        <Hourglass size={16} aria-hidden="true" className="muted" />
-        <div>
-          {place !== null ? <p className="queue-place">{place}.</p> : null}
-          {start !== null ? <p>{start}.</p> : null}
-          {e.historyAsked ? <p className="muted">{usualRunText(e.usualRun)}.</p> : null}
-          {missing}
-        </div>
-      </section>
+      <QueueSection label="Queue" icon={Hourglass}>
+        {place !== null ? <p className="queue-place">{place}.</p> : null}
+        {start !== null ? <p>{start}.</p> : null}
+        {e.historyAsked ? <p className="muted">{usualRunText(e.usualRun)}.</p> : null}
+        {missing}
+      </QueueSection>
     );
   }
   const started = wr.started_at === null ? null : Date.parse(wr.started_at);
   if (root) {
     const finish = workflowFinishText(started, e.usualRun, now);
     return (
-      <section className="queue-line" aria-label="Expected finish" data-testid="queue-line">
-        <Clock size={16} aria-hidden="true" className="muted" />
-        <div>
-          <p>
-            {finish ??
-              (e.historyAsked
-                ? 'No earlier success of this workflow for this package here to say when it ends'
-                : 'When it ends cannot be said yet: the workflow does not name its package')}
-            .
-          </p>
-          {missing}
-        </div>
-      </section>
+      <QueueSection label="Expected finish" icon={Clock}>
+        <p>
+          {finish ??
+            (e.historyAsked
+              ? 'No earlier success of this workflow for this package here to say when it ends'
+              : 'When it ends cannot be said yet: the workflow does not name its package')}
+          .
+        </p>
+        {missing}
+      </QueueSection>
     );
   }
   const progress = runProgress(started, e.usualRun, now);
   return (
-    <section className="queue-line" aria-label="Queue" data-testid="queue-line">
-      <Clock size={16} aria-hidden="true" className="muted" />
-      <div>
-        <p>
-          Running for {spokenDuration(progress.elapsed)}
-          {progress.kind === 'usual'
-            ? progress.overdue
-              ? `: longer than the last success (${spokenDuration(progress.usual.seconds)})`
-              : ` of about ${spokenDuration(progress.usual.seconds)} (the last success)`
-            : ''}
-          .
-        </p>
-        {progress.kind === 'usual' ? (
-          <progress
-            value={progress.fraction}
-            max={1}
-            aria-label="Against the last success"
-            aria-valuetext={
-              progress.overdue ? 'overdue' : `${String(Math.round(progress.fraction * 100))}%`
-            }
-          />
-        ) : e.historyAsked ? (
-          <p className="muted">{usualRunText(e.usualRun)}.</p>
-        ) : null}
-        {missing}
-      </div>
-    </section>
+    <QueueSection label="Queue" icon={Clock}>
+      <p>
+        Running for {spokenDuration(progress.elapsed)}
+        {progress.kind === 'usual'
+          ? progress.overdue
+            ? `: longer than the last success (${spokenDuration(progress.usual.seconds)})`
+            : ` of about ${spokenDuration(progress.usual.seconds)} (the last success)`
+          : ''}
+        .
+      </p>
+      {progress.kind === 'usual' ? (
+        <progress
+          value={progress.fraction}
+          max={1}
+          aria-label="Against the last success"
+          aria-valuetext={
+            progress.overdue ? 'overdue' : `${String(Math.round(progress.fraction * 100))}%`
+          }
+        />
+      ) : e.historyAsked ? (
+        <p className="muted">{usualRunText(e.usualRun)}.</p>
+      ) : null}
+      {missing}
+    </QueueSection>
   );
 }
