@@ -35,6 +35,8 @@ export const REVIEWED = {
     "a bridge request (app.openExternal) for a link new URL() read as http(s) in the log's text, or the file's page: http(s) only by schema, checked again in main",
   'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/logs/live-log-screen.tsx':
     "a bridge request (app.openExternal) for the step's page, which links.webui builds on the active server: http(s) only by schema, checked again in main",
+  'OPEN_EXTERNAL_JS_CHECK renderer/src/screens/work-requests/workflow-filters.tsx':
+    "a bridge request (app.openExternal) for the workflow list's page, which links.webui builds on the active server: http(s) only by schema, checked again in main",
   'PROTOCOL_HANDLER_JS_CHECK main/app/main.ts':
     'debusine-desktop: links are parsed into {kind, id} only (src/main/service/deep-links.ts)',
 };
