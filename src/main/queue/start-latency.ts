@@ -5,10 +5,15 @@
  * server's, so it is bounded, and a line that does not parse is skipped rather than trusted.
  */
 
+import { METRICS_LIMIT } from '../api/service-status';
+
 /** The histogram's name in the exposition format. */
 const METRIC = 'debusine_work_request_start_latency';
-/** Far more than a server's metrics (about 200 kB on a busy one): stop reading past it. */
-export const MAX_METRICS_CHARS = 8 * 1024 * 1024;
+/**
+ * The text is read no further than the API reads the answer (METRICS_LIMIT bytes, so at
+ * most as many characters): a caller that brings its own text is held to the same bound.
+ */
+export const MAX_METRICS_CHARS = METRICS_LIMIT;
 /** Fewer starts than this say nothing about what is usual. */
 export const MIN_SAMPLES = 3;
 
