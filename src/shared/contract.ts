@@ -469,8 +469,14 @@ export const requests = {
     z.strictObject({ workspace, chain: z.array(inheritanceElement) }),
   ),
 
-  /** The web UI address of a path under the active scope. */
-  'links.webui': request<string>()(z.strictObject({ path: z.string().max(2000) })),
+  /**
+   * The web UI address of a path under the active scope, for the page of `server` (a
+   * server profile): main refuses it when another server is active, so that an address is
+   * never one server's under another's page.
+   */
+  'links.webui': request<string>()(
+    z.strictObject({ server: serverId, path: z.string().max(2000) }),
+  ),
   /**
    * Opens what a pasted address names (a Debusine web page of a work request or an
    * artifact, or one of the app's own links) on the server it names, as a deep link does:

@@ -90,7 +90,7 @@ export const SAMPLE_ARGS: { [C in RequestChannel]: RequestArgs<C> } = {
   'lookups.multiple': { lookup: [1, 'x'], work_request: 1, expect_type: 'artifact' },
   'workspaces.getInheritance': { workspace: 'System' },
   'workspaces.setInheritance': { workspace: 'System', chain: [{ workspace: 'Playground' }] },
-  'links.webui': { path: 'System/work-request/1/' },
+  'links.webui': { server: 'local', path: 'System/work-request/1/' },
   'links.open': { text: 'https://debusine.example/debian/developers/artifact/42/' },
   'files.pick': { multiple: false },
   'files.release': { ids: ['f1'] },

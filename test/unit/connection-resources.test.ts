@@ -198,6 +198,25 @@ describe('what a page opens goes with it', () => {
     }
   });
 
+  it("gives a page its server's web address only while that server is the active one", async () => {
+    const made = await service();
+    const { client, close } = page(made);
+    try {
+      // The server switched after the page was drawn: its address is refused, not the new one's.
+      await expect(
+        client.links.webui({ server: 'another-profile', path: '/debusine/System/work-request/1/' }),
+      ).rejects.toMatchObject({ code: 'conflict', details: { rule: 'link-server' } });
+      const url = await client.links.webui({
+        server: activeId(made),
+        path: '/debusine/System/work-request/1/',
+      });
+      expect(url).toMatch(/\/debusine\/System\/work-request\/1\/$/);
+    } finally {
+      await close();
+      await made.close();
+    }
+  });
+
   it('tells no page of the logs main opens for itself', async () => {
     const made = await service();
     const { client, close } = page(made);

@@ -6,7 +6,7 @@
 import type { ServiceHandlers } from '../bridge/dispatch';
 import { DebusineError } from '../../shared/errors';
 import type { CollectionItem } from '../../shared/models';
-import type { SessionProvider } from './session';
+import { activeServerNamed, type SessionProvider } from './session';
 
 type Handlers = Pick<
   ServiceHandlers,
@@ -118,6 +118,15 @@ export function resourceHandlers(session: SessionProvider): Handlers {
       await client().getWorkspaceInheritance(workspace),
     'workspaces.setInheritance': async ({ workspace, chain }) =>
       await client().setWorkspaceInheritance(workspace, { chain }),
-    'links.webui': async ({ path }) => Promise.resolve(client().webuiUrl(path)),
+    'links.webui': async ({ server, path }) => {
+      // The page asked for its own server's address: a switch made meanwhile (a deep link,
+      // a notification) must not hand it the new server's.
+      activeServerNamed(session, server, {
+        rule: 'link-server',
+        message: (active) =>
+          `This page is of another server than the active one (${active}): its address is not given.`,
+      });
+      return Promise.resolve(client().webuiUrl(path));
+    },
   };
 }

@@ -16,7 +16,7 @@ export const artifactQueries = {
   webPage: (scope: Scope, id: number, path: string) =>
     defineQuery(
       [...artifactKeys.detail(scope, id), 'webui'],
-      (bridge) => bridge.links.webui({ path }),
+      (bridge) => bridge.links.webui({ server: scope, path }),
       { staleTime: Infinity },
     ),
   /** The relations from the artifact and those to it. */

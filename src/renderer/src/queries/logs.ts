@@ -16,7 +16,7 @@ export const logQueries = {
   webFile: (scope: Scope, artifactId: number, filePath: string, webPath: string) =>
     defineQuery(
       [scope, 'artifacts', 'detail', artifactId, 'webui-file', filePath],
-      (bridge) => bridge.links.webui({ path: webPath }),
+      (bridge) => bridge.links.webui({ server: scope, path: webPath }),
       { staleTime: Infinity },
     ),
 };

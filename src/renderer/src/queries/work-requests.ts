@@ -72,7 +72,7 @@ export const workRequestQueries = {
    * finds it (and a switch of servers makes it stale, to be read again).
    */
   webPage: (scope: Scope, path: string) =>
-    defineQuery([scope, 'webui', path], (bridge) => bridge.links.webui({ path }), {
+    defineQuery([scope, 'webui', path], (bridge) => bridge.links.webui({ server: scope, path }), {
       staleTime: Infinity,
     }),
   /** Usernames for these user ids (sorted, without repeats), as far as the server names them. */
@@ -344,8 +344,8 @@ export const workRequestMutations = {
    * in a browser, where the app already is (the web host's bridge opens it there).
    */
   openWebPage: defineMutation({
-    fn: async (bridge, path: string) => {
-      await bridge.app.openExternal({ url: await bridge.links.webui({ path }) });
+    fn: async (bridge, page: { server: Scope; path: string }) => {
+      await bridge.app.openExternal({ url: await bridge.links.webui(page) });
     },
   }),
 };

@@ -103,11 +103,11 @@ function LiveLogPage(props: { target: LiveLogTarget }): React.JSX.Element {
       .get({ id })
       .then((wr) => {
         const path = wr.url ?? linkHref(wr.links.webui_self) ?? `/work-request/${String(id)}/`;
-        return bridge.links.webui({ path });
+        return bridge.links.webui({ server: target.server, path });
       })
       .then((url) => bridge.app.openExternal({ url }))
       .catch(() => undefined);
-  }, [bridge, id]);
+  }, [bridge, id, target.server]);
 
   return (
     <LogViewer

@@ -5,7 +5,7 @@ import { linkHref } from '@shared/models';
 import { MutateButton } from '@renderer/components/mutate-button';
 import { ConfirmDialog } from '@renderer/components/confirm-dialog';
 import { CopyButton } from '@renderer/components/copy-button';
-import { useMutationOf } from '@renderer/queries/hooks';
+import { useMutationOf, useScope } from '@renderer/queries/hooks';
 import { LiveLogButton } from './live-log-button';
 import { canAbort, canRetry, cliCommand } from './model';
 import { useWatchList, workRequestMutations } from '@renderer/queries/work-requests';
@@ -31,6 +31,8 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
   const watched = watch.data?.some((w) => w.workRequestId === wr.id) ?? false;
   const toggleWatch = useMutationOf(workRequestMutations.watch);
   const openInBrowser = useMutationOf(workRequestMutations.openWebPage);
+  // The page's server: main gives its address only while that server is the active one.
+  const scope = useScope();
   const webPath = wr.url ?? linkHref(wr.links.webui_self) ?? `/work-request/${String(wr.id)}/`;
   const error = retry.error ?? abort.error ?? toggleWatch.error ?? openInBrowser.error;
   return (
@@ -76,8 +78,9 @@ export function WorkRequestActions(props: { wr: WorkRequestResponse }): React.JS
         <button
           type="button"
           className="button"
+          disabled={scope === undefined}
           onClick={() => {
-            openInBrowser.mutate(webPath);
+            if (scope !== undefined) openInBrowser.mutate({ server: scope, path: webPath });
           }}
         >
           <ExternalLink size={14} aria-hidden="true" />
