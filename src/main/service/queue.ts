@@ -8,8 +8,14 @@ import type { DebusineClient } from '../api/client';
 import type { ServiceStatus } from '../api/service-status';
 import { isDebusineError } from '../../shared/errors';
 import type { QueueEstimate, QueueStuck } from '../../shared/contract-types';
+import { STUCK_REFRESH_MS } from '../../shared/results/queue';
 import type { WorkRequestResponse } from '../../shared/models';
-import { queuePosition, queuedWork, type ArchitectureStatus } from '../queue/position';
+import {
+  architectureOf,
+  queuePosition,
+  queuedWork,
+  type ArchitectureStatus,
+} from '../queue/position';
 import { parseStartLatencies, usualStart } from '../queue/start-latency';
 import { lastSuccessLookup, usualRunOf } from '../queue/usual-run';
 import { workflowKey, workflowRunOf, type WorkflowKey } from '../queue/workflow-run';
@@ -30,11 +36,8 @@ export interface QueueDeps {
   now?: () => number;
 }
 
-/**
- * How long an answer of `queue.stuck` is kept: the tray asks after each burst of events, and
- * each answer reads the server's pending work; a worker that connects is seen within this.
- */
-export const STUCK_TTL_MS = 60_000;
+/** How long an answer of `queue.stuck` is kept (the askers poll at the same pace). */
+export const STUCK_TTL_MS = STUCK_REFRESH_MS;
 
 const NOTHING_STUCK: QueueStuck = { architectures: [], workRequestIds: [] };
 
@@ -43,6 +46,11 @@ const NOTHING_STUCK: QueueStuck = { architectures: [], workRequestIds: [] };
  * longer, and then the position is a lower bound ("at least").
  */
 export const QUEUE_SCAN = 1_000;
+
+/** Whether the server filters its work request list (0.11 sends all of it, whatever asked). */
+async function filtersWork(c: DebusineClient): Promise<boolean> {
+  return (await c.serverRevision()).features.workRequestFilters;
+}
 
 function why(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -73,7 +81,7 @@ async function placeOf(
 ): Promise<QueueEstimate['position']> {
   // A server that cannot list pending work alone (0.11 filters nothing) would send all its
   // work requests to find it: the place is then not read, and said so.
-  if (!(await c.serverRevision()).features.workRequestFilters) {
+  if (!(await filtersWork(c))) {
     missing.push('the place in the queue: this server cannot list its pending work alone');
     return null;
   }
@@ -113,25 +121,26 @@ export function stuckWork(
   pending: readonly WorkRequestResponse[],
   status: ServiceStatus,
 ): QueueStuck {
-  const connected = (arch: string | null): number =>
-    arch === null
-      ? Object.values(status.external_workers_arch ?? {}).reduce((n, w) => n + w.connected, 0)
-      : countsFor(status, arch).workers.connected;
-  const stuck = pending.filter(
-    (wr) =>
-      (watched.has(wr.id) || (wr.workflow_root != null && watched.has(wr.workflow_root))) &&
-      connected(queuedWork(wr).architecture) === 0,
+  const anyConnected = Object.values(status.external_workers_arch ?? {}).reduce(
+    (n, w) => n + w.connected,
+    0,
   );
   const waiting = new Map<string | null, number>();
-  for (const wr of stuck) {
-    const arch = queuedWork(wr).architecture;
+  const stuck: number[] = [];
+  for (const wr of pending) {
+    const root = wr.workflow_root;
+    if (!watched.has(wr.id) && !(root != null && watched.has(root))) continue;
+    const arch = architectureOf(wr);
+    const connected = arch === null ? anyConnected : countsFor(status, arch).workers.connected;
+    if (connected > 0) continue;
+    stuck.push(wr.id);
     waiting.set(arch, (waiting.get(arch) ?? 0) + 1);
   }
   return {
     architectures: [...waiting]
       .map(([name, count]) => ({ name, waiting: count }))
       .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '')),
-    workRequestIds: stuck.map((wr) => wr.id).sort((a, b) => b - a),
+    workRequestIds: stuck.sort((a, b) => b - a),
   };
 }
 
@@ -228,7 +237,7 @@ export function queueHandlers(deps: QueueDeps): Handlers {
       // completed roots are read instead.
       const key = wr.status === 'running' ? workflowKey(wr) : null;
       if (key !== null) {
-        if ((await c.serverRevision()).features.workRequestFilters) {
+        if (await filtersWork(c)) {
           estimate.historyAsked = true;
           estimate.usualRun = await lastWorkflowSuccess(c, key).catch((error: unknown) => {
             missing.push(`earlier runs: ${why(error)}`);
@@ -266,7 +275,7 @@ export function queueHandlers(deps: QueueDeps): Handlers {
       if (kept !== null && kept.key === key && now() - kept.at < STUCK_TTL_MS) return kept.answer;
       const c = session.client();
       // A server that cannot list its pending work alone would send all of it.
-      if (!(await c.serverRevision()).features.workRequestFilters) return NOTHING_STUCK;
+      if (!(await filtersWork(c))) return NOTHING_STUCK;
       const [status, pending] = await Promise.all([c.serviceStatus(), pendingWork(c)]);
       const answer = stuckWork(active, pending.items, status);
       kept = { key, at: now(), answer };

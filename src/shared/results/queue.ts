@@ -131,6 +131,13 @@ export function workflowFinishText(
 }
 
 /**
+ * How often what of the user's cannot start is asked again, and how long main keeps its
+ * answer: the tray asks after each burst of events, and each answer reads the server's
+ * pending work; a worker that connects is seen within this.
+ */
+export const STUCK_REFRESH_MS = 60_000;
+
+/**
  * The user's work that no worker can start, in one line for the tray and the window's
  * title; null when there is none.
  */

@@ -1,4 +1,5 @@
 /** Where a step stands in its server's queue (main's `queue.estimate`). */
+import { STUCK_REFRESH_MS } from '@shared/results/queue';
 import { defineQuery, type Scope } from './define';
 
 /** The queue moves slowly against a page: a pending step's place is read again this often. */
@@ -18,7 +19,8 @@ export const queueQueries = {
   /** The user's watched work that no worker can start, for the window's title. */
   stuck: (scope: Scope) =>
     defineQuery([scope, 'queue', 'stuck'], (bridge) => bridge.queue.stuck(), {
-      refetchInterval: QUEUE_REFRESH_MS,
+      // Main keeps its answer this long: asking sooner would read the same one.
+      refetchInterval: STUCK_REFRESH_MS,
       retry: false,
     }),
   /** The queue per architecture, as the Queue tab shows it. */
