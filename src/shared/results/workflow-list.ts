@@ -55,10 +55,10 @@ export const NO_WORKFLOW_FILTERS: WorkflowFilters = {
  * Template names and usernames longer than this are not offered as choices: no real one
  * is this long, and a view naming one would not fit in a link the app opens.
  */
-export const MAX_NAME_LENGTH = 150;
+const MAX_NAME_LENGTH = 150;
 
 /** What the web's query string names each facet (the table's filter prefix is `filter`). */
-export const WEB_PARAMS = {
+const WEB_PARAMS = {
   statuses: 'filter-statuses',
   results: 'filter-results',
   workflowTemplates: 'filter-workflow_templates',
@@ -218,7 +218,7 @@ export function withRuntimeStatus(filters: WorkflowFilters, runtime: string): Wo
 }
 
 /** Whether a facet in use needs the workflows' steps (the roots alone cannot tell it). */
-export function needsSteps(filters: WorkflowFilters): boolean {
+function needsSteps(filters: WorkflowFilters): boolean {
   return filters.runtimeStatus !== '' || filters.withFailed;
 }
 
